@@ -1,0 +1,73 @@
+"""Exact chance that the next Dreadful Raid summons (SPEC 4 `drunagor odds`).
+
+The raid summons when the face allows it (RB L284-285), a Pile of Runes is on the board (RB L297) and
+the manifested rune's colour is held by some pile (RB L294-296). Every rune in the bag is equally likely
+(RB L292), so the chance is the share of the bag whose colour some pile holds. Whether minions then fail
+to be summoned (a full board) is not counted: the raid still "summons" in the sense of trying to.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+
+from drunagor_log.rules.board import Pile, Value
+from drunagor_log.rules.raid import bag_counts, no_summon_reason
+
+
+class Odds(Value):
+    """The chance that the next raid summons, and the bag it comes from."""
+
+    __slots__ = ("chance", "runes_in_bag", "by_colour", "matching_colours", "reason")
+    chance: Fraction
+    runes_in_bag: int
+    by_colour: dict[str, int]  # runes of each colour in the bag
+    matching_colours: tuple[str, ...]  # colours held by some pile, sorted
+    reason: str | None  # why the chance is 0 whatever is drawn, else None
+
+    def __init__(self, *, chance: Fraction, runes_in_bag: int, by_colour: dict[str, int],
+                 matching_colours: tuple[str, ...], reason: str | None) -> None:
+        self._set(chance=chance, runes_in_bag=runes_in_bag, by_colour=by_colour,
+                  matching_colours=matching_colours, reason=reason)
+
+    def __hash__(self) -> int:
+        return hash((self.chance, self.runes_in_bag, self.matching_colours, self.reason))
+
+    @property
+    def summon_chance(self) -> str:
+        """Always 'n/d' ("7/36", "0/1", "1/1"), reduced."""
+        return f"{self.chance.numerator}/{self.chance.denominator}"
+
+    @property
+    def summon_probability(self) -> float:
+        return float(self.chance)
+
+    def as_json(self) -> dict[str, object]:
+        """The SPEC 8 `odds --json` object."""
+        return {
+            "summon_chance": self.summon_chance,
+            "summon_probability": self.summon_probability,
+            "runes_in_bag": self.runes_in_bag,
+            "by_colour": dict(self.by_colour),
+        }
+
+
+def summon_odds(
+    *, face: str, monsters_on_board: int | bool, piles: Sequence[Pile], bag: Mapping[str, int]
+) -> Odds:
+    """P(next raid summons) = sum over colours c held by any pile of bag[c] / runes in the bag;
+    0 for face A with monsters on the board, no Pile of Runes, or an empty bag."""
+    counts = bag_counts(bag)
+    total = sum(counts.values())
+    held = frozenset().union(*(pile.colours() for pile in piles)) if piles else frozenset()
+    matching = tuple(sorted(colour for colour in held if counts.get(colour, 0) > 0))
+    reason = no_summon_reason(face, monsters_on_board=monsters_on_board, piles=piles)
+    if reason is None and total == 0:
+        reason = "the rune bag is empty"
+    if reason is None and not matching:
+        reason = "no Pile of Runes holds a colour that is left in the bag"
+    if reason is not None:
+        chance = Fraction(0)
+    else:
+        chance = Fraction(sum(counts[colour] for colour in matching), total)
+    return Odds(chance=chance, runes_in_bag=total, by_colour=counts, matching_colours=matching, reason=reason)
