@@ -29,9 +29,9 @@ from __future__ import annotations
 import functools
 import os
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from types import MappingProxyType
-from collections.abc import Mapping
 from typing import Any
 
 _DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
