@@ -1,0 +1,120 @@
+"""`drunagor check`: every rule is one small registered check with a name.
+
+A check is a function `(campaign) -> iterable of Problem`; it reads the typed model (never raw
+files) and says FILE:LINE where it can. Files that cannot be read at all (syntax, conflict markers,
+schema, wrong types) are reported first, and then the rule checks are skipped: they need a whole
+campaign to judge.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterable
+
+from ..campaign import ADVENTURE, ARCHIVE, HEROES, STORY, Campaign
+from ..errors import DataError, Problem
+from ..model import hero_from, story_from
+from .. import store
+
+# Modules that register checks, one per area of the game (each imports `check` from here).
+CHECK_MODULES = ("core", "story", "heroes", "chest", "adventure")
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str
+    fn: Callable[[Campaign], Iterable[Problem]]
+
+
+REGISTRY: list[Check] = []
+
+
+def check(name: str):
+    """Register a rule check under `name` (the `rule` printed with each problem)."""
+
+    def deco(fn):
+        REGISTRY.append(Check(name, fn))
+        return fn
+
+    return deco
+
+
+def _load_registry() -> None:
+    for mod in CHECK_MODULES:
+        try:
+            importlib.import_module(f"{__name__}.{mod}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{__name__}.{mod}":
+                raise
+
+
+def problem(f: store.TomlFile | str, key_path: tuple, rule: str, message: str,
+            severity: str = "error") -> Problem:
+    """A Problem located at a key path of a file (line looked up in the file's text)."""
+    if isinstance(f, str):
+        return Problem(f, None, rule, message, severity)
+    return Problem(f.shown, f.line(key_path) if key_path else None, rule, message, severity)
+
+
+def _newer(f: store.TomlFile) -> Problem:
+    return Problem(f.shown, f.line(("schema",)), "schema",
+                   f"schema {f.data['schema']} is newer than this drunagor knows ({store.SCHEMA}); "
+                   "it cannot be checked; upgrade drunagor")
+
+
+def _from_error(exc: DataError) -> Problem:
+    msg = exc.message + (f"; {exc.remedy}" if exc.remedy else "")
+    return Problem(exc.file or "?", exc.line, exc.rule or "file", msg)
+
+
+def load_checked(root: Path) -> tuple[Campaign, list[Problem]]:
+    """Read every file of the campaign one by one, collecting what cannot be read."""
+    c = Campaign(root)
+    c.__enter__()  # completes a pending journal, if a killed command left one
+    problems: list[Problem] = []
+    try:
+        c._story_file = c._load(root / STORY)
+        c._story = c._typed(c._story_file, story_from)
+    except DataError as exc:
+        problems.append(_from_error(exc))
+    files, typed = {}, {}
+    folder = root / HEROES
+    for path in sorted(folder.glob("*.toml")) if folder.is_dir() else []:
+        try:
+            f = c._load(path)
+            typed[path.stem] = c._typed(f, hero_from)
+            files[path.stem] = f
+        except DataError as exc:
+            problems.append(_from_error(exc))
+    c._hero_files, c._heroes = files, typed
+    extra = [root / ADVENTURE] if (root / ADVENTURE).exists() else []
+    if (root / ARCHIVE).is_dir():
+        extra += sorted((root / ARCHIVE).glob("*.toml"))
+    for path in extra:
+        try:
+            f = c._load(path)
+            if path.name == ADVENTURE:
+                c._adventure = f
+        except DataError as exc:
+            problems.append(_from_error(exc))
+    return c, problems
+
+
+def run_checks(root: Path, strict: bool = False) -> tuple[list[Problem], list[Problem], bool]:
+    """(errors, warnings, unreadable). With `strict`, warnings count as errors."""
+    c, unreadable = load_checked(root)
+    files = [c._story_file, *(c._hero_files or {}).values(), c._adventure or None]
+    unreadable += [_newer(f) for f in files if f is not None and f.read_only]
+    if unreadable:
+        return unreadable, [], True
+    _load_registry()
+    found: list[Problem] = []
+    for chk in REGISTRY:
+        found.extend(chk.fn(c))
+    errors = [p for p in found if p.severity == "error"]
+    warnings = [p for p in found if p.severity != "error"]
+    if strict:
+        errors, warnings = errors + warnings, []
+    return errors, warnings, False

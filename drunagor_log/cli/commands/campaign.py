@@ -1,0 +1,265 @@
+"""Campaign commands: new, show, check, list."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from ...campaign import ADVENTURE, HEROES, STORY, Campaign, list_campaigns
+from ...errors import DataError, ExitCode, RuleError, UsageError
+from ...model import CHAPTERS
+from ..common import JsonOpt, campaign_root, open_campaign, warn_all
+from ..terminal import term
+
+# The Epic Rare pair after the compulsory replacement (RB L367-371): the replaced pair is stored.
+AWAKENINGS_EPIC = ("Artisan's Tools", "Treasure Trove")
+REPLACED_EPIC = ("Cosmic Gemstone", "Forgotten Treasure")
+
+
+def _toml_str(text: str) -> str:
+    import json
+
+    return json.dumps(text, ensure_ascii=False)  # a TOML basic string: same escapes as JSON
+
+
+def story_template(party: str, max_heroes: int, trauma_limit: int, rune_bag: dict[str, int]) -> str:
+    bag = ", ".join(f"{k} = {v}" for k, v in rune_bag.items())
+    return f"""\
+schema = 1
+campaign = "awakenings"
+party = {_toml_str(party)}
+# leader = "Hero name"          # Party Leader: breaks the ties the rules leave to the party
+
+followers = []
+outcomes = []
+statuses = []
+stash = []                      # consumables left by a hero who left the party, to hand out
+# Cards out of the campaign for good: the compulsory replacement (RB L367-371) and upgrades.
+stored = [{", ".join(_toml_str(n) for n in REPLACED_EPIC)}]
+
+[track]                         # Adventure Track: "01" = "completed" or "skipped"
+
+[rules]
+trauma_limit = {trauma_limit}               # Taking It Easy: 2; harder: 0 (RB L1020-1034)
+max_heroes = {max_heroes}                 # 5 with extra-hero content (RB L941-943)
+rune_bag = {{ {bag} }}   # community data; fix it to your bag
+
+[chest]                         # 2 Epic Rare + 9 Potions + 9 Scrolls (RB L349-371)
+epic = [{", ".join(_toml_str(n) for n in AWAKENINGS_EPIC)}]
+cards = []                      # record them with `drunagor chest add CARD --copies N`
+
+[cards]                         # facts you recorded once: type, rarity, rune position, epic
+
+[commander]
+cards = []                      # the 10-card Commander Attack deck (RB L816-826)
+
+[git]
+autocommit = false
+"""
+
+
+def new(
+    name: Annotated[str, typer.Argument(help="Folder name of the new campaign.")],
+    party: Annotated[Optional[str], typer.Option(help="Party name (default: NAME).")] = None,
+    dir: Annotated[Path, typer.Option("--dir", help="Where campaigns live.")] = Path("campaigns"),
+    max_heroes: Annotated[int, typer.Option(help="4, or 5 with extra-hero content (RB L941-943).")] = 4,
+    trauma_limit: Annotated[int, typer.Option(help="Trauma Cubes a hero can hold: 1; 2 Taking It Easy; 0 harder (RB L1020-1034).")] = 1,
+) -> None:
+    """Create a campaign folder with its Story Record (compulsory chest replacement applied).
+
+    Example: drunagor new autumn --party "Safeguard Corporation"
+    """
+    from ... import catalog, store
+    from ...names import slug
+
+    if max_heroes not in (4, 5):
+        raise UsageError(f"--max-heroes must be 4 or 5, not {max_heroes}",
+                         remedy="4 heroes; 5 only with extra-hero content (RB L941-943)")
+    if not 0 <= trauma_limit <= 9:
+        raise UsageError(f"--trauma-limit must be from 0 to 9, not {trauma_limit}")
+    folder = dir / slug(name)
+    if (folder / STORY).exists():
+        raise UsageError(f"{store.display(folder)} already holds a campaign",
+                         remedy="choose another NAME, or --dir")
+    bag = dict(catalog.DEFAULT_RUNE_BAG)
+    text = story_template(party or name, max_heroes, trauma_limit, bag)
+    (folder / HEROES).mkdir(parents=True, exist_ok=True)
+    store.atomic_write(folder / STORY, text.encode())
+    from ... import gitops
+
+    gitops.prepare_new_campaign(folder)
+    term.done(f"created campaign {store.display(folder)} (Artisan's Tools and Treasure Trove replace "
+              f"Cosmic Gemstone and Forgotten Treasure)")
+
+
+def _track_summary(story) -> list[dict]:
+    from ... import catalog
+
+    rows = []
+    for ch in CHAPTERS:
+        state = story.track.get(ch)
+        rows.append({"chapter": ch, "title": catalog.chapter(ch).title, "state": state,
+                     "failures": story.failures.get(ch, 0)})
+    return rows
+
+
+def show_data(c: Campaign) -> dict:
+    """Everything `drunagor show` prints, as plain values (the `--json` shape)."""
+    story = c.story
+    nxt = story.next_chapter()
+    heroes = []
+    from ...rules import rewards
+
+    for s, h in c.heroes.items():
+        owes = rewards.owed_for(h, story) if h.active else None
+        heroes.append({"name": h.name, "class": h.cls, "role": h.role, "player": h.player,
+                       "joined": h.joined, "retired": h.retired,
+                       "owes": owes.as_dict() if owes is not None else None})
+    adv = c.adventure_file
+    return {
+        "campaign": story.campaign,
+        "party": story.party,
+        "leader": story.leader,
+        "heroes": heroes,
+        "followers": list(story.followers),
+        "track": {r["chapter"]: r["state"] for r in _track_summary(story) if r["state"]},
+        "next_chapter": nxt,
+        "finished": nxt is None,
+        "outcomes": list(story.outcomes),
+        "statuses": list(story.statuses),
+        "stash": list(story.stash),
+        "chest": _chest_data(c),
+        "adventure": _adventure_data(adv.data) if adv is not None else None,
+    }
+
+
+def _chest_data(c: Campaign) -> dict:
+    from ...rules import chest
+
+    return chest.summary(c.story)
+
+
+def _adventure_data(data: dict) -> dict:
+    return {"chapter": data.get("chapter"), "heroes": data.get("heroes"),
+            "raid_face": (data.get("raid") or {}).get("face")}
+
+
+def show(json: JsonOpt = False) -> None:
+    """The campaign at a glance: party, heroes, followers, Adventure Track, chest deck, adventure.
+
+    Example: drunagor show
+    """
+    from ... import catalog
+
+    with open_campaign() as c:
+        data = show_data(c)
+        warn_all(c)
+    if json:
+        term.json(data)
+        return
+    story = c.story
+    term.heading(f"{data['party'] or '(no party name)'}: Awakenings campaign ({c.root})")
+    term.line(f"Party Leader: {data['leader'] or '(none; set one with drunagor leader HERO)'}")
+    active = [h for h in data["heroes"] if not h["retired"]]
+    if active:
+        rows = [[h["name"], h["class"], h["role"], h["player"] or "", _owes_text(h["owes"])] for h in active]
+        term.table(["Hero", "Class", "Role", "Player", "Owes"], rows, title=f"Heroes ({len(active)})")
+    else:
+        term.line("Heroes: none yet (drunagor hero add NAME --role ROLE)")
+    retired = [h["name"] for h in data["heroes"] if h["retired"]]
+    if retired:
+        term.line("Retired: " + ", ".join(retired))
+    term.line("Followers: " + (", ".join(data["followers"]) or "none"))
+    track = []
+    for ch in CHAPTERS:
+        state = story.track.get(ch)
+        if state:
+            track.append(f"{ch} {state}")
+    term.line("Adventure Track: " + ("; ".join(track) or "nothing played yet"))
+    nxt = data["next_chapter"]
+    if nxt:
+        term.line(f"Next: chapter {nxt}, {catalog.chapter(nxt).title}")
+    else:
+        term.line("The campaign is finished: chapter 09 is on the Adventure Track.", "bold")
+    term.line("Outcomes: " + (", ".join(data["outcomes"]) or "none"))
+    term.line("Statuses: " + (", ".join(data["statuses"]) or "none"))
+    if data["stash"]:
+        term.line("Party stash: " + ", ".join(data["stash"]))
+    term.line("Chest deck: " + data["chest"]["text"])
+    adv = data["adventure"]
+    if adv:
+        term.line(f"Adventure under way: chapter {adv['chapter']}, {adv['heroes']} heroes"
+                  + (f", raid card face {adv['raid_face']}" if adv.get("raid_face") else ""))
+
+
+def _owes_text(owes: dict | None) -> str:
+    if not owes:
+        return "nothing"
+    from ...rules.rewards import describe
+
+    return describe(owes) or "nothing"
+
+
+def check(
+    strict: Annotated[bool, typer.Option("--strict", help="Warnings (unknown names, rewards owed) are errors.")] = False,
+    json: JsonOpt = False,
+) -> None:
+    """Validate every file of the campaign and every rule; silent and exit 0 when all is well.
+
+    Each problem prints as FILE:LINE: rule: explanation and remedy.
+    Exit codes: 0 clean, 1 a rule is broken, 3 a file cannot be read.
+
+    Example: drunagor check --strict
+    """
+    from ...checks import run_checks
+
+    errors, warnings, unreadable = run_checks(campaign_root(), strict=strict)
+    if json:
+        term.json({"errors": [p.as_json() for p in errors], "warnings": [p.as_json() for p in warnings]})
+    else:
+        for p in errors:
+            print(p.render())
+        for p in warnings:
+            print(p.render() + " (warning)")
+    if unreadable:
+        raise typer.Exit(int(ExitCode.DATA))
+    if errors:
+        raise typer.Exit(int(ExitCode.RULE))
+
+
+def list_(
+    dir: Annotated[Path, typer.Option("--dir", help="Where campaigns live.")] = Path("campaigns"),
+    json: JsonOpt = False,
+) -> None:
+    """The campaigns under ./campaigns/ (or --dir), with party and next chapter.
+
+    Example: drunagor list
+    """
+    rows = []
+    for folder in list_campaigns(dir):
+        try:
+            with Campaign(folder) as c:
+                story = c.story
+                rows.append({"name": folder.name, "path": str(folder), "party": story.party,
+                             "next_chapter": story.next_chapter(), "error": None})
+        except DataError as exc:
+            rows.append({"name": folder.name, "path": str(folder), "party": None,
+                         "next_chapter": None, "error": exc.render()})
+    if json:
+        term.json({"campaigns": rows})
+        return
+    if not rows:
+        term.line(f"no campaigns under {dir} (create one with drunagor new NAME)")
+        return
+    term.table(["Campaign", "Party", "Next chapter"],
+               [[r["name"], r["party"] or "", (r["next_chapter"] or "finished") if not r["error"]
+                 else "unreadable: " + r["error"]] for r in rows])
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(new)
+    app.command()(show)
+    app.command()(check)
+    app.command("list")(list_)

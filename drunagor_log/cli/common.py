@@ -1,0 +1,53 @@
+"""What every command shares: the global options, the options many commands take, opening the
+chosen campaign, and finishing a write (one line saying what changed; `--commit`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from ..campaign import Campaign, find_campaign
+from .terminal import term
+
+
+class State:
+    campaign_option: Optional[str] = None
+
+
+state = State()
+
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object (stable keys, see README).")]
+CommitOpt = Annotated[bool, typer.Option("--commit", help="Commit the changed campaign files to git.")]
+ForceOpt = Annotated[bool, typer.Option("--force", help="Correct history: allow it, and record that you did.")]
+
+
+def campaign_root() -> Path:
+    return find_campaign(state.campaign_option)
+
+
+def open_campaign(write: bool = False) -> Campaign:
+    c = Campaign(campaign_root(), write=write)
+    return c
+
+
+def warn_all(c: Campaign) -> None:
+    for w in c.warnings:
+        term.warn(w)
+
+
+def finish(c: Campaign, message: str, commit: bool = False, *, quiet: bool = False) -> list[str]:
+    """Save every change of the command at once; print what changed; commit it if asked."""
+    changed = c.save()
+    if not changed:
+        if not quiet:
+            term.line(f"no change: {message}")
+        return changed
+    if not quiet:
+        term.done(message)
+    if commit or c.story.autocommit:
+        from .. import gitops
+
+        gitops.commit_changes(c.root, changed, message)
+    return changed

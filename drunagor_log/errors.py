@@ -1,0 +1,86 @@
+"""Errors as values: every failure a user can cause carries its exit code, the file, the line
+where known, what is wrong and how to fix it. The CLI prints them as one message; never a traceback.
+
+Exit codes (SPEC section 6), like httpie's ExitStatus: each failure mode has its documented code.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from pathlib import Path
+
+
+class ExitCode(enum.IntEnum):
+    OK = 0
+    RULE = 1  # a rule or a check failed
+    USAGE = 2  # the command line is wrong
+    DATA = 3  # the data files are unreadable: syntax, conflict markers, newer schema
+    CHANGED = 4  # the files changed on disk while the command ran: re-run it
+
+
+class DrunagorError(Exception):
+    """A user-facing failure: one message, one exit code."""
+
+    code = ExitCode.RULE
+
+    def __init__(self, message: str, *, file: str | Path | None = None, line: int | None = None,
+                 remedy: str | None = None, rule: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.file = str(file) if file is not None else None
+        self.line = line
+        self.remedy = remedy
+        self.rule = rule
+
+    def render(self) -> str:
+        where = ""
+        if self.file:
+            where = f"{self.file}:{self.line}: " if self.line else f"{self.file}: "
+        rule = f"{self.rule}: " if self.rule else ""
+        text = f"{where}{rule}{self.message}"
+        if self.remedy:
+            text += f"; {self.remedy}"
+        return text
+
+
+class RuleError(DrunagorError):
+    """A game rule refuses the command (exit 1)."""
+
+    code = ExitCode.RULE
+
+
+class UsageError(DrunagorError):
+    """The command line names something that does not exist or is ambiguous (exit 2)."""
+
+    code = ExitCode.USAGE
+
+
+class DataError(DrunagorError):
+    """A campaign file cannot be read or understood (exit 3)."""
+
+    code = ExitCode.DATA
+
+
+class ChangedOnDisk(DrunagorError):
+    """Someone else changed a file between our read and our write (exit 4)."""
+
+    code = ExitCode.CHANGED
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One finding of `drunagor check`: printed as `FILE:LINE: rule: message`."""
+
+    file: str
+    line: int | None
+    rule: str
+    message: str
+    severity: str = "error"  # "error" or "warning"
+
+    def render(self) -> str:
+        where = f"{self.file}:{self.line}" if self.line else self.file
+        return f"{where}: {self.rule}: {self.message}"
+
+    def as_json(self) -> dict:
+        return {"file": self.file, "line": self.line, "rule": self.rule, "message": self.message}

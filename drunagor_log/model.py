@@ -1,0 +1,325 @@
+"""The campaign as plain, immutable values: what the rules read. No files, no terminal.
+
+`story_from(data)` and `hero_from(data)` turn the plain values of a TOML file into these types and
+raise `FieldError` (a key path, what is wrong, how to fix it) when a value has the wrong shape; the
+store turns that into `FILE:LINE: ...`. Keys a user added that drunagor does not know are ignored here
+and kept in the file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+CHAPTERS = tuple(f"{n:02d}" for n in range(1, 10))
+TRACK_STATES = ("completed", "skipped")
+EQUIPMENT_KINDS = ("starting", "spoils", "adventure", "epic", "consumable")
+PLACES = ("equipped", "bag")
+QUALITIES = ("standard", "improved", "ultimate")
+TREES = ("melee", "ranged", "agility", "wisdom", "role")
+
+
+class FieldError(Exception):
+    def __init__(self, path: tuple, message: str, remedy: str | None = None):
+        super().__init__(message)
+        self.path = path
+        self.message = message
+        self.remedy = remedy
+
+
+def chapter_id(value: Any) -> str:
+    """"3", 3, "03" -> "03"; anything else raises ValueError."""
+    if isinstance(value, bool):
+        raise ValueError(value)
+    try:
+        n = int(str(value).strip())
+    except ValueError:
+        raise ValueError(value) from None
+    if not 1 <= n <= 9:
+        raise ValueError(value)
+    return f"{n:02d}"
+
+
+# ------------------------------------------------------------------------------- shape checking
+
+
+def _type_name(t) -> str:
+    return {str: "text", int: "a whole number", bool: "true or false", list: "a list",
+            dict: "a table"}.get(t, t.__name__)
+
+
+def _get(data: dict, key: str, t, path: tuple, default=None, required=False):
+    if key not in data:
+        if required:
+            raise FieldError(path + (key,), f"`{key}` is missing",
+                             f"add `{key} = ...` ({_type_name(t)})")
+        return default
+    value = data[key]
+    ok = isinstance(value, t) and not (t is int and isinstance(value, bool))
+    if not ok:
+        raise FieldError(path + (key,), f"`{'.'.join(map(str, path + (key,)))}` must be "
+                         f"{_type_name(t)}, not {value!r}", f"write `{key}` as {_type_name(t)}")
+    return value
+
+
+def _names(data: dict, key: str, path: tuple = ()) -> tuple[str, ...]:
+    values = _get(data, key, list, path, default=[])
+    for i, v in enumerate(values):
+        if not isinstance(v, str) or not v.strip():
+            raise FieldError(path + (key, i), f"`{key}` must list names as text, found {v!r}",
+                             f'write each as "Name"')
+    return tuple(values)
+
+
+def _count(data: dict, key: str, path: tuple, default: int, low: int = 0, high: int | None = None) -> int:
+    value = _get(data, key, int, path, default=default)
+    if value < low or (high is not None and value > high):
+        bound = f"from {low} to {high}" if high is not None else f"at least {low}"
+        raise FieldError(path + (key,), f"`{key}` must be {bound}, not {value}",
+                         f"set `{key}` {bound}")
+    return value
+
+
+def _chapter(data: dict, key: str, path: tuple, default=None) -> str | None:
+    value = data.get(key, default)
+    if value is None:
+        return None
+    try:
+        return chapter_id(value)
+    except ValueError:
+        raise FieldError(path + (key,), f"`{key}` must be a chapter from \"01\" to \"09\", not {value!r}",
+                         f'write `{key} = "01"`') from None
+
+
+# ----------------------------------------------------------------------------------- the story
+
+
+@dataclass(frozen=True)
+class Rules:
+    trauma_limit: int = 1
+    max_heroes: int = 4
+    rune_bag: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ChestCard:
+    name: str
+    copies: int
+
+
+@dataclass(frozen=True)
+class Story:
+    campaign: str
+    party: str
+    leader: str | None
+    followers: tuple[str, ...]
+    outcomes: tuple[str, ...]
+    statuses: tuple[str, ...]
+    stash: tuple[str, ...]
+    stored: tuple[str, ...]
+    track: dict[str, str]
+    failures: dict[str, int]
+    rules: Rules
+    chest_epic: tuple[str, ...]
+    chest_cards: tuple[ChestCard, ...]
+    cards: dict[str, dict]
+    commander: tuple[str, ...]
+    autocommit: bool
+    corrections: tuple[str, ...]
+
+    def next_chapter(self) -> str | None:
+        """The next unfilled slot of the Adventure Track (RB L961); None when 09 is filled."""
+        for ch in CHAPTERS:
+            if ch not in self.track:
+                return ch
+        return None
+
+    def completed(self) -> tuple[str, ...]:
+        return tuple(ch for ch in CHAPTERS if self.track.get(ch) == "completed")
+
+
+def story_from(data: dict) -> Story:
+    track_raw = _get(data, "track", dict, (), default={})
+    track: dict[str, str] = {}
+    for key, state in track_raw.items():
+        try:
+            ch = chapter_id(key)
+        except ValueError:
+            raise FieldError(("track", key), f"unknown chapter {key!r} on the Adventure Track",
+                             'chapters are "01" to "09"') from None
+        if state not in TRACK_STATES:
+            raise FieldError(("track", key), f"chapter {ch} is {state!r}; it must be "
+                             '"completed" or "skipped"', "fix the value, or remove the line to leave the slot open")
+        track[ch] = state
+    failures_raw = _get(data, "failures", dict, (), default={})
+    failures = {}
+    for key, n in failures_raw.items():
+        try:
+            failures[chapter_id(key)] = _count(failures_raw, key, ("failures",), 0)
+        except ValueError:
+            raise FieldError(("failures", key), f"unknown chapter {key!r}", 'chapters are "01" to "09"') from None
+
+    rules_raw = _get(data, "rules", dict, (), default={})
+    bag_raw = _get(rules_raw, "rune_bag", dict, ("rules",), default=None)
+    bag = {}
+    if bag_raw is not None:
+        for colour in bag_raw:
+            bag[colour] = _count(bag_raw, colour, ("rules", "rune_bag"), 0)
+    rules = Rules(
+        trauma_limit=_count(rules_raw, "trauma_limit", ("rules",), 1, 0, 9),
+        max_heroes=_count(rules_raw, "max_heroes", ("rules",), 4, 1, 5),
+        rune_bag=bag,
+    )
+
+    chest_raw = _get(data, "chest", dict, (), default={})
+    cards_list = _get(chest_raw, "cards", list, ("chest",), default=[])
+    chest_cards = []
+    for i, entry in enumerate(cards_list):
+        if isinstance(entry, str):
+            chest_cards.append(ChestCard(entry, 1))
+            continue
+        if not isinstance(entry, dict):
+            raise FieldError(("chest", "cards", i), f"a chest card must be {{ name = ..., copies = N }}, "
+                             f"not {entry!r}", 'write { name = "Potion of Healing", copies = 2 }')
+        name = _get(entry, "name", str, ("chest", "cards", i), required=True)
+        chest_cards.append(ChestCard(name, _count(entry, "copies", ("chest", "cards", i), 1, 1, 9)))
+
+    cards = _get(data, "cards", dict, (), default={})
+    for name, facts in cards.items():
+        if not isinstance(facts, dict):
+            raise FieldError(("cards", name), f"the facts about {name!r} must be a table",
+                             f'write "{name}" = {{ type = "potion", rarity = "common" }}')
+
+    git = _get(data, "git", dict, (), default={})
+    commander = _get(data, "commander", dict, (), default={})
+    return Story(
+        campaign=_get(data, "campaign", str, (), default="awakenings"),
+        party=_get(data, "party", str, (), default=""),
+        leader=_get(data, "leader", str, (), default=None),
+        followers=_names(data, "followers"),
+        outcomes=_names(data, "outcomes"),
+        statuses=_names(data, "statuses"),
+        stash=_names(data, "stash"),
+        stored=_names(data, "stored"),
+        track=track,
+        failures=failures,
+        rules=rules,
+        chest_epic=_names(chest_raw, "epic", ("chest",)),
+        chest_cards=tuple(chest_cards),
+        cards=cards,
+        commander=_names(commander, "cards", ("commander",)),
+        autocommit=_get(git, "autocommit", bool, ("git",), default=False),
+        corrections=_names(data, "corrections"),
+    )
+
+
+# ------------------------------------------------------------------------------------- a hero
+
+
+@dataclass(frozen=True)
+class Skill:
+    name: str
+    tree: str
+    level: int
+    chapter: str | None
+
+
+@dataclass(frozen=True)
+class Item:
+    name: str
+    kind: str
+    quality: str | None
+    place: str
+
+
+@dataclass(frozen=True)
+class Upgrade:
+    item: str
+    to: str  # the quality reached
+    discarded: str
+    discarded_kind: str | None
+    chapter: str | None
+
+
+@dataclass(frozen=True)
+class Hero:
+    name: str
+    cls: str
+    role: str
+    player: str | None
+    joined: str
+    aura: str | None
+    statuses: tuple[str, ...]
+    class_abilities: tuple[str, ...]
+    skills: tuple[Skill, ...]
+    equipment: tuple[Item, ...]
+    upgrades: tuple[Upgrade, ...]
+    retired: bool
+
+    @property
+    def active(self) -> bool:
+        return not self.retired
+
+    def item(self, name: str) -> Item | None:
+        low = name.casefold()
+        return next((i for i in self.equipment if i.name.casefold() == low), None)
+
+
+def hero_from(data: dict) -> Hero:
+    skills = []
+    for i, s in enumerate(_get(data, "skills", list, (), default=[])):
+        path = ("skills", i)
+        if not isinstance(s, dict):
+            raise FieldError(path, f"a skill must be a table, not {s!r}",
+                             'write { name = "...", tree = "melee", level = 1, chapter = "01" }')
+        tree = _get(s, "tree", str, path, required=True)
+        if tree not in TREES:
+            raise FieldError(path + ("tree",), f"unknown skill tree {tree!r}", f"use one of {', '.join(TREES)}")
+        level = _get(s, "level", int, path, required=True)
+        if level not in (1, 2):
+            raise FieldError(path + ("level",), f"skill level must be 1 or 2, not {level}", "fix the level")
+        skills.append(Skill(_get(s, "name", str, path, required=True), tree, level, _chapter(s, "chapter", path)))
+    items = []
+    for i, e in enumerate(_get(data, "equipment", list, (), default=[])):
+        path = ("equipment", i)
+        if not isinstance(e, dict):
+            raise FieldError(path, f"an equipment entry must be a table, not {e!r}",
+                             'write { name = "...", kind = "spoils", quality = "standard", place = "bag" }')
+        kind = _get(e, "kind", str, path, required=True)
+        if kind not in EQUIPMENT_KINDS:
+            raise FieldError(path + ("kind",), f"unknown equipment kind {kind!r}",
+                             f"use one of {', '.join(EQUIPMENT_KINDS)}")
+        place = _get(e, "place", str, path, default="bag")
+        if place not in PLACES:
+            raise FieldError(path + ("place",), f"unknown place {place!r}", 'use "equipped" or "bag"')
+        quality = _get(e, "quality", str, path, default=None)
+        if quality is not None and quality not in QUALITIES:
+            raise FieldError(path + ("quality",), f"unknown quality {quality!r}",
+                             f"use one of {', '.join(QUALITIES)}")
+        if kind == "spoils" and quality is None:
+            quality = "standard"
+        items.append(Item(_get(e, "name", str, path, required=True), kind, quality, place))
+    upgrades = []
+    for i, u in enumerate(_get(data, "upgrades", list, (), default=[])):
+        path = ("upgrades", i)
+        if not isinstance(u, dict):
+            raise FieldError(path, f"an upgrade must be a table, not {u!r}", "see README, file format")
+        upgrades.append(Upgrade(_get(u, "item", str, path, required=True), _get(u, "to", str, path, default=""),
+                                _get(u, "discarded", str, path, default=""),
+                                _get(u, "discarded_kind", str, path, default=None),
+                                _chapter(u, "chapter", path)))
+    aura = _get(data, "aura", str, (), default=None)
+    return Hero(
+        name=_get(data, "name", str, (), required=True),
+        cls=_get(data, "class", str, (), required=True),
+        role=_get(data, "role", str, (), required=True),
+        player=_get(data, "player", str, (), default=None),
+        joined=_chapter(data, "joined", (), default="01"),
+        aura=aura or None,
+        statuses=_names(data, "statuses"),
+        class_abilities=_names(data, "class_abilities"),
+        skills=tuple(skills),
+        equipment=tuple(items),
+        upgrades=tuple(upgrades),
+        retired=_get(data, "retired", bool, (), default=False),
+    )

@@ -1,0 +1,93 @@
+"""Shared test fixtures: every test runs in its own temporary folder with NO_COLOR and a fixed
+width, and invokes the CLI in process (typer.testing.CliRunner)."""
+
+from __future__ import annotations
+
+import shutil
+import textwrap
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+REPO = Path(__file__).resolve().parent.parent
+EXAMPLE = REPO / "campaigns" / "example"
+
+
+@pytest.fixture(autouse=True)
+def _isolate(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.setenv("COLUMNS", "120")
+    monkeypatch.delenv("DRUNAGOR_CAMPAIGN", raising=False)
+    for var in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"):
+        monkeypatch.delenv(var, raising=False)
+    yield
+
+
+class Result:
+    def __init__(self, r):
+        self.exit_code = r.exit_code
+        self.stdout = r.stdout
+        self.stderr = r.stderr
+        self.exception = r.exception
+
+    def __repr__(self):
+        return f"<exit {self.exit_code}\nstdout:\n{self.stdout}\nstderr:\n{self.stderr}>"
+
+
+@pytest.fixture
+def run():
+    """run("show", "--json") -> Result with exit_code, stdout, stderr (separate streams)."""
+    from drunagor_log.cli.app import app
+
+    def _run(*args: str, input: str | None = None) -> Result:
+        runner = CliRunner()
+        r = runner.invoke(app, list(args), input=input, catch_exceptions=False)
+        return Result(r)
+
+    return _run
+
+
+@pytest.fixture
+def example(tmp_path) -> Path:
+    """A private copy of the shipped example campaign, as campaigns/example under the test folder."""
+    dest = tmp_path / "campaigns" / "example"
+    shutil.copytree(EXAMPLE, dest)
+    return dest
+
+
+def write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(textwrap.dedent(text).lstrip("\n"))
+    return path
+
+
+MINIMAL_STORY = """
+schema = 1
+campaign = "awakenings"
+party = "Test Party"
+# a comment the user wrote
+followers = []
+
+[track]
+
+[rules]
+trauma_limit = 1
+max_heroes = 4
+rune_bag = { red = 7, blue = 8, green = 7, orange = 7, gray = 7 }
+"""
+
+
+@pytest.fixture
+def camp(tmp_path) -> Path:
+    """A minimal campaign in ./campaigns/test (the only campaign, so commands find it)."""
+    root = tmp_path / "campaigns" / "test"
+    write(root / "story.toml", MINIMAL_STORY)
+    (root / "heroes").mkdir()
+    return root
+
+
+def snapshot(root: Path) -> dict[str, bytes]:
+    """Every file below root with its bytes (to assert nothing changed)."""
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
