@@ -152,6 +152,7 @@ def show(json: JsonOpt = False) -> None:
     Example: drunagor show
     """
     from ... import catalog
+    from ...store import display
 
     with open_campaign() as c:
         data = show_data(c)
@@ -160,7 +161,7 @@ def show(json: JsonOpt = False) -> None:
         term.json(data)
         return
     story = c.story
-    term.heading(f"{data['party'] or '(no party name)'}: Awakenings campaign ({c.root})")
+    term.heading(f"{data['party'] or '(no party name)'}: Awakenings campaign ({display(c.root)})")
     term.line(f"Party Leader: {data['leader'] or '(none; set one with drunagor leader HERO)'}")
     active = [h for h in data["heroes"] if not h["retired"]]
     if active:
