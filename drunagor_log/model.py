@@ -230,6 +230,7 @@ class Item:
     kind: str
     quality: str | None
     place: str
+    given_by: str | None = None  # file key `from`: the hero who earned this Spoils card and gave it
 
 
 @dataclass(frozen=True)
@@ -255,6 +256,7 @@ class Hero:
     equipment: tuple[Item, ...]
     upgrades: tuple[Upgrade, ...]
     retired: bool
+    left: str | None = None  # the chapter before which a retired hero left the party
 
     @property
     def active(self) -> bool:
@@ -298,7 +300,8 @@ def hero_from(data: dict) -> Hero:
                              f"use one of {', '.join(QUALITIES)}")
         if kind == "spoils" and quality is None:
             quality = "standard"
-        items.append(Item(_get(e, "name", str, path, required=True), kind, quality, place))
+        items.append(Item(_get(e, "name", str, path, required=True), kind, quality, place,
+                          _get(e, "from", str, path, default=None) or None))
     upgrades = []
     for i, u in enumerate(_get(data, "upgrades", list, (), default=[])):
         path = ("upgrades", i)
@@ -322,4 +325,5 @@ def hero_from(data: dict) -> Hero:
         equipment=tuple(items),
         upgrades=tuple(upgrades),
         retired=_get(data, "retired", bool, (), default=False),
+        left=_chapter(data, "left", ()),
     )
