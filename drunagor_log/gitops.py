@@ -1,15 +1,341 @@
-"""Git for campaigns: commits of what a command changed, history, undo."""
+"""Git for campaigns: commits of what a command changed, history, undo.
+
+Players keep a campaign in a git repository and share it by pull and push (SPEC section 4 "Git").
+This module runs the `git` program (imported and started only when a command asks for git):
+
+- `commit_changes` commits exactly the campaign files a command changed: `git add` of those paths,
+  then `git commit --only -- PATHS`, so whatever else the user has staged stays staged, uncommitted.
+- `history` lists this campaign's drunagor commits: subject starting `drunagor: ` and touching the
+  campaign folder, newest first.
+- `plan_undo` / `apply_undo` undo the last drunagor commit by restoring the bytes its parent had for
+  the files it changed, and commit that as `drunagor: undo ...` with a `Drunagor-Undo: SHA` trailer.
+  Undo never uses `git revert`: revert refuses while the user has unrelated staged work. The trailer
+  makes undo walk back: a second `undo` undoes the commit before, not the undo.
+
+Every failure is a DrunagorError with rule `git`: not a repository or no `git` on PATH is a usage
+error (exit 2); a refused undo or a commit that failed is exit 1.
+"""
 
 from __future__ import annotations
 
+import os
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import store
+from .errors import RuleError, UsageError
 
-def prepare_new_campaign(folder: Path) -> None:
-    """Called by `drunagor new` after the folder is created."""
+PREFIX = "drunagor: "
+UNDO_TRAILER = "Drunagor-Undo"
+
+# `drunagor new` writes these into the campaign folder (see store.py TMP_SUFFIX, JOURNAL, LOCK).
+GITIGNORE = f"""\
+# drunagor's own temporary files: atomic writes, the multi-file journal, the campaign lock
+.*{store.TMP_SUFFIX}
+{store.JOURNAL}*
+{store.LOCK}
+"""
+# Line endings only: a player whose editor writes CRLF would otherwise change every line of a file,
+# and every pull would conflict. Never `merge=union` for TOML: it keeps both sides of a conflict,
+# which makes duplicate keys (an invalid file) instead of a conflict `drunagor check` can show.
+GITATTRIBUTES = """\
+# Campaign files are text with LF line endings on every computer, so they diff and merge line by line.
+*.toml text eol=lf
+"""
 
 
-def commit_changes(root: Path, changed: list[str], message: str) -> None:
-    from .errors import UsageError
+def prepare_new_campaign(folder: Path) -> list[str]:
+    """Called by `drunagor new` after the folder is created: the `.gitignore` for the tool's
+    temporary files and the `.gitattributes` for line endings, in the campaign folder. Written in and
+    out of a repository alike (harmless outside, and ready for a later `git init`); an existing file is
+    left alone. Returns the files written, relative to the folder."""
+    written = []
+    for name, text in ((".gitignore", GITIGNORE), (".gitattributes", GITATTRIBUTES)):
+        path = folder / name
+        if not path.exists():
+            store.atomic_write(path, text.encode())
+            written.append(name)
+    return written
 
-    raise UsageError("--commit is not available yet")
+
+# ------------------------------------------------------------------------------------ running git
+
+
+class _GitFailed(Exception):
+    def __init__(self, args: tuple[str, ...], stderr: bytes):
+        self.args_ = args
+        self.reason = _reason(stderr) or f"git {args[0]} failed"
+        super().__init__(self.reason)
+
+
+def _reason(stderr: bytes) -> str:
+    """The line of git's complaint that says why (not its hints)."""
+    lines = [ln.strip() for ln in stderr.decode("utf-8", "replace").splitlines()]
+    lines = [ln for ln in lines if ln and not ln.startswith("hint:")]
+    for ln in lines:
+        if ln.startswith(("fatal:", "error:")):
+            return ln
+    return lines[-1] if lines else ""
+
+
+def _git_exe(root: Path, remedy: str) -> str:
+    import shutil
+
+    exe = shutil.which("git")
+    if exe is None:
+        raise UsageError("git is not installed (no `git` program on PATH)", file=store.display(root),
+                         rule="git", remedy="install git" + remedy)
+    return exe
+
+
+def _run(root: Path, *args: str, input: bytes | None = None, ok=(0,), remedy: str = ""):
+    """Run git in the campaign folder (pathspecs are literal and relative to it)."""
+    import subprocess
+
+    exe = _git_exe(root, remedy)
+    env = dict(os.environ, GIT_LITERAL_PATHSPECS="1", GIT_TERMINAL_PROMPT="0")
+    proc = subprocess.run([exe, *args], cwd=root, input=input, capture_output=True, env=env)
+    if proc.returncode not in ok:
+        raise _GitFailed(args, proc.stderr)
+    return proc
+
+
+def _purpose_remedy(purpose: str) -> str:
+    return {"--commit": ", or run the command without --commit",
+            "autocommit": ", or set `autocommit = false` under [git] in story.toml"}.get(purpose, "")
+
+
+def repository(root: Path, purpose: str = "") -> Path:
+    """The top folder of the git repository holding the campaign; a UsageError (exit 2) when there is
+    none or git is missing. `purpose` ("--commit", "autocommit", "history", "undo") shapes the remedy."""
+    remedy = _purpose_remedy(purpose)
+    try:
+        out = _run(root, "rev-parse", "--show-toplevel", remedy=remedy).stdout
+    except _GitFailed:
+        what = {"autocommit": "story.toml sets [git] autocommit = true, but "}.get(purpose, "")
+        raise UsageError(f"{what}the campaign is not in a git repository", file=store.display(root),
+                         rule="git", remedy="run `git init` in the folder that should hold it, and commit "
+                         "the campaign" + remedy) from None
+    return Path(out.decode().strip())
+
+
+def check_can_commit(root: Path, explicit: bool = True) -> None:
+    """Before a command writes anything: refuse `--commit` (or autocommit) where no commit can be
+    made, so that nothing is written by a command that cannot do all it was asked."""
+    repository(root, "--commit" if explicit else "autocommit")
+
+
+# ------------------------------------------------------------------------------------- committing
+
+
+def commit_changes(root: Path, changed: list[str], message: str, *, body: str | None = None) -> str | None:
+    """Commit exactly `changed` (paths relative to the campaign folder, deleted files included) with
+    the message `drunagor: MESSAGE`; the user's other staged work stays staged and uncommitted.
+    Returns the short commit id, or None when the files already match the last commit.
+
+    Called after the files were written: any failure says so (the files stay written, not committed)."""
+    subject = message if message.startswith(PREFIX) else PREFIX + message
+    paths = sorted(set(changed))
+    try:
+        repository(root, "--commit")
+        present = [p for p in paths if (root / p).exists()]
+        gone = [p for p in paths if not (root / p).exists()]
+        if gone:  # a deleted file is committed only if git knew it (a never-committed file just vanishes)
+            known = set(_z(_run(root, "ls-files", "-z", "--", *gone).stdout))
+            known |= set(_z(_run(root, "ls-tree", "-z", "--name-only", "HEAD", "--", *gone, ok=(0, 128)).stdout))
+            gone = [p for p in gone if p in known]
+        specs = present + gone
+        if not specs:
+            return None
+        _run(root, "add", "-A", "--", *specs)
+        same = _run(root, "diff", "--cached", "--quiet", "HEAD", "--", *specs, ok=(0, 1, 128)).returncode
+        if same == 0:  # the files are as last committed (128: no commit yet, so not the same)
+            return None
+        args = ["commit", "--quiet", "--only", "-m", subject]
+        if body:
+            args += ["-m", body]
+        _run(root, *args, "--", *specs)
+        return _run(root, "rev-parse", "--short", "HEAD").stdout.decode().strip()
+    except (_GitFailed, UsageError) as exc:
+        reason = exc.reason if isinstance(exc, _GitFailed) else exc.message
+        shown = " ".join(_shell_quote(p) for p in paths)
+        raise RuleError(f"the files were written but not committed: {reason}", file=store.display(root),
+                        rule="git", remedy=f"fix that, then commit them: git -C {_shell_quote(store.display(root))} "
+                        f"commit -m {_shell_quote(subject)} -- {shown}") from None
+
+
+def _z(out: bytes) -> list[str]:
+    return [p for p in out.decode("utf-8", "surrogateescape").split("\0") if p]
+
+
+def _shell_quote(text: str) -> str:
+    import shlex
+
+    return shlex.quote(text)
+
+
+# ---------------------------------------------------------------------------------------- history
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One commit that touched the campaign folder."""
+
+    commit: str
+    short: str
+    date: str  # ISO 8601, the author's time zone
+    author: str
+    message: str  # the subject line, `drunagor: ...` for ours
+    undoes: str | None = None  # for an undo commit: the commit it undid
+
+    @property
+    def ours(self) -> bool:
+        return self.message.startswith(PREFIX)
+
+    @property
+    def what(self) -> str:
+        """The message in the game's words, without the `drunagor: ` prefix."""
+        return self.message[len(PREFIX):] if self.ours else self.message
+
+    def as_json(self, undone: bool = False) -> dict:
+        return {"commit": self.commit, "short": self.short, "date": self.date, "author": self.author,
+                "message": self.message, "undoes": self.undoes, "undone": undone}
+
+
+def _log(root: Path, limit: int | None = None, ours_only: bool = False) -> list[Entry]:
+    """Commits touching the campaign folder, newest first (empty in a repository with no commit)."""
+    args = ["log", "-z", "--format=%H%x1f%h%x1f%aI%x1f%an%x1f%s%x1f%b"]
+    if ours_only:
+        args.append("--grep=^" + PREFIX)  # any line of the message; the subject is checked below
+    if limit:
+        args.append(f"-n{limit}")
+    if _run(root, "rev-parse", "--verify", "-q", "HEAD", ok=(0, 1)).returncode != 0:
+        return []
+    out = _run(root, *args, "--", ".").stdout.decode("utf-8", "replace")
+    entries = []
+    for record in out.split("\0"):
+        if not record.strip():
+            continue
+        sha, short, date, author, subject, body = (record.split("\x1f") + [""] * 6)[:6]
+        undoes = None
+        for line in body.splitlines():
+            if line.startswith(UNDO_TRAILER + ":"):
+                undoes = line.split(":", 1)[1].strip()
+        entries.append(Entry(sha.strip(), short, date, author, subject, undoes))
+    return entries
+
+
+def history(root: Path, limit: int | None = None) -> list[tuple[Entry, bool]]:
+    """This campaign's drunagor commits, newest first, each with whether a later undo undid it."""
+    repository(root, "history")
+    try:
+        entries = [e for e in _log(root, ours_only=True) if e.ours]
+    except _GitFailed as exc:
+        raise RuleError(f"git log failed: {exc.reason}", file=store.display(root), rule="git") from None
+    undone = {e.undoes for e in entries if e.undoes}
+    rows = [(e, e.commit in undone) for e in entries]
+    return rows[:limit] if limit else rows
+
+
+# ------------------------------------------------------------------------------------------- undo
+
+
+@dataclass
+class UndoPlan:
+    target: Entry
+    parent: str
+    restore: dict[str, bytes | None] = field(default_factory=dict)  # path -> old bytes (None: delete)
+
+
+def _is_tool_file(path: str) -> bool:
+    name = path.rsplit("/", 1)[-1]
+    return name == store.LOCK or name.startswith(store.JOURNAL) or name.endswith(store.TMP_SUFFIX)
+
+
+def uncommitted(root: Path) -> list[str]:
+    """Campaign files with changes git has not committed: staged, unstaged, untracked, conflicted
+    (the tool's own temporary files aside). Paths relative to the campaign folder."""
+    out = _run(root, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--", ".").stdout
+    top = repository(root)
+    here = Path(os.path.realpath(root))
+    files, records, i = [], _z(out), 0
+    while i < len(records):
+        rec = records[i]
+        status, path = rec[:2], rec[3:]
+        if status[0] in "RC":  # a rename's source path follows; not with --no-renames, kept for safety
+            i += 1
+        i += 1
+        rel = os.path.relpath(top / path, here)  # porcelain paths are relative to the top
+        if not _is_tool_file(rel):
+            files.append(rel)
+    return files
+
+
+def plan_undo(root: Path) -> UndoPlan:
+    """What `drunagor undo` would restore, or a RuleError (exit 1) saying why it will not."""
+    shown = store.display(root)
+    repository(root, "undo")
+    try:
+        dirty = uncommitted(root)
+        if dirty:
+            listed = ", ".join(dirty[:5]) + (f" and {len(dirty) - 5} more" if len(dirty) > 5 else "")
+            raise RuleError(f"the campaign has uncommitted changes ({listed}); undo would mix them into "
+                            "the undo", file=shown, rule="git",
+                            remedy="commit them (git commit) or discard them (git restore FILE), then undo")
+        undone: set[str] = set()
+        target = None
+        for n, e in enumerate(_log(root)):
+            if not e.ours:
+                if n == 0:
+                    raise RuleError(f"the last commit that changed the campaign, {e.short} \"{e.message}\" "
+                                    f"by {e.author}, is not one of drunagor's", file=shown, rule="git",
+                                    remedy=f"undo it with git itself (git revert {e.short})")
+                raise RuleError(f"nothing left to undo: before the undone drunagor commits comes {e.short} "
+                                f"\"{e.message}\" by {e.author}, which is not one of drunagor's", file=shown,
+                                rule="git", remedy=f"undo it with git itself (git revert {e.short})")
+            if e.undoes:
+                undone.add(e.undoes)
+            elif e.commit not in undone:
+                target = e
+                break
+        if target is None:
+            raise RuleError("nothing to undo: no drunagor commit changed this campaign yet", file=shown,
+                            rule="git", remedy="commits are made by writing commands with --commit, "
+                            "or with `autocommit = true` under [git] in story.toml")
+        parents = _run(root, "rev-list", "--parents", "-n1", target.commit).stdout.decode().split()
+        parent = parents[1] if len(parents) > 1 else _run(
+            root, "hash-object", "-t", "tree", "--stdin", input=b"").stdout.decode().strip()
+        diff = _z(_run(root, "diff", "--name-status", "--no-renames", "--relative", "-z",
+                       parent, target.commit, "--", ".").stdout)
+        changes = list(zip(diff[0::2], diff[1::2]))
+        paths = [p for _, p in changes]
+        if paths and _run(root, "diff", "--quiet", target.commit, "HEAD", "--", *paths, ok=(0, 1)).returncode:
+            raise RuleError(f"the files of {target.short} \"{target.message}\" changed since, in commits "
+                            "drunagor did not make", file=shown, rule="git",
+                            remedy=f"undo it with git itself (git revert {target.short})")
+        plan = UndoPlan(target, parent)
+        for status, path in changes:
+            if status.startswith("A"):
+                plan.restore[path] = None  # the commit created it: undoing deletes it
+            else:
+                plan.restore[path] = _run(root, "cat-file", "blob", f"{parent}:./{path}").stdout
+        return plan
+    except _GitFailed as exc:
+        raise RuleError(f"git {exc.args_[0]} failed: {exc.reason}", file=shown, rule="git") from None
+
+
+def apply_undo(root: Path, plan: UndoPlan) -> str | None:
+    """Write the old bytes back (all files or none, store.Transaction) and commit the undo.
+    The caller holds the campaign lock."""
+    tx = store.Transaction(root)
+    for path, data in plan.restore.items():
+        target = root / path
+        current = target.read_bytes() if target.exists() else None
+        if data is None:
+            if current is not None:
+                tx.delete(target, current)
+        elif data != current:
+            tx.write(target, data, current)
+    tx.commit()
+    return commit_changes(root, list(plan.restore), "undo " + plan.target.what,
+                          body=f"{UNDO_TRAILER}: {plan.target.commit}")

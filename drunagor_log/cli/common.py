@@ -39,6 +39,11 @@ def warn_all(c: Campaign) -> None:
 
 def finish(c: Campaign, message: str, commit: bool = False, *, quiet: bool = False) -> list[str]:
     """Save every change of the command at once; print what changed; commit it if asked."""
+    wants_commit = commit or c.story.autocommit
+    if wants_commit:
+        from .. import gitops
+
+        gitops.check_can_commit(c.root, explicit=commit)  # before writing: no repository, nothing written
     changed = c.save()
     if not changed:
         if not quiet:
@@ -46,8 +51,8 @@ def finish(c: Campaign, message: str, commit: bool = False, *, quiet: bool = Fal
         return changed
     if not quiet:
         term.done(message)
-    if commit or c.story.autocommit:
-        from .. import gitops
-
-        gitops.commit_changes(c.root, changed, message)
+    if wants_commit:
+        sha = gitops.commit_changes(c.root, changed, message)
+        if not quiet:
+            term.line(f"committed {sha}: drunagor: {message}" if sha else "nothing to commit: the files match the last commit")
     return changed
