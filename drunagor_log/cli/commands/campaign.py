@@ -127,6 +127,7 @@ def show_data(c: Campaign) -> dict:
         "track": {r["chapter"]: r["state"] for r in _track_summary(story) if r["state"]},
         "next_chapter": nxt,
         "finished": nxt is None,
+        "failures": dict(story.failures),  # failed attempts per chapter (`drunagor chapter fail`)
         "outcomes": list(story.outcomes),
         "statuses": list(story.statuses),
         "stash": list(story.stash),
@@ -181,7 +182,9 @@ def show(json: JsonOpt = False) -> None:
     term.line("Adventure Track: " + ("; ".join(track) or "nothing played yet"))
     nxt = data["next_chapter"]
     if nxt:
-        term.line(f"Next: chapter {nxt}, {catalog.chapter(nxt).title}")
+        tries = story.failures.get(nxt, 0)
+        tries_text = f" ({tries} failed attempt{'s' if tries != 1 else ''})" if tries else ""
+        term.line(f"Next: chapter {nxt}, {catalog.chapter(nxt).title}{tries_text}")
     else:
         term.line("The campaign is finished: chapter 09 is on the Adventure Track.", "bold")
     term.line("Outcomes: " + (", ".join(data["outcomes"]) or "none"))
