@@ -3,12 +3,13 @@
 A hero who joined before chapter J should have the recruit row for J, plus the rewards of every
 chapter from J on that the party completed; skipped chapters give nothing (RB L1084). Per-chapter
 rewards are the differences of consecutive recruit rows (the table is "the Rewards that Heroes would
-receive if they had completed the Adventures", RB L1001).
+receive if they had completed the Adventures", RB L980).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
+from typing import Iterable
 
 from ..model import CHAPTERS, Hero, Story
 
@@ -87,11 +88,18 @@ def expected(joined: str, track: dict[str, str]) -> Tally:
     return total
 
 
-def recorded(hero: Hero) -> Tally:
+def recorded(hero: Hero, party: Iterable[Hero] = ()) -> Tally:
     """What the Campaign Log records. A Spoils card discarded to upgrade another still counts as
-    received (RB L405-441: it was a reward, then spent); each upgrade counts once."""
-    spoils = sum(1 for i in hero.equipment if i.kind == "spoils")
+    received (RB L405-431: it was a reward, then spent); each upgrade counts once. A Spoils card
+    counts for the hero who earned it: one handed over with `hero give` carries `from = "Earner"`,
+    so it counts in the earner's tally (found among `party`, the other logs), not the holder's."""
+    me = hero.name.casefold()
+    spoils = sum(1 for i in hero.equipment if i.kind == "spoils" and not _given(i, me))
     spoils += sum(1 for u in hero.upgrades if u.discarded_kind == "spoils")
+    for other in party:
+        if other.name.casefold() != me:
+            spoils += sum(1 for i in other.equipment
+                          if i.kind == "spoils" and i.given_by and i.given_by.casefold() == me)
     return Tally(
         level1_skills=sum(1 for s in hero.skills if s.level == 1),
         level2_skills=sum(1 for s in hero.skills if s.level == 2),
@@ -101,10 +109,25 @@ def recorded(hero: Hero) -> Tally:
     )
 
 
-def balance(hero: Hero, story: Story) -> Tally:
+def _given(item, me: str) -> bool:
+    return bool(item.given_by) and item.given_by.casefold() != me
+
+
+def balance(hero: Hero, story: Story, party: Iterable[Hero] = ()) -> Tally:
     """Expected minus recorded: positive entries are owed, negative ones are in excess."""
-    return expected(hero.joined, story.track) - recorded(hero)
+    return expected(hero.joined, story.track) - recorded(hero, party)
 
 
-def owed_for(hero: Hero, story: Story) -> Tally:
-    return balance(hero, story).owed()
+def owed_for(hero: Hero, story: Story, party: Iterable[Hero] = ()) -> Tally:
+    return balance(hero, story, party).owed()
+
+
+# Spoils upgrades beyond the rewards are normal: Artisan's Tools are also found in Chests (RB L405,
+# L413), and the recruit table assumes no special treasure was found (RB L980). So an excess of
+# upgrades is never reported; only a missing reward upgrade is.
+NOT_EXCESS = ("spoils_upgrades",)
+
+
+def excess_for(hero: Hero, story: Story, party: Iterable[Hero] = ()) -> Tally:
+    over = balance(hero, story, party).excess().as_dict()
+    return Tally(**{f: 0 if f in NOT_EXCESS else n for f, n in over.items()})

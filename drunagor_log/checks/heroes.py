@@ -1,0 +1,94 @@
+"""Checks of the Campaign Logs (SPEC 5.1 and 5.3): hero limitations, Dungeon Roles, the starting
+kit, and the rewards each active hero still owes or holds in excess (warnings; errors with --strict)."""
+
+from __future__ import annotations
+
+from ..model import CHAPTERS
+from ..rules import heroes as hero_rules
+from ..rules import rewards
+from . import check, problem
+
+# Where a reward lives in a Campaign Log, and the command that records one.
+REWARD_KEYS = {
+    "level1_skills": ("skills", "drunagor hero learn {h} SKILL --tree TREE --level 1"),
+    "level2_skills": ("skills", "drunagor hero learn {h} SKILL --tree TREE --level 2"),
+    "class_abilities": ("class_abilities", "drunagor hero ability {h} ABILITY"),
+    "spoils": ("equipment", "drunagor hero gain {h} ITEM (a Spoils of the Hero card, Standard)"),
+    "spoils_upgrades": ("upgrades", "drunagor spoils upgrade {h} ITEM --discard OTHER"),
+}
+
+
+def _file_and_key(c, hero_name: str | None, key: tuple):
+    if hero_name is None:
+        return c.story_file, key
+    for s, h in c.heroes.items():
+        if h.name == hero_name:
+            f = c.hero_files[s]
+            if key and key[0] not in f.data:
+                key = ("name",)
+            return f, key
+    return c.story_file, ()
+
+
+@check("heroes")
+def hero_rules_check(c):
+    """Core-box heroes, classes, max_heroes, one hero per Dungeon Role (RB L939-949)."""
+    for f in hero_rules.party_findings(c.heroes.values(), c.story.rules.max_heroes):
+        yield _problem(c, f)
+
+
+@check("hero-log")
+def hero_log_check(c):
+    """The starting kit (RB L989) and known names, for each active hero."""
+    for h in c.active_heroes().values():
+        for f in hero_rules.log_findings(h, c.story):
+            yield _problem(c, f)
+        nxt = c.story.next_chapter()
+        if nxt is not None and h.joined > nxt:
+            file, key = _file_and_key(c, h.name, ("joined",))
+            yield problem(file, key, "hero-joined",
+                          f"{h.name} joined before chapter {h.joined}, but the next chapter to play is {nxt}; "
+                          f'write joined = "{nxt}"', "warning")
+
+
+def _problem(c, f: hero_rules.Finding):
+    file, key = _file_and_key(c, f.hero, f.key)
+    message = f.message + (f"; {f.remedy}" if f.remedy else "")
+    return problem(file, key, f.rule, message, f.severity)
+
+
+def sources(joined: str, track: dict[str, str]) -> str:
+    """In words, where a hero's rewards come from: "the recruit row for 04 and chapters 04, 05"."""
+    done = [ch for ch in CHAPTERS if ch >= joined and track.get(ch) == "completed"]
+    parts = []
+    if joined != "01":
+        parts.append(f"the recruit row for {joined} (RB L1005-1016)")
+    if done:
+        parts.append(("chapter " if len(done) == 1 else "chapters ") + ", ".join(done) + " completed")
+    return " and ".join(parts) or f"no chapter completed since joining before {joined}"
+
+
+@check("rewards")
+def rewards_check(c):
+    """SPEC 5.3: the rewards recorded match what the chapters completed since joining give."""
+    party = list(c.active_heroes().values())
+    for h in party:
+        owed = rewards.owed_for(h, c.story, party).as_dict()
+        over = rewards.excess_for(h, c.story, party).as_dict()
+        where = sources(h.joined, c.story.track)
+        for field, n in owed.items():
+            if n:
+                key, command = REWARD_KEYS[field]
+                file, key = _file_and_key(c, h.name, (key,))
+                yield problem(file, key, "rewards",
+                              f"{h.name} is owed {rewards.describe({field: n})} ({where}); record "
+                              f"{'it' if n == 1 else 'them'} with {command.format(h=hero_rules.quote(h.name))}",
+                              "warning")
+        for field, n in over.items():
+            if n:
+                key, _ = REWARD_KEYS[field]
+                file, key = _file_and_key(c, h.name, (key,))
+                yield problem(file, key, "rewards",
+                              f"{h.name} has {rewards.describe({field: n})} more than {where} give; "
+                              "remove the extra entry if it was recorded by mistake (or fix the Adventure Track)",
+                              "warning")

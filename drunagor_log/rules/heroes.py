@@ -1,0 +1,277 @@
+"""Hero rules (SPEC 5.1): who may be a hero, how many, which Dungeon Roles, what a new hero starts
+with, what leaves the party with a hero, and what a hero may do at Camp.
+
+Pure: plain values in (model.Hero, model.Story), values or a RuleError/UsageError out; no files, no
+terminal. `cli/commands/heroes.py` refuses with these; `checks/heroes.py` reports them.
+
+Rulebook lines (RB L<n>): hero limitations L939-949, removing a hero L968-974, the starting kit
+L984-989 and L1048-1052, the recruit table L1005-1016, Relearning L1034-1040.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from ..errors import RuleError, UsageError
+from ..model import CHAPTERS, QUALITIES, Hero, Story
+
+ROLE_CARDS = ("I", "II")  # RB L988, L1051: a new hero takes Dungeon Role cards I and II only
+STARTING_GEAR = 2  # RB L989: 2 pieces of Starting Gear
+ARTISANS_TOOLS = "Artisan's Tools"
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One broken hero rule. `hero` names the Campaign Log that holds it (None: the Story Record);
+    `key` is the key path in that file."""
+
+    rule: str
+    message: str
+    remedy: str | None = None
+    hero: str | None = None
+    key: tuple = ()
+    severity: str = "error"
+
+    def error(self, file: str | None = None, line: int | None = None) -> RuleError:
+        return RuleError(self.message, file=file, line=line, remedy=self.remedy, rule=self.rule)
+
+
+# ------------------------------------------------------------------------------- who is a hero
+
+
+def core_hero_finding(name: str) -> Finding | None:
+    """Elros, Jaheen, Lorelai, Maya and Vorn cannot be heroes in Awakenings (RB L941); most of them
+    can join as Followers instead."""
+    from .. import catalog
+
+    core = catalog.core_hero(name)
+    if core is None:
+        return None
+    if core.follower:
+        remedy = f'recruit {core.name} as a Follower instead: drunagor follower add "{core.follower}"'
+    else:
+        remedy = ("choose an Awakenings hero (" + ", ".join(h.name for h in catalog.heroes())
+                  + "), or a hero from another product with --class")
+    return Finding("core-hero", f"{core.name} is a core-box hero, and core-box heroes (Elros, Jaheen, "
+                   "Lorelai, Maya, Vorn) are not heroes in Awakenings (RB L941-945)", remedy, key=("name",))
+
+
+def identity(name: str, requested_class: str | None) -> tuple[str, str]:
+    """(name, class) of a new hero. Awakenings heroes take their class from the catalog, or their
+    special class with Hero Pack #1 (RB L947-949); any other hero needs an explicit class."""
+    from .. import catalog
+
+    known = catalog.hero(name)
+    if known is None:
+        if not requested_class or not requested_class.strip():
+            raise UsageError(f"{name!r} is not an Awakenings hero the catalog knows, so its class is "
+                             "unknown", remedy=f'give it with --class (e.g. drunagor hero add "{name}" '
+                             "--role ROLE --class Ranger); heroes of other products are welcome (RB L943)")
+        return name.strip(), requested_class.strip()
+    if requested_class is None:
+        return known.name, known.hero_class
+    q = requested_class.strip().casefold()
+    matches = [c for c in known.classes if c.casefold() == q] or \
+              [c for c in known.classes if c.casefold().startswith(q)]
+    if len(matches) == 1 and q:
+        return known.name, matches[0]
+    raise RuleError(f"{known.name} is a {known.hero_class} (or a {known.special_class} with Hero Pack #1), "
+                    f"not a {requested_class} (RB L947-949)",
+                    remedy=f"leave out --class, or use --class {known.special_class}", rule="hero-class")
+
+
+def class_finding(hero: Hero) -> Finding | None:
+    from .. import catalog
+
+    known = catalog.hero(hero.name)
+    if known is None or any(c.casefold() == hero.cls.casefold() for c in known.classes):
+        return None
+    return Finding("hero-class", f"{known.name} is a {known.hero_class} (or a {known.special_class} with "
+                   f"Hero Pack #1), not a {hero.cls} (RB L947-949)",
+                   f'write class = "{known.hero_class}" or "{known.special_class}"', hero.name, ("class",))
+
+
+def role_name(query: str) -> str:
+    """The Dungeon Role a command line names (any case, unique prefix), else a UsageError."""
+    from .. import catalog
+    from ..names import lookup
+
+    return lookup(query, {r: r for r in catalog.ROLES}, "Dungeon Role")
+
+
+# ------------------------------------------------------------------------------------- the party
+
+
+def party_full(active: Sequence[Hero], max_heroes: int) -> Finding | None:
+    """RB L943: four heroes, five only with extra-hero content (rules.max_heroes)."""
+    if len(active) < max_heroes:
+        return None
+    names = ", ".join(h.name for h in active)
+    remedy = ("a hero must leave first (drunagor hero remove NAME)" if max_heroes >= 5 else
+              "a hero must leave first (drunagor hero remove NAME), or, with extra-hero content such as "
+              "Spoils of War or Hero Pack #1, set max_heroes = 5 under [rules] in story.toml")
+    return Finding("max-heroes", f"the party already has {len(active)} heroes ({names}) and max_heroes is "
+                   f"{max_heroes} (RB L943)", remedy, None, ("rules", "max_heroes"))
+
+
+def role_taken(role: str, active: Sequence[Hero]) -> Finding | None:
+    """Each Dungeon Role has one slot on the Initiative Track: at most one hero per role."""
+    from .. import catalog
+
+    holder = next((h for h in active if h.role.casefold() == role.casefold()), None)
+    if holder is None:
+        return None
+    free = [r for r in catalog.ROLES if all(h.role.casefold() != r.casefold() for h in active)]
+    remedy = ("choose a free role: " + ", ".join(free)) if free else "no Dungeon Role is free"
+    return Finding("dungeon-role", f"{holder.name} is already the party's {holder.role}: each Dungeon Role "
+                   "is taken by one hero only (one slot on the Initiative Track)", remedy, holder.name, ("role",))
+
+
+def party_findings(heroes: Iterable[Hero], max_heroes: int) -> list[Finding]:
+    """Every hero rule that spans the party (SPEC 5.1), for `drunagor check`. Retired heroes count
+    for nothing but the core-box and class rules."""
+    from .. import catalog
+
+    heroes = list(heroes)
+    active = [h for h in heroes if h.active]
+    found: list[Finding] = []
+    for h in heroes:
+        core = core_hero_finding(h.name)
+        if core is not None:
+            found.append(Finding(core.rule, core.message, "remove this Campaign Log; " + core.remedy,
+                                 h.name, ("name",)))
+        cls = class_finding(h)
+        if cls is not None:
+            found.append(cls)
+    if len(active) > max_heroes:
+        found.append(Finding("max-heroes", f"{len(active)} active heroes, but max_heroes is {max_heroes} "
+                             "(RB L943)", "mark the heroes who left with retired = true (drunagor hero remove "
+                             "NAME), or set max_heroes = 5 with extra-hero content", None, ("rules", "max_heroes")))
+    seen: dict[str, Hero] = {}
+    for h in active:
+        role = catalog.canonical(h.role, catalog.ROLES)
+        if role is None:
+            found.append(Finding("dungeon-role", f"{h.name}'s role {h.role!r} is not a Dungeon Role",
+                                 "use one of " + ", ".join(catalog.ROLES), h.name, ("role",)))
+            continue
+        if role in seen:
+            found.append(Finding("dungeon-role", f"{h.name} and {seen[role].name} are both {role}: each "
+                                 "Dungeon Role is taken by one hero only (one slot on the Initiative Track)",
+                                 "give one of them a free role", h.name, ("role",)))
+        else:
+            seen[role] = h
+    return found
+
+
+def joining_chapter(story: Story) -> str:
+    """A new hero joins before the next unfilled chapter of the Adventure Track (RB L961, L980)."""
+    nxt = story.next_chapter()
+    if nxt is None:
+        raise RuleError("the campaign is finished: chapter 09 is on the Adventure Track, so there is no "
+                        "chapter left to join before", rule="hero-joined",
+                        remedy="start a new campaign (drunagor new NAME)")
+    return nxt
+
+
+# ------------------------------------------------------------------------------------ one hero
+
+
+def starting_gear(hero: Hero) -> int:
+    return sum(1 for i in hero.equipment if i.kind == "starting")
+
+
+def log_findings(hero: Hero, story: Story | None = None) -> list[Finding]:
+    """What one active hero's Campaign Log should hold besides rewards: the starting kit (RB L989),
+    known aura and status names (a typo guard: unknown names are warnings)."""
+    from .. import catalog
+
+    found: list[Finding] = []
+    gear = starting_gear(hero)
+    if gear < STARTING_GEAR:
+        found.append(Finding("starting-gear", f"{hero.name} has {gear} of the {STARTING_GEAR} pieces of Starting "
+                             "Gear a new hero starts with (RB L989)",
+                             f'record them: drunagor hero gain {quote(hero.name)} ITEM --kind starting',
+                             hero.name, ("equipment",), "warning"))
+    if hero.aura and catalog.canonical(hero.aura, catalog.names("auras")) is None:
+        found.append(_unknown(hero, "aura", hero.aura, catalog.names("auras"), ("aura",)))
+    statuses = catalog.names("hero_statuses")
+    for i, s in enumerate(hero.statuses):
+        if catalog.canonical(s, statuses) is None:
+            found.append(_unknown(hero, "hero status", s, statuses, ("statuses",)))
+    for i, item in enumerate(hero.equipment):
+        if item.kind == "spoils" and not catalog.is_spoils(item.name):
+            found.append(_unknown(hero, "Spoils of the Hero card", item.name,
+                                  tuple(s["name"] for s in catalog.spoils_items()), ("equipment",)))
+    return found
+
+
+def _unknown(hero: Hero, what: str, name: str, known, key) -> Finding:
+    from .. import catalog
+
+    hint = catalog.closest(name, known)
+    remedy = f"did you mean {hint!r}?" if hint else "check the spelling on the card"
+    return Finding("unknown-name", f"{hero.name}: unknown {what} {name!r}", remedy, hero.name, key, "warning")
+
+
+@dataclass(frozen=True)
+class Departure:
+    """What happens to a leaving hero's cards (RB L972-974): Consumable Items go to the party stash
+    to be handed out; everything else, Spoils included, returns to the box."""
+
+    to_stash: tuple[str, ...]
+    to_box: tuple[str, ...]
+
+
+def leaving(hero: Hero) -> Departure:
+    return Departure(tuple(i.name for i in hero.equipment if i.kind == "consumable"),
+                     tuple(i.name for i in hero.equipment if i.kind != "consumable"))
+
+
+@dataclass(frozen=True)
+class UpgradeOption:
+    item: str
+    from_quality: str
+    to_quality: str
+    discards: tuple[str, ...]
+
+
+def next_quality(quality: str | None) -> str | None:
+    """Standard -> Improved -> Ultimate, one step at a time (RB L421-423); None at the top."""
+    q = quality or "standard"
+    i = QUALITIES.index(q) if q in QUALITIES else 0
+    return QUALITIES[i + 1] if i + 1 < len(QUALITIES) else None
+
+
+def upgrade_options(hero: Hero, epic: Iterable[str] = ()) -> list[UpgradeOption]:
+    """The Spoils upgrades this hero could make now (RB L411-419): Artisan's Tools in the bag, and a
+    different card in the bag that is not a Consumable, an Epic Item or Starting Gear. `epic` names
+    items the party recorded as Epic. A hint for the Camp phase; `spoils upgrade` enforces it."""
+    from .. import catalog
+
+    epic_keys = {e.casefold() for e in epic}
+    if not any(i.name.casefold() == ARTISANS_TOOLS.casefold() and i.place == "bag" for i in hero.equipment):
+        return []
+    spare = [i for i in hero.equipment if i.place == "bag" and i.kind in ("spoils", "adventure")
+             and i.name.casefold() not in epic_keys and not catalog.is_known_epic(i.name)]
+    options = []
+    for item in hero.equipment:
+        if item.kind != "spoils":
+            continue
+        to = next_quality(item.quality)
+        discards = tuple(s.name for s in spare if s is not item and s.name.casefold() != item.name.casefold())
+        if to and discards:
+            options.append(UpgradeOption(item.name, item.quality or "standard", to, discards))
+    return options
+
+
+def last_completed(story: Story, since: str = "01") -> str | None:
+    """The last chapter completed on the Adventure Track from `since` on: the chapter whose reward a
+    skill learned now is recorded against."""
+    done = [ch for ch in CHAPTERS if ch >= since and story.track.get(ch) == "completed"]
+    return done[-1] if done else None
+
+
+def quote(name: str) -> str:
+    """A name as typed in a shell command: quoted when it holds anything but letters and digits."""
+    return name if name.replace("-", "").isalnum() else '"' + name.replace('"', '\\"') + '"'
