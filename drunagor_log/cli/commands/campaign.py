@@ -112,11 +112,14 @@ def show_data(c: Campaign) -> dict:
     heroes = []
     from ...rules import rewards
 
+    party = list(c.active_heroes().values())  # a Spoils card handed over counts for its earner
     for s, h in c.heroes.items():
-        owes = rewards.owed_for(h, story) if h.active else None
+        owes = rewards.owed_for(h, story, party) if h.active else None
+        excess = rewards.excess_for(h, story, party) if h.active else None
         heroes.append({"name": h.name, "class": h.cls, "role": h.role, "player": h.player,
                        "joined": h.joined, "retired": h.retired,
-                       "owes": owes.as_dict() if owes is not None else None})
+                       "owes": owes.as_dict() if owes is not None else None,
+                       "excess": excess.as_dict() if excess is not None else None})
     adv = c.adventure_file
     return {
         "campaign": story.campaign,
@@ -166,7 +169,7 @@ def show(json: JsonOpt = False) -> None:
     term.line(f"Party Leader: {data['leader'] or '(none; set one with drunagor leader HERO)'}")
     active = [h for h in data["heroes"] if not h["retired"]]
     if active:
-        rows = [[h["name"], h["class"], h["role"], h["player"] or "", _owes_text(h["owes"])] for h in active]
+        rows = [[h["name"], h["class"], h["role"], h["player"] or "", _owes_text(h["owes"], h.get("excess"))] for h in active]
         term.table(["Hero", "Class", "Role", "Player", "Owes"], rows, title=f"Heroes ({len(active)})")
     else:
         term.line("Heroes: none yet (drunagor hero add NAME --role ROLE)")
@@ -198,12 +201,12 @@ def show(json: JsonOpt = False) -> None:
                   + (f", raid card face {adv['raid_face']}" if adv.get("raid_face") else ""))
 
 
-def _owes_text(owes: dict | None) -> str:
-    if not owes:
-        return "nothing"
+def _owes_text(owes: dict | None, excess: dict | None = None) -> str:
     from ...rules.rewards import describe
 
-    return describe(owes) or "nothing"
+    text = describe(owes or {}) or "nothing"
+    over = describe(excess or {})
+    return text + (f" (and {over} more than the chapters give)" if over else "")
 
 
 def check(
