@@ -1,7 +1,10 @@
 """A campaign folder: finding it, loading its files lazily, and saving what a command changed.
 
-Reading commands load only what they show (`drunagor raid` never opens the heroes' logs); writing
-commands hold the campaign lock from their first read to their last write.
+Reading commands load only what they show (`drunagor raid` never opens the heroes' logs). Every
+command locks the campaign before its first read (store.CampaignLock: exclusive for a writing
+command, from its first read to its last write; shared for a reading one), and completes first what
+a killed command had committed (store.roll_forward). `save()` writes every change at once, after
+checking that no file it read changed meanwhile (exit 4 otherwise).
 """
 
 from __future__ import annotations
@@ -10,7 +13,7 @@ import os
 from pathlib import Path
 
 from . import store
-from .errors import DataError, UsageError
+from .errors import DataError, RuleError, UsageError
 from .model import FieldError, Hero, Story, hero_from, story_from
 from .names import lookup, slug
 
@@ -20,6 +23,11 @@ HEROES = "heroes"
 ARCHIVE = "adventures"
 
 
+def _holds_story(folder: Path) -> bool:
+    # exists(), not is_file(): a directory named story.toml is then reported as such (exit 3)
+    return (folder / STORY).exists()
+
+
 def find_campaign(option: str | None, cwd: Path | None = None) -> Path:
     """SPEC section 3: -C/--campaign > DRUNAGOR_CAMPAIGN > the current directory if it holds
     story.toml > the only campaign under ./campaigns/."""
@@ -27,13 +35,13 @@ def find_campaign(option: str | None, cwd: Path | None = None) -> Path:
     for source, value in (("-C/--campaign", option), ("DRUNAGOR_CAMPAIGN", os.environ.get("DRUNAGOR_CAMPAIGN"))):
         if value:
             path = Path(value).expanduser()
-            if not (path / STORY).is_file() and (cwd / "campaigns" / value / STORY).is_file():
+            if not _holds_story(path) and _holds_story(cwd / "campaigns" / value):
                 path = cwd / "campaigns" / value  # a bare campaign name is accepted too
-            if not (path / STORY).is_file():
+            if not _holds_story(path):
                 raise UsageError(f"{source} names {value!r}, which holds no {STORY}",
                                  remedy="give the folder of a campaign (drunagor list shows them)")
             return path
-    if (cwd / STORY).is_file():
+    if _holds_story(cwd):
         return cwd
     found = list_campaigns(cwd / "campaigns")
     if len(found) == 1:
@@ -49,40 +57,94 @@ def find_campaign(option: str | None, cwd: Path | None = None) -> Path:
 def list_campaigns(directory: Path) -> list[Path]:
     if not directory.is_dir():
         return []
-    return sorted(p for p in directory.iterdir() if (p / STORY).is_file())
+    try:
+        return sorted(p for p in directory.iterdir() if _holds_story(p))
+    except OSError:
+        return []
+
+
+def kind_of(root: Path, path: Path) -> str:
+    """What a campaign file is: "story", "hero", "adventure", "archive" (or "other")."""
+    try:
+        rel = Path(os.path.relpath(path, root))
+    except ValueError:
+        return "other"
+    if rel == Path(STORY):
+        return "story"
+    if rel == Path(ADVENTURE):
+        return "adventure"
+    if len(rel.parts) == 2 and rel.suffix == ".toml":
+        return {HEROES: "hero", ARCHIVE: "archive"}.get(rel.parts[0], "other")
+    return "other"
 
 
 class Campaign:
-    """One campaign folder. Use as a context manager; `write=True` takes the campaign lock."""
+    """One campaign folder. Use as a context manager; `write=True` takes the exclusive lock.
 
-    def __init__(self, root: Path, write: bool = False):
+    `migrating=True` is for `drunagor migrate` only: files of an older schema are loaded."""
+
+    def __init__(self, root: Path, write: bool = False, *, migrating: bool = False):
         self.root = root
         self.write = write
+        self.migrating = migrating
         self._lock: store.CampaignLock | None = None
         self._story_file: store.TomlFile | None = None
         self._story: Story | None = None
         self._hero_files: dict[str, store.TomlFile] | None = None
         self._heroes: dict[str, Hero] | None = None
         self._adventure: store.TomlFile | None | bool = False  # False: not looked at yet
+        self._extra: dict[Path, store.TomlFile] = {}  # other files loaded with file()
         self._new: dict[Path, store.TomlFile] = {}
         self._raw_writes: dict[Path, bytes] = {}
         self._deletes: set[Path] = set()
+        self._seen: dict[Path, bytes | None] = {}  # bytes of files read raw (put_bytes, delete)
         self.warnings: list[str] = []
 
     # -- lifetime
     def __enter__(self) -> "Campaign":
-        if self.write:
-            self._lock = store.CampaignLock(self.root).__enter__()
-            store.roll_forward(self.root)
-        elif (self.root / store.JOURNAL).exists():
-            with store.CampaignLock(self.root):  # finish what a killed command had committed
-                store.roll_forward(self.root)
+        self._acquire()
         return self
 
     def __exit__(self, *exc) -> None:
+        self._release()
+
+    def __del__(self) -> None:  # a campaign used without `with`: never keep its lock
+        try:
+            self._release()
+        except Exception:
+            pass
+
+    def _acquire(self) -> None:
+        """Lock the campaign before the first read (lazily, if the command did not use `with`)."""
         if self._lock is not None:
-            self._lock.__exit__(*exc)
-            self._lock = None
+            return
+        if self.write:
+            lock = store.CampaignLock(self.root).__enter__()
+            try:
+                store.roll_forward(self.root)  # complete a killed command's commit; sweep temp files
+            except BaseException as exc:
+                lock.__exit__(None, None, None)
+                if isinstance(exc, OSError):
+                    raise DataError(f"cannot complete an interrupted command ({exc.strerror or exc})",
+                                    file=store.display(self.root / store.JOURNAL), rule="journal",
+                                    remedy="make the campaign folder writable and re-run") from None
+                raise
+            self._lock = lock
+            return
+        for _ in range(5):
+            store.complete_pending(self.root)
+            lock = store.CampaignLock(self.root, shared=True).__enter__()
+            if not store.pending_journal(self.root):
+                self._lock = lock
+                return
+            lock.__exit__(None, None, None)  # a writer was killed in between: complete it first
+        raise store.ChangedOnDisk("the campaign keeps changing while it is read", file=store.display(self.root),
+                                  rule="lock", remedy="re-run the command")
+
+    def _release(self) -> None:
+        if self._lock is not None:
+            lock, self._lock = self._lock, None
+            lock.__exit__(None, None, None)
 
     # -- the Story Record
     @property
@@ -101,8 +163,14 @@ class Campaign:
     @property
     def hero_files(self) -> dict[str, store.TomlFile]:
         if self._hero_files is None:
+            self._acquire()
             folder = self.root / HEROES
-            files = sorted(folder.glob("*.toml")) if folder.is_dir() else []
+            if folder.exists() and not folder.is_dir():
+                raise DataError(f"{HEROES} is a file; it should be the folder of the Campaign Logs",
+                                file=store.display(folder), rule="file",
+                                remedy=f"move the file away and create the folder {HEROES}/")
+            # Hidden files are an editor's (.#andreas.toml, a lock) or ours (temp files), not logs.
+            files = sorted(p for p in folder.glob("*.toml") if not p.name.startswith(".")) if folder.is_dir() else []
             self._hero_files = {p.stem: self._load(p) for p in files}
         return self._hero_files
 
@@ -119,7 +187,15 @@ class Campaign:
     def find_hero(self, query: str, *, active_only: bool = False) -> tuple[str, Hero]:
         pool = self.active_heroes() if active_only else self.heroes
         by_name = {h.name: (s, h) for s, h in pool.items()}
-        return lookup(query, by_name, "hero")
+        found_slug, hero = lookup(query, by_name, "hero")
+        twins = [s for s, h in pool.items() if h.name.casefold() == hero.name.casefold()]
+        if len(twins) > 1:
+            files = ", ".join(f"{HEROES}/{s}.toml" for s in twins)
+            raise RuleError(f"{hero.name!r} has {len(twins)} Campaign Logs ({files})",
+                            file=store.display(self.hero_files[twins[1]].path),
+                            line=self.hero_files[twins[1]].line(("name",)), rule="hero-file",
+                            remedy="keep one of them (merge what each records) and delete the other")
+        return found_slug, hero
 
     def hero_path(self, name: str) -> Path:
         return self.root / HEROES / f"{slug(name)}.toml"
@@ -128,20 +204,34 @@ class Campaign:
     @property
     def adventure_file(self) -> store.TomlFile | None:
         if self._adventure is False:
+            self._acquire()
             path = self.root / ADVENTURE
-            self._adventure = self._load(path) if path.exists() else None
+            self._adventure = self._load(path) if path.exists() or path.is_symlink() else None
         return self._adventure  # type: ignore[return-value]
+
+    # -- any other file of the campaign (archived adventures)
+    def file(self, path: Path) -> store.TomlFile:
+        """Load another file of the campaign (e.g. under adventures/) to read or edit; its changes
+        are saved with the rest. Loaded once per command."""
+        path = Path(path)
+        for f in self._loaded():
+            if f.path == path:
+                return f
+        f = self._load(path)
+        self._extra[path] = f
+        return f
 
     # -- changes
     def create(self, path: Path, text: str = "") -> store.TomlFile:
         """A new file this command creates (fails at save if someone created it meanwhile)."""
         f = store.TomlFile(path, None)
         if text:
-            f.raw = None
-            f._text = text
+            import tomllib
+
             import tomlkit
 
             f._doc = tomlkit.parse(text)
+            f.data = tomllib.loads(text)
         self._new[path] = f
         return f
 
@@ -154,40 +244,81 @@ class Campaign:
 
     def save(self) -> list[str]:
         """Write every change of this command at once; returns the changed paths, relative to the
-        campaign folder. Nothing is written when nothing changed."""
+        campaign folder. Nothing is written when nothing changed. Every file the command read is
+        compared with the disk first: if one changed meanwhile, nothing is written (exit 4)."""
         if not self.write:
             raise RuntimeError("campaign opened read-only")
+        self._acquire()
         tx = store.Transaction(self.root)
-        loaded = [self._story_file, *(self._hero_files or {}).values()]
-        if self._adventure:
-            loaded.append(self._adventure)
+        loaded = self._loaded()
+        written: list[tuple[store.TomlFile, bytes]] = []
         for f in loaded:
-            if f is not None and f.raw is not None:
-                new = f.new_bytes()
-                if new is not None:
-                    tx.write(f.path, new, f.raw)
-        for path, f in self._new.items():
-            import tomlkit
+            new = f.new_bytes()
+            if new is not None:
+                tx.write(f.path, new, f.raw)
+                written.append((f, new))
+            else:
+                tx.expect(f.path, f.raw)
+        import tomlkit
 
-            tx.write(path, tomlkit.dumps(f.edit()).encode(), None)
+        created: list[tuple[store.TomlFile, bytes]] = []
+        for path, f in self._new.items():
+            data = tomlkit.dumps(f.edit()).encode()
+            tx.write(path, data, None)
+            created.append((f, data))
         for path, data in self._raw_writes.items():
             expected = self._expected(path)
             if data != expected:
+                self._refuse_newer(path, expected)
                 tx.write(path, data, expected)
         for path in self._deletes:
-            tx.delete(path, self._expected(path))
+            expected = self._expected(path)
+            self._refuse_newer(path, expected)
+            tx.delete(path, expected)
         changed = tx.commit()
-        return [str(p.relative_to(self.root)) for p in changed]
+        # The command may go on and save again: what is on disk now is what it "read".
+        for f, data in written + created:
+            f._written(data)
+        for f, _ in created:
+            self._new.pop(f.path, None)
+            self._extra[f.path] = f
+        for path, data in self._raw_writes.items():
+            self._seen[path] = data
+        for path in self._deletes:
+            self._seen[path] = None
+        self._raw_writes.clear()
+        self._deletes.clear()
+        return [str(p.relative_to(self.root)) if p.is_relative_to(self.root) else str(p) for p in changed]
 
     # -- helpers
+    def _loaded(self) -> list[store.TomlFile]:
+        files = [self._story_file, *(self._hero_files or {}).values(), self._adventure or None,
+                 *self._extra.values()]
+        return [f for f in files if f is not None and f.raw is not None]
+
     def _expected(self, path: Path) -> bytes | None:
-        for f in [self._story_file, self._adventure or None, *(self._hero_files or {}).values()]:
-            if f is not None and f.path == path:
+        """The bytes of `path` as this command first saw them (read now if it never had)."""
+        for f in self._loaded():
+            if f.path == path:
                 return f.raw
-        return path.read_bytes() if path.exists() else None
+        if path not in self._seen:
+            if path.is_dir():
+                raise DataError("a directory stands where a file should be", file=store.display(path),
+                                rule="file", remedy="move the directory away; nothing was written")
+            self._seen[path] = store.read_bytes(path) if path.exists() else None
+        return self._seen[path]
+
+    def _refuse_newer(self, path: Path, raw: bytes | None) -> None:
+        """A file of a newer schema is never written (SPEC section 2), also when replaced whole."""
+        schema = store.schema_of(raw) if raw else None
+        if schema is not None and schema > store.SCHEMA:
+            raise DataError(f"schema {schema} is newer than this drunagor knows ({store.SCHEMA}); "
+                            "the file is read-only", file=store.display(path), line=1, rule="schema",
+                            remedy="upgrade drunagor (pip install -U drunagor)")
 
     def _load(self, path: Path) -> store.TomlFile:
-        f = store.load(path)
+        self._acquire()  # reads for a write happen under the lock
+        f = store.load(path, migrating=self.migrating)
         if f.read_only:
             self.warnings.append(f"{f.shown}: schema {f.data['schema']} is newer than this drunagor "
                                  f"knows ({store.SCHEMA}); reading it, never writing it")

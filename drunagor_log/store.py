@@ -4,15 +4,28 @@ Reading uses the standard library's `tomllib` (fast, plain values); a file is pa
 with tomlkit only when a command edits it, so comments, key order, blank lines and unknown keys
 survive (STYLE.md: parse, mutate in place, write back; never rebuild a table from a dict).
 
-Writing is atomic: temp file in the same directory, fsync, rename, fsync the directory, mode kept.
-A command that writes several files stages them all, then writes a journal naming them; the journal
-is the commit point. A crash before it leaves the old files (temp files are swept), a crash after it
-is rolled forward by the next command. A lock around read-modify-write keeps two commands from losing
-an update, and every file is compared with what was read before it is replaced (exit 4 if it changed).
+Writing (SPEC section 6):
+
+- Atomic: temp file in the same directory, fsync, rename, fsync the directory, mode kept.
+- All or nothing: a command that writes several files stages them all as temp files, then writes a
+  journal naming them; the journal is the commit point. A crash before it leaves the old files (the
+  temp files are swept by the next writing command), a crash after it is rolled forward by the next
+  command, reading or writing, before it reads anything.
+- No lost update: writers hold an exclusive lock on the campaign from their first read to their last
+  write, readers a shared one (so they never see half of a multi-file write); a second writer waits
+  for the first, or stops with exit 4 after LOCK_TIMEOUT seconds.
+- Never overwrite someone else's change: just before the rename, every file the command read or
+  writes is compared with the bytes it read; if an editor or a `git pull` changed it meanwhile, the
+  command stops with exit 4 and writes nothing.
+
+Temp files, the journal and the fallback lock file are named so that one set of `.gitignore`
+patterns (GITIGNORE_PATTERNS) hides them from git.
 """
 
 from __future__ import annotations
 
+import errno
+import itertools
 import json
 import os
 import re
@@ -26,11 +39,17 @@ from .errors import ChangedOnDisk, DataError
 SCHEMA = 1
 TMP_SUFFIX = ".drunagor-tmp"
 JOURNAL = ".drunagor-journal"
-LOCK = ".drunagor.lock"
-LOCK_TIMEOUT = 10.0  # seconds a writing command waits for another one before it gives up (exit 4)
+LOCK = ".drunagor.lock"  # only where a directory cannot be locked (some network file systems)
+LOCK_TIMEOUT = 10.0  # seconds a command waits for another one before it gives up (exit 4)
+GITIGNORE_PATTERNS = ("*" + TMP_SUFFIX, JOURNAL + "*", LOCK)
 
-_CONFLICT = re.compile(rb"^(<{7}|={7}|>{7}|\|{7})(?: |$)", re.M)
+# A real conflict has a start and an end marker; only then are the lone `=======` lines markers too
+# (a line of "=======" inside a multi-line string is text, not a conflict).
+_CONFLICT_START = re.compile(rb"^<{7}(?: |\r?$)", re.M)
+_CONFLICT_END = re.compile(rb"^>{7}(?: |\r?$)", re.M)
+_CONFLICT = re.compile(rb"^(<{7}|={7}|>{7}|\|{7})(?: |\r?$)", re.M)
 _TOML_LINE = re.compile(r"at line (\d+)")
+_SCHEMA_LINE = re.compile(rb"^\s*schema\s*=\s*(\d+)\s*(?:#.*)?$", re.M)
 
 
 def display(path: Path) -> str:
@@ -41,25 +60,52 @@ def display(path: Path) -> str:
         return str(path)
 
 
+def _test_hook(point: str) -> None:
+    """Fault injection for the crash tests (no-op unless the environment asks for it).
+
+    DRUNAGOR_TEST_DELAY=SECONDS sleeps at every step of a commit, so that a random SIGKILL lands
+    inside one; DRUNAGOR_TEST_CRASH=POINT[:N] dies like a SIGKILL at the Nth time POINT is reached
+    (points: staged, journal, applied, done)."""
+    delay = os.environ.get("DRUNAGOR_TEST_DELAY")
+    if delay:
+        time.sleep(float(delay))
+    crash = os.environ.get("DRUNAGOR_TEST_CRASH")
+    if point == "journal" and os.environ.get("DRUNAGOR_CRASH_AFTER_JOURNAL"):
+        crash = "journal"
+    if crash:
+        name, _, nth = crash.partition(":")
+        if name == point:
+            _HOOK_COUNTS[point] = _HOOK_COUNTS.get(point, 0) + 1
+            if _HOOK_COUNTS[point] >= int(nth or 1):
+                os._exit(137)
+
+
+_HOOK_COUNTS: dict[str, int] = {}
+
+
 # --------------------------------------------------------------------------------------- reading
 
 
 def read_bytes(path: Path) -> bytes:
     shown = display(path)
     if path.is_dir():
-        raise DataError("a directory stands where a file should be", rule="file",
-                        file=shown, remedy="move it away and restore the file (git checkout)")
+        raise DataError("a directory stands where a file should be", rule="file", file=shown,
+                        remedy="move the directory away and restore the file (git checkout -- FILE)")
     try:
         return path.read_bytes()
     except FileNotFoundError:
-        raise DataError("file not found", file=shown, rule="file") from None
+        raise DataError("file not found", file=shown, rule="file",
+                        remedy="restore it from git (git checkout -- FILE)") from None
     except OSError as exc:
-        raise DataError(f"cannot read the file ({exc.strerror})", file=shown, rule="file") from None
+        raise DataError(f"cannot read the file ({exc.strerror or exc})", file=shown, rule="file",
+                        remedy="check its permissions") from None
 
 
 def conflict_lines(raw: bytes) -> list[int]:
     """Line numbers of unresolved git conflict markers (checked before parsing: tomlkit and
     tomllib would report them as a confusing syntax error)."""
+    if not (_CONFLICT_START.search(raw) and _CONFLICT_END.search(raw)):
+        return []
     return [raw.count(b"\n", 0, m.start()) + 1 for m in _CONFLICT.finditer(raw)]
 
 
@@ -76,19 +122,26 @@ def parse(raw: bytes, path: Path) -> dict[str, Any]:
             + ", ".join(map(str, lines)),
             file=shown, line=lines[0], rule="conflict-markers",
             remedy="keep the right side of each conflict, delete the marker lines, then commit")
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raise DataError("the file starts with a byte-order mark", file=shown, line=1, rule="encoding",
+                        remedy="save it as UTF-8 without BOM")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = raw.count(b"\n", 0, exc.start) + 1
-        raise DataError(f"the file is not UTF-8 text (byte {exc.start})", file=shown, line=line, rule="encoding",
-                        remedy="save it as UTF-8") from None
+        raise DataError(f"the file is not UTF-8 text (byte {exc.start})", file=shown, line=line,
+                        rule="encoding", remedy="save it as UTF-8") from None
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         m = _TOML_LINE.search(str(exc))
         msg = str(exc).split(" (at line")[0]
-        raise DataError(f"not valid TOML: {msg}", file=shown, line=int(m.group(1)) if m else None, rule="toml-syntax",
+        raise DataError(f"not valid TOML: {msg}", file=shown, line=int(m.group(1)) if m else None,
+                        rule="toml-syntax",
                         remedy="fix the syntax at that line (quotes, brackets, one key = value)") from None
+    except RecursionError:
+        raise DataError("not valid TOML for drunagor: values nested too deeply", file=shown,
+                        rule="toml-syntax", remedy="flatten the nested arrays or tables") from None
 
 
 def line_of(text: str, key_path: tuple) -> int | None:
@@ -128,22 +181,24 @@ def _key_pattern(name: str) -> str:
 
 class TomlFile:
     """One campaign file as read: its bytes, its plain values, and (on demand) an editable tomlkit
-    document. `new_bytes()` is None while nothing changed, so an unchanged file is never written."""
+    document. `new_bytes()` is None while nothing changed, so an unchanged file is never written.
 
-    def __init__(self, path: Path, raw: bytes | None = None, *, data: dict | None = None):
+    `migrating=True` (for `drunagor migrate` only) accepts a file of an older schema."""
+
+    def __init__(self, path: Path, raw: bytes | None = None, *, data: dict | None = None,
+                 migrating: bool = False):
         self.path = path
         self.shown = display(path)
+        self.migrating = migrating
+        self._doc = None
+        self._text = None
         if raw is None:  # a new file, created by this command
             self.raw = None
             self.data = data if data is not None else {}
-            self._doc = None
-            self._text = None
             return
         self.raw = raw
         self.data = parse(raw, path)
-        self._doc = None
-        self._text = None
-        check_schema(self.data, self)
+        check_schema(self.data, self, migrating=migrating)
 
     @property
     def text(self) -> str:
@@ -152,9 +207,14 @@ class TomlFile:
         return self._text
 
     @property
-    def read_only(self) -> bool:
+    def schema(self) -> int | None:
         schema = self.data.get("schema")
-        return isinstance(schema, int) and not isinstance(schema, bool) and schema > SCHEMA
+        return schema if isinstance(schema, int) and not isinstance(schema, bool) else None
+
+    @property
+    def read_only(self) -> bool:
+        """A newer schema than this drunagor knows: read with a warning, never written (SPEC 2)."""
+        return self.schema is not None and self.schema > SCHEMA
 
     def edit(self):
         """The tomlkit document to mutate in place (parsed once, lazily: tomlkit is slow to import)."""
@@ -165,7 +225,14 @@ class TomlFile:
         if self._doc is None:
             import tomlkit
 
-            self._doc = tomlkit.parse(self.text) if self.raw is not None else tomlkit.document()
+            if self.raw is None:
+                self._doc = tomlkit.document()
+            else:
+                try:
+                    self._doc = tomlkit.parse(self.text)
+                except Exception as exc:  # tomlkit's own errors on a file tomllib accepted
+                    raise DataError(f"the file cannot be edited ({exc})", file=self.shown,
+                                    rule="toml-syntax", remedy="simplify the TOML around that place") from None
         return self._doc
 
     def new_bytes(self) -> bytes | None:
@@ -183,8 +250,17 @@ class TomlFile:
         return DataError(message, file=self.shown, line=self.line(key_path) if key_path else None,
                          remedy=remedy)
 
+    def _written(self, data: bytes) -> None:
+        """The file now holds `data` (after a save): a second save compares with these bytes."""
+        self.raw = data
+        self._text = None
+        try:
+            self.data = tomllib.loads(data.decode("utf-8"))
+        except (UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
+            pass
 
-def check_schema(data: dict, f: TomlFile) -> None:
+
+def check_schema(data: dict, f: TomlFile, *, migrating: bool = False) -> None:
     schema = data.get("schema")
     if schema is None:
         raise DataError("no `schema` key", file=f.shown, line=1, rule="schema",
@@ -192,28 +268,45 @@ def check_schema(data: dict, f: TomlFile) -> None:
     if not isinstance(schema, int) or isinstance(schema, bool) or schema < 0:
         raise DataError(f"`schema` must be a whole number, not {schema!r}", file=f.shown, rule="schema",
                         line=f.line(("schema",)), remedy=f"write `schema = {SCHEMA}`")
-    if schema < SCHEMA:
-        raise DataError(f"schema {schema} is older than this drunagor's ({SCHEMA})", file=f.shown, rule="schema",
-                        line=f.line(("schema",)), remedy="run `drunagor migrate`")
+    if schema < SCHEMA and not migrating:
+        raise DataError(f"schema {schema} is older than this drunagor's ({SCHEMA})", file=f.shown,
+                        rule="schema", line=f.line(("schema",)), remedy="run `drunagor migrate`")
 
 
-def load(path: Path) -> TomlFile:
-    return TomlFile(path, read_bytes(path))
+def load(path: Path, *, migrating: bool = False) -> TomlFile:
+    """Read and parse one campaign file. `migrating=True` accepts older schemas (migrate only)."""
+    return TomlFile(path, read_bytes(path), migrating=migrating)
+
+
+def schema_of(raw: bytes) -> int | None:
+    """The `schema = N` of a file's bytes, without parsing it (None if there is none)."""
+    m = _SCHEMA_LINE.search(raw)
+    return int(m.group(1)) if m else None
 
 
 # --------------------------------------------------------------------------------------- writing
 
 
 def _fsync_dir(directory: Path) -> None:
-    fd = os.open(directory, os.O_RDONLY)
+    """Make a rename in `directory` durable (best effort: some file systems refuse it)."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
     try:
         os.fsync(fd)
+    except OSError:
+        pass
     finally:
         os.close(fd)
 
 
+_TMP_COUNTER = itertools.count()
+
+
 def _tmp_for(path: Path) -> Path:
-    return path.with_name("." + path.name + TMP_SUFFIX)
+    # Unique per process and write; hidden; the suffix is what .gitignore and the sweep match.
+    return path.with_name(f".{path.name}.{os.getpid()}-{next(_TMP_COUNTER)}{TMP_SUFFIX}")
 
 
 def _write_tmp(path: Path, data: bytes) -> Path:
@@ -221,36 +314,89 @@ def _write_tmp(path: Path, data: bytes) -> Path:
     tmp = _tmp_for(path)
     try:
         mode = path.stat().st_mode & 0o7777
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):
         umask = os.umask(0)
         os.umask(umask)
         mode = 0o666 & ~umask
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:
         view = memoryview(data)
         while view:
             view = view[os.write(fd, view):]
         os.fsync(fd)
-    finally:
+        os.fchmod(fd, mode)
+    except BaseException:
         os.close(fd)
-    os.chmod(tmp, mode)
+        tmp.unlink(missing_ok=True)
+        raise
+    os.close(fd)
     return tmp
 
 
+def _write_failed(path: Path, exc: OSError, committed: bool = False) -> DataError:
+    if committed:
+        return DataError(f"cannot finish writing ({exc.strerror or exc})", file=display(path), rule="file",
+                         remedy=f"the change is committed in {JOURNAL}; fix the cause (disk space, "
+                                "permissions) and run any drunagor command to complete it")
+    return DataError(f"cannot write the file ({exc.strerror or exc})", file=display(path), rule="file",
+                     remedy="nothing was written; fix the cause (disk space, permissions) and re-run")
+
+
 def atomic_write(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = _write_tmp(path, data)
-    os.replace(tmp, path)
+    """Replace `path` by `data` atomically: a reader sees the old bytes or the new, never a mix."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = _write_tmp(path, data)
+        try:
+            os.replace(tmp, path)
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
+    except OSError as exc:
+        raise _write_failed(path, exc) from None
     _fsync_dir(path.parent)
 
 
+class _Signals:
+    """Defer Ctrl-C and termination signals while files are being put in place, so that a commit
+    is never torn by them (SIGKILL cannot be deferred: the journal covers it)."""
+
+    def __enter__(self):
+        import signal
+        import threading
+
+        self.old = None
+        if hasattr(signal, "pthread_sigmask") and threading.current_thread() is threading.main_thread():
+            block = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+            self.old = signal.pthread_sigmask(signal.SIG_BLOCK, block)
+        return self
+
+    def __exit__(self, *exc):
+        if self.old is not None:
+            import signal
+
+            signal.pthread_sigmask(signal.SIG_SETMASK, self.old)
+
+
+def _relative(root: Path, path: Path) -> str:
+    rel = os.path.relpath(os.path.abspath(path), os.path.abspath(root))
+    if rel.startswith(".."):
+        raise ValueError(f"{path} is outside the campaign folder {root}")
+    return rel
+
+
 class Transaction:
-    """The files one command will write or delete, committed all together or not at all."""
+    """The files one command will write or delete, committed all together or not at all.
+
+    `write`/`delete` take the bytes the command read (None: the file must not exist); `expect`
+    names a file the command only read. All of them are compared with the disk before anything is
+    replaced: a difference means someone else changed the campaign meanwhile (exit 4)."""
 
     def __init__(self, root: Path):
         self.root = root
         self.writes: dict[Path, tuple[bytes, bytes | None]] = {}  # path -> (new bytes, bytes read)
         self.deletes: dict[Path, bytes | None] = {}
+        self.reads: dict[Path, bytes | None] = {}
 
     def write(self, path: Path, data: bytes, expected: bytes | None) -> None:
         """Stage `data` for `path`; `expected` is what we read (None: the file must not exist)."""
@@ -259,112 +405,349 @@ class Transaction:
     def delete(self, path: Path, expected: bytes | None) -> None:
         self.deletes[path] = expected
 
+    def expect(self, path: Path, expected: bytes | None) -> None:
+        """A file the command read and based its change on, without writing it."""
+        self.reads[path] = expected
+
     def __bool__(self) -> bool:
         return bool(self.writes or self.deletes)
 
     def _verify(self) -> None:
         items = [(p, exp) for p, (_, exp) in self.writes.items()] + list(self.deletes.items())
+        items += [(p, exp) for p, exp in self.reads.items() if p not in self.writes and p not in self.deletes]
         for path, expected in items:
             try:
                 now = path.read_bytes()
-            except FileNotFoundError:
+            except (FileNotFoundError, NotADirectoryError):
                 now = None
             except IsADirectoryError:
                 now = b"<directory>"
+            except OSError as exc:
+                raise DataError(f"cannot read the file ({exc.strerror or exc})", file=display(path),
+                                rule="file", remedy="nothing was written; check its permissions") from None
             if now != expected:
+                what = ("was created" if expected is None else "was deleted" if now is None else "changed")
                 raise ChangedOnDisk(
-                    "changed on disk while the command ran (an editor, a git pull, another drunagor)",
-                    file=display(path), remedy="nothing was written; re-run the command")
+                    f"{what} on disk while the command ran (an editor, a git pull, another drunagor)",
+                    file=display(path), rule="changed-on-disk",
+                    remedy="nothing was written; re-run the command")
 
     def commit(self) -> list[Path]:
         """Write everything; return the paths changed (written or deleted)."""
         if not self:
             return []
-        self._verify()
         changed = list(self.writes) + list(self.deletes)
-        if len(changed) == 1 and not self.deletes:
-            path, (data, _) = next(iter(self.writes.items()))
-            atomic_write(path, data)
-            return changed
-        ops = []
-        dirs = set()
-        for path, (data, _) in self.writes.items():
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = _write_tmp(path, data)
-            ops.append({"tmp": str(tmp.relative_to(self.root)), "target": str(path.relative_to(self.root))})
-            dirs.add(path.parent)
-        for path in self.deletes:
-            ops.append({"delete": str(path.relative_to(self.root))})
-            dirs.add(path.parent)
-        for d in dirs:
-            _fsync_dir(d)
-        # The journal is the commit point: written atomically, so it is either whole or absent.
-        atomic_write(self.root / JOURNAL, json.dumps({"ops": ops}, indent=1).encode())
-        if os.environ.get("DRUNAGOR_CRASH_AFTER_JOURNAL"):  # test hook: die at the commit point
-            os._exit(137)
-        roll_forward(self.root)
+        with _Signals():
+            if len(changed) == 1:
+                self._commit_one()
+            else:
+                self._commit_many()
         return changed
+
+    def _commit_one(self) -> None:
+        """One file: a single rename is atomic, no journal needed."""
+        if self.writes:
+            path, (data, _) = next(iter(self.writes.items()))
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                tmp = _write_tmp(path, data)
+            except OSError as exc:
+                raise _write_failed(path, exc) from None
+            _test_hook("staged")
+            try:
+                self._verify()  # as late as possible: the window for an editor is one rename
+                os.replace(tmp, path)
+            except OSError as exc:
+                tmp.unlink(missing_ok=True)
+                raise _write_failed(path, exc) from None
+            except BaseException:
+                tmp.unlink(missing_ok=True)
+                raise
+        else:
+            path = next(iter(self.deletes))
+            self._verify()
+            try:
+                path.unlink(missing_ok=True)
+            except OSError as exc:
+                raise _write_failed(path, exc) from None
+        _test_hook("applied")
+        _fsync_dir(path.parent)
+        _test_hook("done")
+
+    def _commit_many(self) -> None:
+        ops: list[dict] = []
+        staged: list[Path] = []
+        dirs: set[Path] = set()
+        try:
+            for path, (data, _) in self.writes.items():
+                path.parent.mkdir(parents=True, exist_ok=True)
+                tmp = _write_tmp(path, data)
+                staged.append(tmp)
+                ops.append({"tmp": _relative(self.root, tmp), "target": _relative(self.root, path)})
+                dirs.add(path.parent)
+                _test_hook("staged")
+            for path in self.deletes:
+                ops.append({"delete": _relative(self.root, path)})
+                dirs.add(path.parent)
+            for d in dirs:
+                _fsync_dir(d)
+            # The journal is the commit point: written atomically, so it is either whole or absent.
+            journal = self.root / JOURNAL
+            atomic_write(journal, json.dumps({"ops": ops}, indent=1).encode())
+        except BaseException as exc:
+            for tmp in staged:
+                tmp.unlink(missing_ok=True)
+            if isinstance(exc, OSError):
+                raise _write_failed(self.root, exc) from None
+            raise
+        _test_hook("journal")
+        # Compared after the journal is written, so that only the renames remain between the check
+        # and the replacement (an editor that saves in that moment is the one case we cannot see).
+        try:
+            self._verify()
+        except BaseException:
+            journal.unlink(missing_ok=True)
+            for tmp in staged:
+                tmp.unlink(missing_ok=True)
+            raise
+        try:
+            roll_forward(self.root)
+        except OSError as exc:
+            raise _write_failed(self.root / JOURNAL, exc, committed=True) from None
+
+
+def pending_journal(root: Path) -> bool:
+    """True if a killed command left a committed multi-file write that is not complete yet."""
+    return (root / JOURNAL).exists()
+
+
+def _journal_ops(root: Path) -> list[dict]:
+    journal = root / JOURNAL
+    damaged = DataError("the journal of an interrupted command is damaged", file=display(journal),
+                        rule="journal", remedy=f"compare the files with git (git status, git diff), then "
+                                            f"delete {JOURNAL} and the .*{TMP_SUFFIX} files")
+    try:
+        ops = json.loads(journal.read_bytes())["ops"]
+    except (ValueError, KeyError, TypeError):
+        raise damaged from None
+    if not isinstance(ops, list):
+        raise damaged
+    for op in ops:
+        if not isinstance(op, dict):
+            raise damaged
+        names = [op.get("delete")] if "delete" in op else [op.get("tmp"), op.get("target")]
+        for name in names:
+            if not isinstance(name, str) or not name or os.path.isabs(name) or ".." in Path(name).parts:
+                raise damaged
+        if "tmp" in op and not op["tmp"].endswith(TMP_SUFFIX):
+            raise damaged
+    return ops
 
 
 def roll_forward(root: Path) -> bool:
     """Finish a committed multi-file write (the journal exists), or sweep the temp files of one that
-    never reached its commit point. Idempotent; returns True if a journal was completed."""
+    never reached its commit point. Idempotent; returns True if a journal was completed.
+    Call it only under the campaign's exclusive lock."""
     journal = root / JOURNAL
     if journal.exists():
-        ops = json.loads(journal.read_bytes())["ops"]
+        ops = _journal_ops(root)
         dirs = set()
-        for op in ops:
-            if "delete" in op:
-                target = root / op["delete"]
-                target.unlink(missing_ok=True)
-            else:
-                tmp, target = root / op["tmp"], root / op["target"]
-                if tmp.exists():
-                    os.replace(tmp, target)
-            dirs.add(target.parent)
-        for d in dirs:
-            _fsync_dir(d)
-        journal.unlink()
-        _fsync_dir(root)
+        with _Signals():
+            for op in ops:
+                if "delete" in op:
+                    target = root / op["delete"]
+                    if target.is_file() or target.is_symlink():
+                        target.unlink()
+                else:
+                    tmp, target = root / op["tmp"], root / op["target"]
+                    if tmp.exists():  # else: already renamed before the crash
+                        os.replace(tmp, target)
+                dirs.add(target.parent)
+                _test_hook("applied")
+            for d in dirs:
+                _fsync_dir(d)
+            journal.unlink()
+            _fsync_dir(root)
+        _test_hook("done")
+        _sweep(root)
         return True
-    for tmp in _temp_files(root):
-        tmp.unlink(missing_ok=True)
+    _sweep(root)
     return False
 
 
+def _sweep(root: Path) -> None:
+    for tmp in _temp_files(root):
+        try:
+            tmp.unlink()
+        except FileNotFoundError:
+            pass
+
+
 def _temp_files(root: Path) -> Iterator[Path]:
-    yield from root.glob("." + "*" + TMP_SUFFIX)
-    for sub in ("heroes", "adventures"):
-        if (root / sub).is_dir():
-            yield from (root / sub).glob("." + "*" + TMP_SUFFIX)
+    """Temp files of writes that never reached their commit point: in the campaign folder and its
+    immediate subfolders (heroes/, adventures/), where the store writes."""
+    try:
+        entries = list(os.scandir(root))
+    except OSError:
+        return
+    for entry in entries:
+        if entry.name.startswith(".") and entry.name.endswith(TMP_SUFFIX):
+            yield Path(entry.path)
+        elif entry.is_dir(follow_symlinks=False) and not entry.name.startswith("."):
+            try:
+                with os.scandir(entry.path) as sub:
+                    for e in sub:
+                        if e.name.startswith(".") and e.name.endswith(TMP_SUFFIX):
+                            yield Path(e.path)
+            except OSError:
+                continue
+
+
+# --------------------------------------------------------------------------------------- locking
+
+
+class _Held:
+    """A lock this process holds on one campaign: one descriptor, counted by mode, so that a
+    command may open the same campaign twice (nested) without waiting for itself."""
+
+    def __init__(self, fd: int):
+        self.fd = fd
+        self.shared = 0
+        self.exclusive = 0
+
+
+_HELD: dict[str, _Held] = {}
+
+
+def _lock_timeout() -> float:
+    value = os.environ.get("DRUNAGOR_LOCK_TIMEOUT")
+    try:
+        return float(value) if value else LOCK_TIMEOUT
+    except ValueError:
+        return LOCK_TIMEOUT
 
 
 class CampaignLock:
-    """An exclusive lock on one campaign for a read-modify-write (flock on a lock file)."""
+    """A lock on one campaign for a read-modify-write: exclusive for writers, shared for readers.
 
-    def __init__(self, root: Path, timeout: float = LOCK_TIMEOUT):
+    It is a `flock` on the campaign directory itself, so it leaves no file behind (a lock file,
+    .drunagor.lock, only where a directory cannot be locked). The kernel releases it when the
+    process dies, so a killed command never leaves a stale lock."""
+
+    def __init__(self, root: Path, timeout: float | None = None, *, shared: bool = False):
         self.root = root
-        self.timeout = timeout
+        self.timeout = _lock_timeout() if timeout is None else timeout
+        self.shared = shared
         self.fd: int | None = None
+        self._key: str | None = None
 
     def __enter__(self) -> "CampaignLock":
         import fcntl
 
-        self.fd = os.open(self.root / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+        key = os.path.realpath(self.root)
+        held = _HELD.get(key)
+        if held is None:
+            fd = self._acquire(self._open(), fcntl.LOCK_SH if self.shared else fcntl.LOCK_EX)
+            held = _HELD[key] = _Held(fd)
+        elif not self.shared and held.exclusive == 0:
+            self._acquire(held.fd, fcntl.LOCK_EX, nested=True)  # upgrade: a nested read, then a write
+        if self.shared:
+            held.shared += 1
+        else:
+            held.exclusive += 1
+        self._key = key
+        self.fd = held.fd
+        return self
+
+    def _open(self) -> int:
+        try:
+            return os.open(self.root, os.O_RDONLY)
+        except OSError as exc:
+            raise DataError(f"cannot open the campaign folder ({exc.strerror or exc})",
+                            file=display(self.root), rule="file",
+                            remedy="check that it exists and its permissions") from None
+
+    def _acquire(self, fd: int, mode: int, *, nested: bool = False) -> int:
+        """Wait for the lock; return the descriptor that holds it (the lock file on a file system
+        that cannot lock directories). A descriptor of our own is closed if the lock is not had."""
+        import fcntl
+
         deadline = time.monotonic() + self.timeout
-        while True:
-            try:
-                fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                return self
-            except BlockingIOError:
+        pause = 0.001
+        fallback = not nested
+        try:
+            while True:
+                try:
+                    fcntl.flock(fd, mode | fcntl.LOCK_NB)
+                    return fd
+                except BlockingIOError:
+                    pass
+                except OSError as exc:
+                    if not fallback or exc.errno not in (errno.EBADF, errno.EINVAL, errno.ENOLCK,
+                                                         errno.EOPNOTSUPP):
+                        raise
+                    fallback = False
+                    os.close(fd)
+                    fd = -1
+                    try:
+                        fd = os.open(self.root / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+                    except OSError as exc2:
+                        raise DataError(f"cannot lock the campaign ({exc2.strerror or exc2})",
+                                        file=display(self.root), rule="file") from None
+                    continue
                 if time.monotonic() > deadline:
-                    os.close(self.fd)
-                    self.fd = None
-                    raise ChangedOnDisk("another drunagor command is still writing this campaign",
-                                        file=display(self.root), remedy="wait for it, then re-run") from None
-                time.sleep(0.02)
+                    what = "writing" if mode == fcntl.LOCK_EX else "reading"
+                    raise ChangedOnDisk(f"another drunagor command is still using this campaign "
+                                        f"(waited {self.timeout:g} s for it to finish {what})",
+                                        file=display(self.root), rule="lock",
+                                        remedy="nothing was written; wait for it, then re-run")
+                time.sleep(pause)
+                pause = min(pause * 2, 0.02)
+        except BaseException:
+            if not nested and fd >= 0:
+                os.close(fd)
+            raise
 
     def __exit__(self, *exc) -> None:
-        if self.fd is not None:
-            os.close(self.fd)  # closing the descriptor releases the flock
-            self.fd = None
+        if self._key is None:
+            return
+        import fcntl
+
+        held = _HELD.get(self._key)
+        key, self._key, self.fd = self._key, None, None
+        if held is None:
+            return
+        if self.shared:
+            held.shared -= 1
+        else:
+            held.exclusive -= 1
+        if held.shared <= 0 and held.exclusive <= 0:
+            del _HELD[key]
+            os.close(held.fd)  # closing the descriptor releases the flock
+        elif held.exclusive == 0 and not self.shared:
+            try:  # back to the shared lock an outer reader holds
+                fcntl.flock(held.fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+            except OSError:
+                pass
+
+    @staticmethod
+    def held(root: Path) -> str | None:
+        """"exclusive", "shared" or None: what this process holds on the campaign."""
+        h = _HELD.get(os.path.realpath(root))
+        if h is None:
+            return None
+        return "exclusive" if h.exclusive else "shared"
+
+
+def complete_pending(root: Path) -> bool:
+    """Roll forward a journal left by a killed command, under the exclusive lock; returns True if
+    there was one. Raises DataError if the folder is read-only and a journal is pending."""
+    if not pending_journal(root):
+        return False
+    with CampaignLock(root):
+        try:
+            return roll_forward(root)
+        except OSError as exc:
+            raise DataError(f"an interrupted command left changes to complete, and they cannot be "
+                            f"written ({exc.strerror or exc})", file=display(root / JOURNAL),
+                            rule="journal", remedy="make the campaign folder writable and re-run") from None

@@ -1,0 +1,216 @@
+"""`drunagor migrate`: ordered, pure, in-place steps per schema, a dry run that shows the diff.
+
+Schema 1 is the first schema, so the tests inject a synthetic 0 -> 1 step: schema 0 called the
+party `party_name`, marked the Adventure Track with true/false, and called a hero's class
+`class_name`."""
+
+from __future__ import annotations
+
+import tomllib
+
+import pytest
+
+from drunagor_log import migrations, store
+from tests.conftest import snapshot, write
+
+STORY_V0 = """\
+schema = 0
+campaign = "awakenings"
+# our name, chosen on the first evening
+party_name = "Safeguard Corporation"  # keep it
+followers = ["Vorn the Warrior"]
+house_rule = "no rerolls"
+
+[track]
+"01" = true   # a close one
+"02" = false
+
+[rules]
+trauma_limit = 1
+max_heroes = 4
+"""
+
+STORY_V1 = """\
+schema = 1
+campaign = "awakenings"
+# our name, chosen on the first evening
+party = "Safeguard Corporation"  # keep it
+followers = ["Vorn the Warrior"]
+house_rule = "no rerolls"
+
+[track]
+"01" = "completed"   # a close one
+"02" = "skipped"
+
+[rules]
+trauma_limit = 1
+max_heroes = 4
+"""
+
+HERO_V0 = """\
+schema = 0
+name = "Andreas"
+class_name = "Cleric"   # from the box
+role = "Defender"
+"""
+
+HERO_V1 = """\
+schema = 1
+name = "Andreas"
+class = "Cleric"   # from the box
+role = "Defender"
+"""
+
+HERO_CURRENT = 'schema = 1\nname = "Nyx"\nclass = "Rogue"\nrole = "Striker"\n'
+
+
+def step_0_to_1(doc, kind):
+    """The synthetic step: pure, in place, one kind of file at a time."""
+    if kind == "story":
+        migrations.rename_key(doc, "party_name", "party")
+        track = doc.get("track")
+        if track is not None:
+            for chapter in list(track.keys()):
+                value = track[chapter]
+                if isinstance(value, bool):
+                    track[chapter] = "completed" if value else "skipped"
+    elif kind == "hero":
+        migrations.rename_key(doc, "class_name", "class")
+
+
+@pytest.fixture
+def steps(monkeypatch):
+    monkeypatch.setattr(migrations, "STEPS", {0: step_0_to_1})
+
+
+@pytest.fixture
+def old(tmp_path):
+    root = tmp_path / "campaigns" / "old"
+    write(root / "story.toml", STORY_V0)
+    write(root / "heroes" / "andreas.toml", HERO_V0)
+    write(root / "heroes" / "nyx.toml", HERO_CURRENT)
+    return root
+
+
+def test_other_commands_refuse_an_old_file_and_name_migrate(old, run):
+    before = snapshot(old)
+    r = run("show")
+    assert r.exit_code == 3
+    assert r.stderr == ("error: campaigns/old/story.toml:1: schema: schema 0 is older than this drunagor's (1); "
+                        "run `drunagor migrate`\n")
+    assert snapshot(old) == before
+
+
+def test_dry_run_shows_a_unified_diff_and_writes_nothing(old, run, steps):
+    before = snapshot(old)
+    r = run("migrate", "--dry-run")
+    assert r.exit_code == 0, r
+    assert r.stdout == """\
+--- a/story.toml
++++ b/story.toml
+@@ -1,13 +1,13 @@
+-schema = 0
++schema = 1
+ campaign = "awakenings"
+ # our name, chosen on the first evening
+-party_name = "Safeguard Corporation"  # keep it
++party = "Safeguard Corporation"  # keep it
+ followers = ["Vorn the Warrior"]
+ house_rule = "no rerolls"
+ 
+ [track]
+-"01" = true   # a close one
+-"02" = false
++"01" = "completed"   # a close one
++"02" = "skipped"
+ 
+ [rules]
+ trauma_limit = 1
+--- a/heroes/andreas.toml
++++ b/heroes/andreas.toml
+@@ -1,4 +1,4 @@
+-schema = 0
++schema = 1
+ name = "Andreas"
+-class_name = "Cleric"   # from the box
++class = "Cleric"   # from the box
+ role = "Defender"
+would migrate 2 files to schema 1 (dry run: nothing written)
+"""
+    assert snapshot(old) == before
+
+
+def test_migrate_rewrites_in_place_keeping_comments_and_order(old, run, steps):
+    r = run("migrate")
+    assert r.exit_code == 0, r
+    assert r.stdout == "migrated 2 files to schema 1: story.toml, heroes/andreas.toml\n"
+    assert (old / "story.toml").read_text() == STORY_V1
+    assert (old / "heroes" / "andreas.toml").read_text() == HERO_V1
+    assert (old / "heroes" / "nyx.toml").read_text() == HERO_CURRENT  # already current: untouched
+    assert run("show").exit_code == 0
+    # a second run has nothing to do and writes nothing
+    before = snapshot(old)
+    r = run("migrate")
+    assert (r.exit_code, r.stdout) == (0, "no change: every file is at schema 1\n")
+    assert snapshot(old) == before
+
+
+def test_migrate_is_all_or_nothing_when_one_file_is_unreadable(old, run, steps):
+    write(old / "heroes" / "broken.toml", "schema = 0\nname = \n")
+    before = snapshot(old)
+    r = run("migrate")
+    assert r.exit_code == 3
+    assert r.stderr.startswith("error: campaigns/old/heroes/broken.toml:2: toml-syntax: not valid TOML")
+    assert snapshot(old) == before
+
+
+def test_migrate_leaves_a_newer_file_alone_with_a_warning(old, run, steps):
+    write(old / "heroes" / "zed.toml", 'schema = 7\nname = "Zed"\nclass = "Mage"\nrole = "Leader"\n')
+    r = run("migrate")
+    assert r.exit_code == 0, r
+    assert "warning: heroes/zed.toml: its schema is newer than this drunagor knows (1); left as it is\n" in r.stderr
+    assert (old / "heroes" / "zed.toml").read_text().startswith("schema = 7\n")
+    assert (old / "story.toml").read_text() == STORY_V1
+
+
+def test_no_known_step_is_a_clear_refusal(old, run, monkeypatch):
+    monkeypatch.setattr(migrations, "STEPS", {})
+    before = snapshot(old)
+    r = run("migrate")
+    assert r.exit_code == 3
+    assert r.stderr == ("error: campaigns/old/story.toml:1: schema: schema 0 is older than any this drunagor "
+                        "can migrate (it migrates from schema 1); migrate it with an older drunagor release "
+                        "first\n")
+    assert snapshot(old) == before
+
+
+def test_steps_run_in_order_each_setting_the_schema(monkeypatch):
+    import tomlkit
+
+    monkeypatch.setattr(store, "SCHEMA", 3)
+    seen = []
+
+    def step(n):
+        def fn(doc, kind):
+            seen.append((n, kind, doc["schema"]))
+            doc[f"s{n}"] = True
+        return fn
+
+    doc = tomlkit.parse("schema = 0  # first\n")
+    assert migrations.migrate_doc(doc, "hero", {2: step(2), 0: step(0), 1: step(1)}) == [1, 2, 3]
+    assert seen == [(0, "hero", 0), (1, "hero", 1), (2, "hero", 2)]
+    assert tomlkit.dumps(doc) == "schema = 3  # first\ns0 = true\ns1 = true\ns2 = true\n"
+    assert tomllib.loads(tomlkit.dumps(doc))["schema"] == 3
+
+
+def test_current_campaign_has_nothing_to_migrate(example, run):
+    before = snapshot(example)
+    r = run("migrate", "--dry-run")
+    assert (r.exit_code, r.stdout) == (0, "no change: every file is at schema 1\n")
+    assert snapshot(example) == before
+
+
+def test_help_has_an_example(run):
+    r = run("migrate", "--help")
+    assert r.exit_code == 0
+    assert "Example: drunagor migrate --dry-run" in r.stdout
