@@ -313,7 +313,7 @@ status_app = typer.Typer(help="Story Record statuses (the party's; a hero's are 
 def follower_add(name: NameArg, commit: CommitOpt = False) -> None:
     """Write a Follower on the Story Record when the party recruits one (RB L455).
 
-    An unknown name is accepted with a warning that suggests the closest known one.
+    A name drunagor does not know is accepted with a warning that suggests the closest known one.
 
     Example: drunagor follower add "Vorn the Warrior"
     """
@@ -468,8 +468,9 @@ def _reward_lines(c: Campaign, ch: str, after) -> list[str]:
     else:
         lines = [f"Chapter {ch} rewards each hero: {rewards.describe(got)} ({ref})."]
     owing = False
+    party = list(c.heroes.values())  # a Spoils card handed over counts for the hero who earned it
     for hero in c.active_heroes().values():
-        owed = rewards.owed_for(hero, after)
+        owed = rewards.owed_for(hero, after, party)
         owing = owing or not owed.is_zero()
         lines.append(f"{hero.name} now owes: {rewards.describe(owed) or 'nothing'}")
     if owing:
@@ -511,10 +512,9 @@ chapter_app = typer.Typer(help="The Adventure Track (RB L961) and chapter briefi
 
 @chapter_app.command("complete")
 def chapter_complete(n: ChapterArg, force: ForceOpt = False, commit: CommitOpt = False) -> None:
-    """Fill the next slot of the Adventure Track as completed, and list the rewards each hero now owes.
+    """Fill the next slot of the Adventure Track as completed; list the rewards each hero now owes.
 
-    Only the next unfilled slot may be filled (RB L961); --force corrects history and is recorded in
-    story.toml under `corrections`.
+    Only the next unfilled slot may be filled (RB L961). --force corrects history and is recorded in story.toml.
 
     Example: drunagor chapter complete 5
     """
@@ -525,6 +525,8 @@ def chapter_complete(n: ChapterArg, force: ForceOpt = False, commit: CommitOpt =
 def chapter_skip(n: ChapterArg, force: ForceOpt = False, commit: CommitOpt = False) -> None:
     """Fill the next slot of the Adventure Track as skipped: no rewards (RB L1084).
 
+    Only the next unfilled slot may be filled (RB L961). --force corrects history and is recorded in story.toml.
+
     Example: drunagor chapter skip 5
     """
     _fill(n, "skipped", force, commit)
@@ -532,7 +534,9 @@ def chapter_skip(n: ChapterArg, force: ForceOpt = False, commit: CommitOpt = Fal
 
 @chapter_app.command("fail")
 def chapter_fail(n: ChapterArg, force: ForceOpt = False, commit: CommitOpt = False) -> None:
-    """Record a failed attempt at the next chapter; its slot stays open (`[failures]` in story.toml).
+    """Record a failed attempt at the next chapter; its slot stays open.
+
+    The attempts are counted under failures in story.toml. --force records one for another chapter.
 
     Example: drunagor chapter fail 5
     """
@@ -621,9 +625,11 @@ def chapter_show(
                                                   help="Number of heroes (default: the party's active heroes).")] = None,
     json: JsonOpt = False,
 ) -> None:
-    """The briefing for chapter N (default: the next): Stirring Darkness, recall penalty, raid,
-    Darkness Nodes, Tie Breaker runes, Camaraderie, boss Health, trauma limit, with the party's
-    numbers filled in.
+    """The briefing for chapter N (default: the next), with the party's numbers filled in.
+
+    Stirring Darkness, recall penalty, raid card and its minions, Darkness Nodes, trauma limit.
+
+    Tie Breaker runes (6 - heroes), Camaraderie Followers (5 - heroes), boss Health (40 x heroes).
 
     Example: drunagor chapter show 7 --heroes 3
     """
