@@ -1,0 +1,107 @@
+"""Checks of the Chest deck (RB L345-371), the Commander Attack deck (RB L816-828), the facts the
+player recorded under [cards], and the Spoils upgrades in the Campaign Logs (RB L409-435).
+
+A deck not recorded yet (empty) or still being recorded (fewer cards than the rule's count) is not
+a problem: `chest show` and `commander show` say what is still to record. What the rules forbid
+(a cell of the grid over its count, a Rune position held twice, ...) is an error; a card whose
+type, rarity or position nobody knows is a warning, because the rule cannot be checked.
+"""
+
+from __future__ import annotations
+
+from ..model import QUALITIES
+from . import check, problem
+
+
+@check("chest-deck")
+def chest_deck(c):
+    from ..rules import chest
+
+    g = chest.grid(c.story)
+    for p in g.problems:
+        yield problem(c.story_file, p.key_path, "chest-deck", p.message)
+    for name, missing in g.missing:
+        flags = " ".join(f"--{m} {'|'.join(chest.TYPES if m == 'type' else chest.RARITIES)}" for m in missing)
+        yield problem(c.story_file, ("chest", "cards"), "chest-deck",
+                      f"the {' and '.join(missing)} of {name} is not known, so the grid (RB L357-359) cannot be "
+                      f"checked; record it once: drunagor chest add \"{name}\" --copies 0 {flags}", "warning")
+
+
+@check("commander-deck")
+def commander_deck(c):
+    from ..rules import commander
+
+    d = commander.deck(c.story)
+    for p in d.problems:
+        yield problem(c.story_file, ("commander", "cards"), "commander-deck", p.message)
+    for name in d.unknown:
+        yield problem(c.story_file, ("commander", "cards"), "commander-deck",
+                      f"the Rune position of {name} is not known, so \"no position twice\" (RB L822) cannot be "
+                      f"checked; record it once: drunagor commander add \"{name}\" --position COLOUR-top|bottom",
+                      "warning")
+
+
+@check("card-facts")
+def card_facts(c):
+    """Facts under [cards] must be values drunagor understands and must not contradict a source."""
+    from ..rules import chest, commander
+
+    f = c.story_file
+    for name, facts in c.story.cards.items():
+        where = ("cards", name)
+        t, r, pos, epic = facts.get("type"), facts.get("rarity"), facts.get("position"), facts.get("epic")
+        if t is not None and t not in chest.FACT_TYPES:
+            yield problem(f, where, "card-facts", f"{name}: type {t!r} is not one of {', '.join(chest.FACT_TYPES)}")
+        if r is not None and r not in chest.RARITIES:
+            yield problem(f, where, "card-facts", f"{name}: rarity {r!r} is not one of {', '.join(chest.RARITIES)}")
+        if pos is not None and (not isinstance(pos, str) or commander.parse_position(pos) != pos):
+            yield problem(f, where, "card-facts", f"{name}: position {pos!r} is not a Rune position; write "
+                                                  f"COLOUR-top or COLOUR-bottom, e.g. \"orange-bottom\"")
+        if epic is not None and not isinstance(epic, bool):
+            yield problem(f, where, "card-facts", f"{name}: epic must be true or false, not {epic!r}")
+        for said in chest.conflicts(name, t if isinstance(t, str) else None, r if isinstance(r, str) else None):
+            yield problem(f, where, "card-facts", f"{said}; remove the recorded fact")
+        if isinstance(pos, str):
+            from .. import catalog
+
+            known = catalog.commander_card(name)
+            if known is not None and known != pos:
+                yield problem(f, where, "card-facts", f"{name} holds the {known} Rune position (RB L824-826), "
+                                                      f"not {pos}; remove the recorded fact")
+        if isinstance(epic, bool):
+            from .. import catalog
+
+            entry = catalog.adventure_item(name)
+            if entry is not None and isinstance(entry.get("epic"), bool) and entry["epic"] != epic:
+                yield problem(f, where, "card-facts", f"{entry['name']} is {'' if entry['epic'] else 'not '}an Epic "
+                                                      f"Item ({entry['source']}); remove the recorded fact")
+
+
+@check("spoils-upgrade")
+def spoils_upgrades(c):
+    """Each `upgrades` entry reaches Improved or Ultimate; a Spoils card the log holds is not below
+    the quality its upgrades reached (one step at a time, RB L421-423)."""
+    for s, hero in c.heroes.items():
+        f = c.hero_files[s]
+        reached: dict[str, list[str]] = {}
+        for i, u in enumerate(hero.upgrades):
+            if u.to not in QUALITIES[1:]:
+                yield problem(f, ("upgrades", i), "spoils-upgrade",
+                              f"upgrade {i + 1} of {hero.name} ({u.item}) reaches {u.to or 'nothing'!r}; an upgrade "
+                              f"reaches \"improved\" or \"ultimate\" (RB L421-423)")
+                continue
+            reached.setdefault(u.item.casefold(), []).append(u.to)
+        for item in hero.equipment:
+            tos = reached.get(item.name.casefold())
+            if item.kind != "spoils" or not tos:
+                continue
+            if tos.count("ultimate") > 1 or tos.count("improved") > 1:
+                yield problem(f, ("upgrades",), "spoils-upgrade",
+                              f"{hero.name}'s {item.name} is upgraded to the same quality twice; each upgrade goes "
+                              f"one step (RB L421-423)")
+            best = max(QUALITIES.index(t) for t in tos)
+            have = QUALITIES.index(item.quality or "standard")
+            if have < best:
+                yield problem(f, ("equipment",), "spoils-upgrade",
+                              f"{hero.name}'s {item.name} is {QUALITIES[have]}, but an upgrade took it to "
+                              f"{QUALITIES[best]}; fix its quality or the upgrade")

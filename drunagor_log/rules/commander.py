@@ -1,0 +1,196 @@
+"""The Commander Attack deck (SPEC 5.8; RB L816-828). Pure: reads the Story Record's values.
+
+Exactly 10 cards, one for each Rune position (5 colours x top/bottom), built from any sets; no Rune
+position may be held by two cards (RB L820-822). Positions come from the catalog where a source
+gives them (Haste and Life Heat orange-bottom, RB L824; Flame Swipe and Inferno orange-top,
+inferred from RB L826), else from the `position` the player recorded under `[cards]`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..errors import RuleError, UsageError
+from ..model import Story
+from .chest import recorded, same_card
+
+RULE = "commander-deck"
+SIDES = ("top", "bottom")
+
+
+def colours() -> tuple[str, ...]:
+    from .. import catalog
+
+    return catalog.RUNE_COLOURS
+
+
+def positions() -> tuple[str, ...]:
+    """The 10 Rune positions, in Initiative Track colour order: red-top, red-bottom, blue-top, ..."""
+    return tuple(f"{c}-{s}" for c in colours() for s in SIDES)
+
+
+def deck_size() -> int:
+    from .. import catalog
+
+    return catalog.COMMANDER_DECK_SIZE
+
+
+def parse_position(text: str) -> str | None:
+    """"Orange-Bottom", "orange bottom", "orange_bottom" -> "orange-bottom"; None if not a position."""
+    t = "-".join(text.strip().casefold().replace("_", " ").replace("-", " ").split())
+    if t.startswith("grey-"):
+        t = "gray-" + t[5:]
+    return t if t in positions() else None
+
+
+@dataclass(frozen=True)
+class Position:
+    card: str
+    position: str | None
+    source: str  # "catalog", "recorded" or "unknown"
+
+
+def position_of(name: str, cards: dict) -> Position:
+    from .. import catalog
+
+    known = catalog.commander_card(name)
+    if known is not None:
+        entry = next(c for c in catalog.commander_cards() if same_card(c["name"], name))
+        return Position(entry["name"], known, "catalog")
+    key, facts = recorded(cards, name)
+    pos = facts.get("position")
+    if isinstance(pos, str) and parse_position(pos):
+        return Position(key or name, parse_position(pos), "recorded")
+    return Position(name, None, "unknown")
+
+
+@dataclass(frozen=True)
+class Finding:
+    message: str
+    severity: str = "error"
+
+
+@dataclass(frozen=True)
+class CommanderDeck:
+    cards: tuple[Position, ...]
+    problems: tuple[Finding, ...]
+
+    @property
+    def unknown(self) -> tuple[str, ...]:
+        return tuple(p.card for p in self.cards if p.position is None)
+
+    @property
+    def by_position(self) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {p: [] for p in positions()}
+        for p in self.cards:
+            if p.position:
+                out[p.position].append(p.card)
+        return out
+
+    @property
+    def free(self) -> tuple[str, ...]:
+        return tuple(p for p, held in self.by_position.items() if not held)
+
+    @property
+    def status(self) -> str:
+        if self.problems:
+            return "illegal"
+        if not self.cards:
+            return "empty"
+        if len(self.cards) == deck_size() and not self.unknown:
+            return "legal"
+        return "recording"
+
+    def text(self) -> str:
+        s = self.status
+        if s == "empty":
+            return "not recorded yet; record it with `drunagor commander add CARD [--position COLOUR-top|bottom]`"
+        if s == "legal":
+            return "legal: 10 cards, one for each Rune position"
+        if s == "illegal":
+            return "illegal: " + "; ".join(p.message for p in self.problems)
+        parts = [f"being recorded: {len(self.cards)} of {deck_size()} cards"]
+        if self.free and len(self.cards) < deck_size():
+            parts.append("free positions: " + ", ".join(self.free))
+        if self.unknown:
+            parts.append("position unknown: " + ", ".join(self.unknown))
+        return "; ".join(parts)
+
+
+def deck(story: Story) -> CommanderDeck:
+    cards = tuple(position_of(n, story.cards) for n in story.commander)
+    problems: list[Finding] = []
+    seen: list[str] = []
+    for p in cards:
+        if any(same_card(p.card, s) for s in seen):
+            problems.append(Finding(f"{p.card} is in the deck twice"))
+        seen.append(p.card)
+    for pos, held in _by_position(cards).items():
+        if len(held) > 1 and len({h.casefold() for h in held}) > 1:
+            problems.append(Finding(f"{' and '.join(held)} both hold the {pos} Rune position: no position may be "
+                                    f"held by two cards (RB L822-824)"))
+    if len(cards) > deck_size():
+        problems.append(Finding(f"{len(cards)} cards: the deck holds exactly {deck_size()}, one for each Rune "
+                                f"position (RB L820-822)"))
+    return CommanderDeck(cards, tuple(problems))
+
+
+def _by_position(cards) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for p in cards:
+        if p.position:
+            out.setdefault(p.position, []).append(p.card)
+    return out
+
+
+def check_position_fact(name: str, given: str | None) -> str | None:
+    """The parsed --position, refused when it contradicts the catalog."""
+    from .. import catalog
+
+    if given is None:
+        return None
+    pos = parse_position(given)
+    if pos is None:
+        raise UsageError(f"{given!r} is not a Rune position", rule=RULE,
+                         remedy="write COLOUR-top or COLOUR-bottom, colours: " + ", ".join(colours()))
+    known = catalog.commander_card(name)
+    if known is not None and known != pos:
+        entry = next(c for c in catalog.commander_cards() if same_card(c["name"], name))
+        raise RuleError(f"{entry['name']} holds the {known} Rune position ({entry['source']}), not {pos}",
+                        rule=RULE, remedy="leave out --position: drunagor knows this card")
+    return pos
+
+
+def plan_add(story: Story, name: str, position: str | None, replacing: str | None = None) -> Position:
+    """The card entering the deck with its position, or the refusal: unknown position (asked for by
+    --position), a position already held (RB L822-824), a full deck (RB L820-822), a card twice."""
+    d = deck(story)
+    known = position_of(name, story.cards)
+    pos = position or known.position
+    card = known.card if known.source == "catalog" else name.strip()
+    if pos is None:
+        raise UsageError(f"drunagor does not know which Rune position {card} holds, and no position may be held "
+                         f"twice in the deck (RB L822)", rule=RULE,
+                         remedy="look at the card and give it once: --position COLOUR-top|bottom")
+    left = [p for p in d.cards if not (replacing and same_card(p.card, replacing))]
+    if any(same_card(p.card, card) for p in left):
+        raise RuleError(f"{card} is already in the Commander Attack deck", rule=RULE,
+                        remedy="each card is in the deck once")
+    holders = [p.card for p in left if p.position == pos]
+    if holders:
+        raise RuleError(f"{holders[0]} already holds the {pos} Rune position, so {card} cannot join: no Rune "
+                        f"position may be held by two cards (RB L822-824)", rule=RULE,
+                        remedy=f"swap them: drunagor commander swap \"{holders[0]}\" \"{card}\"")
+    if len(left) >= deck_size():
+        raise RuleError(f"the Commander Attack deck already holds {deck_size()} cards (RB L820-822)", rule=RULE,
+                        remedy=f"swap a card out: drunagor commander swap OUT \"{card}\"")
+    return Position(card, pos, known.source if position is None else "recorded")
+
+
+def find_in_deck(story: Story, name: str) -> str | None:
+    exact = [c for c in story.commander if same_card(c, name)]
+    if exact:
+        return exact[0]
+    q = name.strip().casefold()
+    pre = [c for c in story.commander if c.casefold().startswith(q)] if q else []
+    return pre[0] if len(pre) == 1 else None

@@ -1,0 +1,161 @@
+"""Improving Spoils Equipment (SPEC 5.4; RB L409-435). Pure: reads a hero's Campaign Log values.
+
+An upgrade disposes of one Artisan's Tools plus one other Equipment card of the hero's choice that is
+not a Consumable, an Epic Item or Starting Gear (RB L413); both disposed cards must be in the hero's
+bag, and the item being improved cannot be the other card (RB L419). The item goes up exactly one
+quality, Standard -> Improved -> Ultimate (RB L421-423). Afterwards the Artisan's Tools go back to
+the Chest deck, while the discarded card and the old-quality card are stored for the rest of the
+campaign (RB L431).
+
+Note on RB L419 "Both cards, being disposed this way, must be in that Hero's bag": the two cards
+disposed are the Artisan's Tools and the other card; the item being improved is not disposed (it is
+replaced by its advanced version, RB L415), so it may be equipped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..errors import RuleError, UsageError
+from ..model import QUALITIES, Hero, Item
+from .chest import recorded, same_card
+
+RULE = "spoils-upgrade"
+TOOLS = "Artisan's Tools"
+KIND_WORDS = {
+    "starting": "Starting Gear",
+    "spoils": "a Spoils card",
+    "adventure": "an Adventure Item",
+    "epic": "an Epic Item",
+    "consumable": "a Consumable Item",
+}
+
+
+def next_quality(quality: str) -> str | None:
+    """standard -> improved -> ultimate -> None."""
+    i = QUALITIES.index(quality)
+    return QUALITIES[i + 1] if i + 1 < len(QUALITIES) else None
+
+
+def find_item(hero: Hero, name: str) -> int | None:
+    """Index of the hero's card called name (any case), else the only one it is a prefix of."""
+    for i, it in enumerate(hero.equipment):
+        if same_card(it.name, name):
+            return i
+    q = name.strip().casefold()
+    hits = [i for i, it in enumerate(hero.equipment) if it.name.casefold().startswith(q)] if q else []
+    names = {hero.equipment[i].name.casefold() for i in hits}
+    return hits[0] if len(names) == 1 else None
+
+
+def epic_fact(name: str, kind: str, cards: dict) -> bool | None:
+    """Is the card an Epic Item? The log's kind "epic", the catalog (Frozen Tears of Alagast, RB
+    L417), or the fact the player recorded under [cards]; None when nobody knows."""
+    from .. import catalog
+
+    if kind == "epic":
+        return True
+    if kind in ("spoils", "starting", "consumable"):
+        return False
+    entry = catalog.adventure_item(name)
+    if entry is not None and isinstance(entry.get("epic"), bool):
+        return entry["epic"]
+    _, facts = recorded(cards, name)
+    if isinstance(facts.get("epic"), bool):
+        return facts["epic"]
+    return None
+
+
+@dataclass(frozen=True)
+class UpgradePlan:
+    hero: str
+    item: Item
+    item_index: int
+    to: str
+    tools_index: int
+    discard: Item
+    discard_index: int
+    record_epic: bool  # store `epic = false` for the discarded card under [cards]
+
+
+def plan_upgrade(hero: Hero, item: str, discard: str, cards: dict, *, to: str | None = None,
+                 epic: bool | None = None) -> UpgradePlan:
+    """The upgrade, or a RuleError naming the condition of RB L409-435 that refuses it.
+
+    `epic` is what the player says about the discarded card (--epic/--not-epic) when no source
+    knows whether it is an Epic Item."""
+    who = hero.name
+    i = find_item(hero, item)
+    if i is None:
+        held = ", ".join(it.name for it in hero.equipment) or "nothing"
+        raise RuleError(f"{who} holds no {item}", rule=RULE,
+                        remedy=f"name one of {who}'s Spoils cards ({who} holds: {held})")
+    it = hero.equipment[i]
+    if it.kind != "spoils":
+        raise RuleError(f"{it.name} is {KIND_WORDS[it.kind]}, not a Spoils card: only Spoils Equipment can be "
+                        f"improved (RB L409-413)", rule=RULE, remedy="name a Spoils of the Hero card")
+    quality = it.quality or "standard"
+    step = next_quality(quality)
+    if step is None:
+        raise RuleError(f"{it.name} is already Ultimate, the highest quality (RB L421)", rule=RULE,
+                        remedy="improve another Spoils card")
+    if to is not None:
+        to = to.strip().casefold()
+        if to not in QUALITIES:
+            raise UsageError(f"--to must be improved or ultimate, not {to!r}", rule=RULE)
+        if to != step:
+            if QUALITIES.index(to) > QUALITIES.index(step):
+                raise RuleError(f"{it.name} is {quality.capitalize()}: it cannot go straight to {to.capitalize()}; "
+                                f"each upgrade goes one step, Standard, Improved, then Ultimate (RB L421-423)",
+                                rule=RULE, remedy=f"upgrade it to {step.capitalize()} first (--to {step})")
+            raise RuleError(f"{it.name} is already {quality.capitalize()}; an upgrade takes it to "
+                            f"{step.capitalize()} (RB L421)", rule=RULE, remedy=f"use --to {step}")
+    tools = [k for k, e in enumerate(hero.equipment) if same_card(e.name, TOOLS)]
+    in_bag = [k for k in tools if hero.equipment[k].place == "bag"]
+    if not in_bag:
+        where = " (they are equipped; put them in the bag)" if tools else ""
+        raise RuleError(f"{who} has no Artisan's Tools in the bag{where}: an upgrade disposes of one Artisan's "
+                        f"Tools from the hero's bag (RB L413, L419)", rule=RULE,
+                        remedy=f"{who} must first find Artisan's Tools in a Chest (or be given one): "
+                               f"drunagor hero gain {who} \"Artisan's Tools\" --bag")
+    d = find_item(hero, discard)
+    if d is None:
+        raise RuleError(f"{who} holds no {discard}: the other disposed card must be in {who}'s bag (RB L419)",
+                        rule=RULE, remedy=f"discard a card from {who}'s bag: "
+                        + (", ".join(e.name for e in hero.equipment if e.place == "bag") or "the bag is empty"))
+    other = hero.equipment[d]
+    if d == i or same_card(other.name, it.name):
+        raise RuleError(f"{it.name} cannot be both improved and disposed of: the other card must be a "
+                        f"different Equipment card (RB L419)", rule=RULE, remedy="discard another card from the bag")
+    if other.kind == "consumable":
+        extra = (" (the Artisan's Tools disposed of are a separate card, RB L389, L413)"
+                 if same_card(other.name, TOOLS) else "")
+        raise RuleError(f"{other.name} is a Consumable Item and cannot be the other disposed card{extra}; it must "
+                        f"not be a Consumable, an Epic Item or Starting Gear (RB L413)", rule=RULE,
+                        remedy="discard a Spoils card or an Adventure Item that is not Epic")
+    if other.kind == "starting":
+        raise RuleError(f"{other.name} is Starting Gear and cannot be the other disposed card; it must not be a "
+                        f"Consumable, an Epic Item or Starting Gear (RB L413)", rule=RULE,
+                        remedy="discard a Spoils card or an Adventure Item that is not Epic")
+    is_epic = epic_fact(other.name, other.kind, cards)
+    record = False
+    if is_epic is None:
+        if epic is None:
+            raise UsageError(f"drunagor does not know whether {other.name} is an Epic Item, and an Epic Item "
+                             f"cannot be disposed of (RB L413-417: Frozen Tears of Alagast cannot, the Ragged "
+                             f"Doll can)", rule=RULE,
+                             remedy="look at the card and say it once: --not-epic (remembered) or --epic")
+        is_epic = epic
+        record = not epic
+    elif epic is not None and epic != is_epic:
+        raise UsageError(f"{other.name} is {'an Epic Item' if is_epic else 'not an Epic Item'} "
+                         f"(as drunagor knows it); --{'not-' if not epic else ''}epic contradicts that",
+                         rule=RULE, remedy="leave the flag out")
+    if is_epic:
+        raise RuleError(f"{other.name} is an Epic Item and cannot be disposed of to improve Spoils Equipment, as "
+                        f"Frozen Tears of Alagast cannot (RB L413-417)", rule=RULE,
+                        remedy="discard a Spoils card or an Adventure Item that is not Epic")
+    if other.place != "bag":
+        raise RuleError(f"{other.name} is equipped: both disposed cards must be in {who}'s bag (RB L419)",
+                        rule=RULE, remedy=f"unequip it first: drunagor hero unequip {who} \"{other.name}\"")
+    return UpgradePlan(who, it, i, step, in_bag[0], other, d, record)
