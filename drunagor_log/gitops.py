@@ -29,12 +29,9 @@ PREFIX = "drunagor: "
 UNDO_TRAILER = "Drunagor-Undo"
 
 # `drunagor new` writes these into the campaign folder (see store.py TMP_SUFFIX, JOURNAL, LOCK).
-GITIGNORE = f"""\
-# drunagor's own temporary files: atomic writes, the multi-file journal, the campaign lock
-.*{store.TMP_SUFFIX}
-{store.JOURNAL}*
-{store.LOCK}
-"""
+_IGNORED = getattr(store, "GITIGNORE_PATTERNS", ("*" + store.TMP_SUFFIX, store.JOURNAL + "*", store.LOCK))
+GITIGNORE = ("# drunagor's own temporary files: atomic writes, the multi-file journal, the campaign lock\n"
+             + "".join(p + "\n" for p in _IGNORED))
 # Line endings only: a player whose editor writes CRLF would otherwise change every line of a file,
 # and every pull would conflict. Never `merge=union` for TOML: it keeps both sides of a conflict,
 # which makes duplicate keys (an invalid file) instead of a conflict `drunagor check` can show.
@@ -75,7 +72,7 @@ def _reason(stderr: bytes) -> str:
     for ln in lines:
         if ln.startswith(("fatal:", "error:")):
             return ln
-    return lines[-1] if lines else ""
+    return " ".join(lines)
 
 
 def _git_exe(root: Path, remedy: str) -> str:

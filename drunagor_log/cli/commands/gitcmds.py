@@ -17,8 +17,11 @@ def history(
 ) -> None:
     """This campaign's drunagor commits, newest first, with date, author and what happened.
 
-    Lists the commits whose message starts with `drunagor: ` and that changed the campaign folder
-    (made by --commit or `[git] autocommit = true`). Exit 2 outside a git repository.
+    The commits whose message starts with "drunagor: " and that changed the campaign folder.
+
+    They are made by --commit, or by autocommit = true in story.toml.
+
+    Exit 2 outside a git repository.
 
     Example: drunagor history -n 5
     """
@@ -48,10 +51,14 @@ def undo(
 ) -> None:
     """Undo the last drunagor commit of this campaign: restore its files and commit that.
 
-    The files the commit changed get back the bytes they had before it, committed as
-    `drunagor: undo ...`. Run it again to undo the commit before. Refused (exit 1) while the campaign
-    has uncommitted changes, or when the last commit that changed the campaign is not drunagor's;
-    exit 2 outside a git repository.
+    Its files get back the bytes they had before it, committed as "drunagor: undo ...".
+
+    Run it again to undo the commit before.
+
+    Refused (exit 1) while the campaign has uncommitted changes,
+    or when the last commit that changed the campaign is not drunagor's.
+
+    Exit 2 outside a git repository.
 
     Example: drunagor undo
     """
