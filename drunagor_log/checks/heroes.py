@@ -8,14 +8,7 @@ from ..rules import heroes as hero_rules
 from ..rules import rewards
 from . import check, problem
 
-# Where a reward lives in a Campaign Log, and the command that records one.
-REWARD_KEYS = {
-    "level1_skills": ("skills", "drunagor hero learn {h} SKILL --tree TREE --level 1"),
-    "level2_skills": ("skills", "drunagor hero learn {h} SKILL --tree TREE --level 2"),
-    "class_abilities": ("class_abilities", "drunagor hero ability {h} ABILITY"),
-    "spoils": ("equipment", "drunagor hero gain {h} ITEM (a Spoils of the Hero card, Standard)"),
-    "spoils_upgrades": ("upgrades", "drunagor spoils upgrade {h} ITEM --discard OTHER"),
-}
+REWARD_KEYS = hero_rules.RECORD_WITH
 
 
 def _file_and_key(c, hero_name: str | None, key: tuple):
@@ -58,14 +51,15 @@ def _problem(c, f: hero_rules.Finding):
 
 
 def sources(joined: str, track: dict[str, str]) -> str:
-    """In words, where a hero's rewards come from: "the recruit row for 04 and chapters 04, 05"."""
+    """In words, where a hero's rewards come from: "the new-recruit row for 04, RB L1005-1016, and
+    chapters 04, 05 completed"."""
     done = [ch for ch in CHAPTERS if ch >= joined and track.get(ch) == "completed"]
     parts = []
     if joined != "01":
-        parts.append(f"the recruit row for {joined} (RB L1005-1016)")
+        parts.append(f"the new-recruit row for {joined}, RB L1005-1016,")
     if done:
         parts.append(("chapter " if len(done) == 1 else "chapters ") + ", ".join(done) + " completed")
-    return " and ".join(parts) or f"no chapter completed since joining before {joined}"
+    return " and ".join(parts).rstrip(",") or f"no chapter completed since joining before {joined}"
 
 
 @check("rewards")
@@ -81,7 +75,7 @@ def rewards_check(c):
                 key, command = REWARD_KEYS[field]
                 file, key = _file_and_key(c, h.name, (key,))
                 yield problem(file, key, "rewards",
-                              f"{h.name} is owed {rewards.describe({field: n})} ({where}); record "
+                              f"{h.name} is owed {rewards.describe({field: n})} (by {where}); record "
                               f"{'it' if n == 1 else 'them'} with {command.format(h=hero_rules.quote(h.name))}",
                               "warning")
         for field, n in over.items():

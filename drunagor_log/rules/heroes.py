@@ -16,6 +16,14 @@ from typing import Iterable, Sequence
 from ..errors import RuleError, UsageError
 from ..model import CHAPTERS, QUALITIES, Hero, Story
 
+# The command that records each kind of reward (rewards.FIELDS), and where it lives in a log.
+RECORD_WITH = {
+    "level1_skills": ("skills", "drunagor hero learn {h} SKILL --tree TREE --level 1"),
+    "level2_skills": ("skills", "drunagor hero learn {h} SKILL --tree TREE --level 2"),
+    "class_abilities": ("class_abilities", "drunagor hero ability {h} ABILITY"),
+    "spoils": ("equipment", "drunagor hero gain {h} ITEM"),
+    "spoils_upgrades": ("upgrades", "drunagor spoils upgrade {h} ITEM --discard OTHER"),
+}
 ROLE_CARDS = ("I", "II")  # RB L988, L1051: a new hero takes Dungeon Role cards I and II only
 STARTING_GEAR = 2  # RB L989: 2 pieces of Starting Gear
 ARTISANS_TOOLS = "Artisan's Tools"

@@ -267,7 +267,10 @@ def add(
     if not owed.is_zero():
         term.line(f"{hero_name} is owed the new-recruit rewards for chapter {joined} (RB L1005-1016): "
                   f"{rewards.describe(owed)}")
-        term.line(f"record them with: drunagor hero learn / hero ability / hero gain {rules.quote(hero_name)} ...")
+        term.line("record them with:")
+        for field, n in owed.as_dict().items():
+            if n:
+                term.line("  " + rules.RECORD_WITH[field][1].format(h=rules.quote(hero_name)))
     if len(gear_names) < rules.STARTING_GEAR:
         term.line(f"Starting Gear: {len(gear_names)} of {rules.STARTING_GEAR} recorded (RB L989); add the rest "
                   f"with: drunagor hero gain {rules.quote(hero_name)} ITEM --kind starting")
@@ -856,7 +859,8 @@ def camp(json: JsonOpt = False, commit: CommitOpt = False) -> None:
             msg = "Camp phase: no Campaign Log statuses to remove"
         if json:
             changed = finish(c, msg, commit, quiet=True)
-            term.json({"cleared": cleared, "chest": deck, "upgrades": upgrades, "owes": owes, "changed": changed})
+            term.json({"cleared": cleared, "chest_deck": deck["text"], "upgrades": upgrades, "owes": owes,
+                       "changed": changed})
             return
         finish(c, msg, commit)
     term.line(f"Chest deck: {deck['text']}")

@@ -1,0 +1,703 @@
+"""Campaign Logs (SPEC section 4 "Heroes", 5.1, 5.3, 8 `recruit --json`; RB L939-949, L968-1016,
+L1034-1040, L1048-1052): each command's effect on the files as exact text, each refusal with its
+message and exit code and the files unchanged, and the rewards each hero owes."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.conftest import snapshot, write
+
+STORY = """
+schema = 1
+campaign = "awakenings"
+party = "Safeguard Corporation"
+leader = "Andreas"              # breaks the ties
+
+followers = []
+stash = []                      # consumables of heroes who left
+stored = ["Cosmic Gemstone", "Forgotten Treasure", "War Bow"]
+
+[track]                         # Adventure Track
+{track}
+[rules]
+trauma_limit = 1
+max_heroes = {max_heroes}
+
+[cards]                         # facts recorded once
+
+[git]
+autocommit = false
+"""
+
+NYX = """
+schema = 1
+name = "Nyx"
+class = "Assassin"
+role = "Striker"
+player = "Carla"
+joined = "01"
+statuses = ["Haunted"]
+class_abilities = []
+# the sheet says "Shadow Step"
+skills = [
+  { name = "Shadow Step", tree = "agility", level = 1, chapter = "01" },
+]
+equipment = [
+  { name = "Blooded Sword", kind = "starting", place = "equipped" },
+  { name = "Leather Armor", kind = "starting", place = "equipped" },
+  { name = "Potion of Healing", kind = "consumable", place = "bag" },
+]
+"""
+
+ANDREAS = """
+schema = 1
+name = "Andreas"
+class = "Cleric"
+role = "Support"
+joined = "01"
+aura = "Bastion"
+statuses = []
+class_abilities = []
+skills = [
+  { name = "Wisdom 1", tree = "wisdom", level = 1, chapter = "01" },
+]
+equipment = [
+  { name = "Wooden Staff", kind = "starting", place = "equipped" },
+  { name = "Cloth Armor", kind = "starting", place = "equipped" },
+]
+"""
+
+
+def track(*completed, skipped=()):
+    lines = [f'"{ch}" = "completed"' for ch in completed] + [f'"{ch}" = "skipped"' for ch in skipped]
+    return "".join(line + "\n" for line in sorted(lines))
+
+
+@pytest.fixture
+def party(tmp_path):
+    """Nyx and Andreas after chapter 01 (each learned the chapter 01 skill)."""
+    root = tmp_path / "campaigns" / "sgc"
+    write(root / "story.toml", STORY.format(track=track("01"), max_heroes=4))
+    write(root / "heroes" / "nyx.toml", NYX)
+    write(root / "heroes" / "andreas.toml", ANDREAS)
+    return root
+
+
+def text(path) -> str:
+    return path.read_text()
+
+
+def dedent(s: str) -> str:
+    import textwrap
+
+    return textwrap.dedent(s).lstrip("\n")
+
+
+# ----------------------------------------------------------------------------------- hero add
+
+
+def test_add_writes_a_new_campaign_log(run, party):
+    r = run("hero", "add", "vacren", "--role", "def", "--player", "Davi",
+            "--gear", "jagged blade axe", "--gear", "Plate Armor")
+    assert (r.exit_code, r.stderr) == (0, ""), r
+    assert r.stdout.splitlines() == [
+        "Vacrem joins the party before chapter 02: Warrior, Defender",
+        "Vacrem is owed the new-recruit rewards for chapter 02 (RB L1005-1016): 1 Level 1 Hero or Role Skill",
+        "record them with:",
+        "  drunagor hero learn Vacrem SKILL --tree TREE --level 1",
+    ]
+    assert text(party / "heroes" / "vacrem.toml") == dedent('''
+        schema = 1
+        name = "Vacrem"
+        class = "Warrior"
+        role = "Defender"               # Dungeon Role cards I and II (RB L1051)
+        player = "Davi"
+        joined = "02"                   # chapter before which the hero joined
+        statuses = []
+        class_abilities = []
+        skills = []
+        equipment = [
+          { name = "Jagged Blade Axe", kind = "starting", place = "equipped" },
+          { name = "Plate Armor", kind = "starting", place = "equipped" },
+        ]
+        ''')
+
+
+def test_add_special_class_and_a_hero_of_another_product(run, party):
+    r = run("hero", "add", "Catharina", "--role", "Controller", "--class", "shaman")
+    assert r.exit_code == 0, r
+    assert 'class = "Shaman"' in text(party / "heroes" / "catharina.toml")
+    assert r.stdout.splitlines()[-1] == ("Starting Gear: 0 of 2 recorded (RB L989); add the rest with: "
+                                         "drunagor hero gain Catharina ITEM --kind starting")
+    r = run("hero", "add", "Sir Kellan", "--role", "Leader", "--class", "Paladin", "--gear", "Holy Mace")
+    assert r.exit_code == 0, r  # the fourth hero: max_heroes is 4
+    assert r.stderr == "warning: 'Holy Mace' is not a core-box Starting Gear card drunagor knows (kept as typed)\n"
+    assert 'name = "Sir Kellan"' in text(party / "heroes" / "sir-kellan.toml")
+
+
+def test_a_core_box_hero_is_refused(run, party):
+    before = snapshot(party)
+    r = run("hero", "add", "Vorn", "--role", "Defender")
+    assert r.exit_code == 1
+    assert r.stderr == ("error: core-hero: Vorn is a core-box hero, and core-box heroes (Elros, Jaheen, Lorelai, "
+                        "Maya, Vorn) are not heroes in Awakenings (RB L941-945); recruit Vorn as a Follower "
+                        'instead: drunagor follower add "Vorn the Warrior"\n')
+    assert snapshot(party) == before
+
+
+def test_a_fifth_hero_is_refused_with_max_heroes_4(run, party):
+    assert run("hero", "add", "Catharina", "--role", "Controller").exit_code == 0
+    assert run("hero", "add", "Vacrem", "--role", "Defender").exit_code == 0
+    before = snapshot(party)
+    r = run("hero", "add", "Kellan", "--role", "Leader", "--class", "Paladin")
+    assert r.exit_code == 1
+    assert r.stderr == ("error: campaigns/sgc/story.toml:15: max-heroes: the party already has 4 heroes (Andreas, "
+                        "Catharina, Nyx, Vacrem) and max_heroes is 4 (RB L943); a hero must leave first (drunagor "
+                        "hero remove NAME), or, with extra-hero content such as Spoils of War or Hero Pack #1, set "
+                        "max_heroes = 5 under [rules] in story.toml\n")
+    assert snapshot(party) == before
+    # a hero who left does not count
+    assert run("hero", "remove", "Vacrem").exit_code == 0
+    assert run("hero", "add", "Kellan", "--role", "Defender", "--class", "Paladin").exit_code == 0
+
+
+def test_a_duplicate_role_is_refused(run, party):
+    before = snapshot(party)
+    r = run("hero", "add", "Catharina", "--role", "striker")
+    assert r.exit_code == 1
+    assert r.stderr == ("error: campaigns/sgc/heroes/nyx.toml:4: dungeon-role: Nyx is already the party's Striker: "
+                        "each Dungeon Role is taken by one hero only (one slot on the Initiative Track); choose a "
+                        "free role: Defender, Leader, Controller\n")
+    assert snapshot(party) == before
+
+
+@pytest.mark.parametrize("args, code, message", [
+    (("Andreas2", "--role", "Leader"), 2, "error: 'Andreas2' is not an Awakenings hero the catalog knows, so its "
+     'class is unknown; give it with --class (e.g. drunagor hero add "Andreas2" --role ROLE --class Ranger); '
+     "heroes of other products are welcome (RB L943)\n"),
+    (("Vacrem", "--role", "Leader", "--class", "Mage"), 1, "error: hero-class: Vacrem is a Warrior (or a Warlord "
+     "with Hero Pack #1), not a Mage (RB L947-949); leave out --class, or use --class Warlord\n"),
+    (("Vacrem", "--role", "Tank"), 2, "error: no Dungeon Role called 'Tank'; known: Controller, Defender, Leader, "
+     "Striker, Support\n"),
+    (("Vacrem", "--role", "Leader", "--gear", "A", "--gear", "B", "--gear", "C"), 2, "error: 3 pieces of --gear; "
+     "a new hero starts with 2 (RB L989); give --gear twice at most; record other items with drunagor hero gain\n"),
+    (("nyx", "--role", "Leader"), 1, "error: hero-file: Nyx already has a Campaign Log (campaigns/sgc/heroes/"
+     "nyx.toml) and is in the party; choose another name\n"),
+    (("Jaheen", "--role", "Leader"), 1, "error: core-hero: Jaheen is a core-box hero, and core-box heroes (Elros, "
+     "Jaheen, Lorelai, Maya, Vorn) are not heroes in Awakenings (RB L941-945); choose an Awakenings hero "
+     "(Andreas, Catharina, Nyx, Vacrem), or a hero from another product with --class\n"),
+])
+def test_add_refusals(run, party, args, code, message):
+    before = snapshot(party)
+    r = run("hero", "add", *args)
+    assert (r.exit_code, r.stderr) == (code, message)
+    assert snapshot(party) == before
+
+
+def test_no_hero_joins_a_finished_campaign(run, party):
+    write(party / "story.toml", STORY.format(track=track(*[f"0{n}" for n in range(1, 10)]), max_heroes=4))
+    r = run("hero", "add", "Vacrem", "--role", "Leader")
+    assert r.exit_code == 1
+    assert "the campaign is finished: chapter 09 is on the Adventure Track" in r.stderr
+
+
+# -------------------------------------------------------------------- rewards owed (done-when)
+
+
+def owes(run, name):
+    return json.loads(run("hero", "show", name, "--json").stdout)["owes"]
+
+
+def record(run, name, owed, tag=""):
+    """Record what the tool says a hero owes, as a player would."""
+    for i in range(owed["level1_skills"]):
+        assert run("hero", "learn", name, f"{name} skill {tag}{i}", "--tree", "melee", "--level", "1").exit_code == 0
+    for i in range(owed["level2_skills"]):
+        assert run("hero", "learn", name, f"{name} skill L2 {tag}{i}", "--tree", "role", "--level", "2").exit_code == 0
+    for i in range(owed["class_abilities"]):
+        assert run("hero", "ability", name, f"{name} ability {tag}{i}").exit_code == 0
+    spoils = iter(["Twin-Blades", "Hack-Slash", "Buckler", "Battle Plate", "Grimoire", "Cornucopia"])
+    for _ in range(owed["spoils"]):
+        r = run("hero", "gain", name, next(s for s in spoils if s not in text_of_all(run)), "--bag")
+        assert r.exit_code == 0, r
+
+
+def text_of_all(run):
+    data = json.loads(run("hero", "list", "--json").stdout)
+    held = set()
+    for h in data["heroes"]:
+        held |= {i["name"] for i in json.loads(run("hero", "show", h["name"], "--json").stdout)["equipment"]}
+    return held
+
+
+def test_a_party_that_records_what_it_is_asked_for_ends_check_strict_clean(run, camp):
+    assert run("hero", "add", "Nyx", "--role", "Striker", "--gear", "Blooded Sword", "--gear", "Leather Armor").exit_code == 0
+    assert run("hero", "add", "Andreas", "--role", "Support", "--gear", "Wooden Staff", "--gear", "Cloth Armor").exit_code == 0
+    assert run("check", "--strict").exit_code == 0
+    for ch in ("1", "2", "3", "4", "5"):
+        assert run("chapter", "complete", ch).exit_code == 0
+        r = run("check", "--strict")
+        if ch != "2":  # chapter 02 gives nothing
+            assert r.exit_code == 1 and "rewards: Nyx is owed" in r.stdout
+        for name in ("Nyx", "Andreas"):
+            record(run, name, owes(run, name), tag=ch)
+        r = run("check", "--strict")
+        assert (r.exit_code, r.stdout, r.stderr) == (0, "", ""), r
+    show = json.loads(run("hero", "show", "Nyx", "--json").stdout)
+    assert show["recorded"] == {"level1_skills": 2, "level2_skills": 0, "class_abilities": 2, "spoils": 2,
+                                "spoils_upgrades": 0}
+    assert [s["chapter"] for s in show["skills"]] == ["01", "04"]
+
+
+def test_skipping_02_changes_nothing_owed_and_skipping_03_drops_its_ability_and_spoils(run, party):
+    write(party / "story.toml", STORY.format(track=track("01", "02", "03", "04", "05"), max_heroes=4))
+    full = owes(run, "Nyx")
+    assert full == {"level1_skills": 1, "level2_skills": 0, "class_abilities": 2, "spoils": 2, "spoils_upgrades": 0}
+    write(party / "story.toml", STORY.format(track=track("01", "03", "04", "05", skipped=("02",)), max_heroes=4))
+    assert owes(run, "Nyx") == full
+    write(party / "story.toml", STORY.format(track=track("01", "02", "04", "05", skipped=("03",)), max_heroes=4))
+    assert owes(run, "Nyx") == {"level1_skills": 1, "level2_skills": 0, "class_abilities": 1, "spoils": 1,
+                                "spoils_upgrades": 0}
+
+
+def test_a_hero_added_before_06_owes_exactly_the_recruit_row_then_nothing(run, party):
+    write(party / "story.toml", STORY.format(track=track("01", "02", "03", "04", "05"), max_heroes=4))
+    r = run("hero", "add", "Vacrem", "--role", "Defender", "--gear", "Jagged Blade Axe", "--gear", "Plate Armor")
+    assert r.stdout.splitlines()[1:] == [
+        "Vacrem is owed the new-recruit rewards for chapter 06 (RB L1005-1016): 2 Level 1 Hero or Role Skills, "
+        "2 Class Abilities, 2 Spoils of the Hero (Standard)",
+        "record them with:",
+        "  drunagor hero learn Vacrem SKILL --tree TREE --level 1",
+        "  drunagor hero ability Vacrem ABILITY",
+        "  drunagor hero gain Vacrem ITEM",
+    ]
+    assert owes(run, "Vacrem") == {"level1_skills": 2, "level2_skills": 0, "class_abilities": 2, "spoils": 2,
+                                   "spoils_upgrades": 0}
+    r = run("check", "--json")
+    vacrem = [w["message"] for w in json.loads(r.stdout)["warnings"] if w["file"].endswith("vacrem.toml")]
+    assert vacrem == [
+        "Vacrem is owed 2 Level 1 Hero or Role Skills (by the new-recruit row for 06, RB L1005-1016); record them "
+        "with drunagor hero learn Vacrem SKILL --tree TREE --level 1",
+        "Vacrem is owed 2 Class Abilities (by the new-recruit row for 06, RB L1005-1016); record them with "
+        "drunagor hero ability Vacrem ABILITY",
+        "Vacrem is owed 2 Spoils of the Hero (Standard) (by the new-recruit row for 06, RB L1005-1016); record them "
+        "with drunagor hero gain Vacrem ITEM",
+    ]
+    record(run, "Vacrem", owes(run, "Vacrem"))
+    assert owes(run, "Vacrem") == {"level1_skills": 0, "level2_skills": 0, "class_abilities": 0, "spoils": 0,
+                                   "spoils_upgrades": 0}
+    r = run("check", "--json")
+    assert [w for w in json.loads(r.stdout)["warnings"] if w["file"].endswith("vacrem.toml")] == []
+
+
+def test_show_and_check_report_owed_and_excess(run, party):
+    write(party / "story.toml", STORY.format(track=track("01", "02", "03"), max_heroes=4))
+    assert run("hero", "learn", "Andreas", "Extra", "--tree", "wisdom", "--level", "1").exit_code == 0
+    data = json.loads(run("show", "--json").stdout)
+    andreas = next(h for h in data["heroes"] if h["name"] == "Andreas")
+    assert andreas["owes"] == {"level1_skills": 0, "level2_skills": 0, "class_abilities": 1, "spoils": 1,
+                               "spoils_upgrades": 0}
+    assert andreas["excess"] == {"level1_skills": 1, "level2_skills": 0, "class_abilities": 0, "spoils": 0,
+                                 "spoils_upgrades": 0}
+    assert ("Andreas  Cleric    Support          1 Class Ability, 1 Spoils of the Hero (Standard) (and 1 Level 1 "
+            "Hero or Role Skill more than the chapters give)") in run("show").stdout
+    r = run("check")
+    assert r.exit_code == 0
+    assert ("campaigns/sgc/heroes/andreas.toml:9: rewards: Andreas has 1 Level 1 Hero or Role Skill more than "
+            "chapters 01, 02, 03 completed give; remove the extra entry if it was recorded by mistake (or fix the "
+            "Adventure Track) (warning)") in r.stdout.splitlines()
+    assert run("check", "--strict").exit_code == 1
+    shown = run("hero", "show", "Andreas").stdout
+    assert "Rewards owed: 1 Class Ability, 1 Spoils of the Hero (Standard)\n" in shown
+    assert "More than the chapters give: 1 Level 1 Hero or Role Skill\n" in shown
+
+
+# ---------------------------------------------------------------------- skills and abilities
+
+
+def test_learn_appends_one_line_and_keeps_comments(run, party):
+    r = run("hero", "learn", "nyx", "Quick Strike", "--tree", "mel", "--level", "1")
+    assert (r.exit_code, r.stdout, r.stderr) == (0, "Nyx learns Quick Strike (melee, Level 1)\n",
+                                                 "warning: Nyx now has 1 Level 1 Hero or Role Skill more than the "
+                                                 "chapters completed since joining give (rewards, SPEC 5.3; "
+                                                 "drunagor check reports it)\n")
+    assert text(party / "heroes" / "nyx.toml") == NYX.lstrip("\n").replace(
+        '  { name = "Shadow Step", tree = "agility", level = 1, chapter = "01" },\n',
+        '  { name = "Shadow Step", tree = "agility", level = 1, chapter = "01" },\n'
+        '  { name = "Quick Strike", tree = "melee", level = 1, chapter = "01" },\n')
+
+
+def test_learn_refusals(run, party):
+    before = snapshot(party)
+    r = run("hero", "learn", "Nyx", "shadow step", "--tree", "agility", "--level", "1")
+    assert (r.exit_code, r.stderr) == (1, "error: campaigns/sgc/heroes/nyx.toml:10: skills: Nyx already knows "
+                                          "'shadow step'; a skill is learned once; to choose another, use drunagor "
+                                          "hero relearn\n")
+    r = run("hero", "learn", "Nyx", "X", "--tree", "fire", "--level", "1")
+    assert (r.exit_code, r.stderr) == (2, "error: no skill tree called 'fire'; known: agility, melee, ranged, role, "
+                                          "wisdom\n")
+    r = run("hero", "learn", "Nyx", "X", "--tree", "melee", "--level", "3")
+    assert (r.exit_code, r.stderr) == (2, "error: --level must be 1 or 2, not 3; skills have Level 1 and Level 2\n")
+    r = run("hero", "learn", "Nobody", "X", "--tree", "melee", "--level", "1")
+    assert r.exit_code == 2 and "no hero called 'Nobody'" in r.stderr
+    assert snapshot(party) == before
+
+
+def test_ability_makes_the_list_one_per_line(run, party):
+    assert run("hero", "ability", "Nyx", "Backstab").stdout == "Nyx gains the Class Ability Backstab\n"
+    assert run("hero", "ability", "Nyx", "Vanish").exit_code == 0
+    assert 'class_abilities = [\n  "Backstab",\n  "Vanish",\n]\n' in text(party / "heroes" / "nyx.toml")
+    before = snapshot(party)
+    r = run("hero", "ability", "Nyx", "backstab")
+    assert r.exit_code == 1 and "Nyx already has the Class Ability 'backstab'" in r.stderr
+    assert snapshot(party) == before
+
+
+def test_relearn_a_skill_and_an_ability_keeps_the_counts(run, party):
+    assert run("hero", "ability", "Nyx", "Backstab").exit_code == 0
+    counts = json.loads(run("hero", "show", "Nyx", "--json").stdout)["recorded"]
+    r = run("hero", "relearn", "Nyx", "shadow", "Quick Strike", "--tree", "melee")
+    assert r.stdout == "Nyx relearns: Shadow Step for Quick Strike (melee, Level 1) (RB L1034-1040)\n"
+    assert '  { name = "Quick Strike", tree = "melee", level = 1, chapter = "01" },\n' in text(party / "heroes" / "nyx.toml")
+    r = run("hero", "relearn", "Nyx", "Backstab", "Vanish")
+    assert r.stdout == "Nyx relearns: the Class Ability Backstab for Vanish (RB L1034-1040)\n"
+    assert 'class_abilities = [\n  "Vanish",\n]\n' in text(party / "heroes" / "nyx.toml")
+    assert json.loads(run("hero", "show", "Nyx", "--json").stdout)["recorded"] == counts
+    before = snapshot(party)
+    r = run("hero", "relearn", "Nyx", "Nothing", "X")
+    assert (r.exit_code, r.stderr) == (1, "error: campaigns/sgc/heroes/nyx.toml: relearn: Nyx has no skill or Class "
+                                          "Ability called 'Nothing'; known: Quick Strike, Vanish\n")
+    r = run("hero", "relearn", "Nyx", "Vanish", "X", "--tree", "melee")
+    assert (r.exit_code, r.stderr) == (2, "error: --tree is for skills; a Class Ability has no tree\n")
+    assert snapshot(party) == before
+
+
+# ------------------------------------------------------------------------------------ equipment
+
+
+def test_gain_infers_kind_and_quality_and_places_it(run, party):
+    assert run("hero", "gain", "Nyx", "twin-blades").stdout == "Nyx gains Twin-Blades (spoils, standard, equipped)\n"
+    assert run("hero", "gain", "Nyx", "potion of haste").stdout == \
+        "Nyx gains Potion of Haste (consumable, in the bag)\n"
+    assert run("hero", "gain", "Nyx", "Ragged Doll", "--bag").stdout == "Nyx gains Ragged Doll (adventure, in the bag)\n"
+    assert text(party / "heroes" / "nyx.toml").endswith(
+        '  { name = "Potion of Healing", kind = "consumable", place = "bag" },\n'
+        '  { name = "Twin-Blades", kind = "spoils", quality = "standard", place = "equipped" },\n'
+        '  { name = "Potion of Haste", kind = "consumable", place = "bag" },\n'
+        '  { name = "Ragged Doll", kind = "adventure", place = "bag" },\n'
+        ']\n')
+
+
+def test_gain_an_unknown_card_needs_its_kind_once(run, party):
+    before = snapshot(party)
+    r = run("hero", "gain", "Nyx", "Silver Locket")
+    assert (r.exit_code, r.stderr) == (2, "error: drunagor does not know the card 'Silver Locket', so not its kind; "
+                                          "say it once with --kind starting|spoils|adventure|epic|consumable "
+                                          "(remembered under [cards] in story.toml)\n")
+    assert snapshot(party) == before
+    r = run("hero", "gain", "Nyx", "Silver Locket", "--kind", "epic")
+    assert r.stdout == ("remembered under [cards] in story.toml: Silver Locket is an epic card\n"
+                        "Nyx gains Silver Locket (epic, equipped)\n")
+    assert '[cards]                         # facts recorded once\n"Silver Locket" = { kind = "epic", epic = true }\n\n[git]' \
+        in text(party / "story.toml")
+    assert run("hero", "drop", "Nyx", "silver").exit_code == 0
+    r = run("hero", "gain", "Andreas", "silver locket")  # remembered: no --kind, the recorded spelling
+    assert r.stdout == "Andreas gains Silver Locket (epic, equipped)\n"
+
+
+def test_gain_refusals(run, party):
+    assert run("hero", "gain", "Andreas", "Twin-Blades").exit_code == 0
+    before = snapshot(party)
+    cases = [
+        (("Nyx", "War Bow"), 1, "error: campaigns/sgc/story.toml:8: stored: War Bow is stored ('War Bow' in "
+         "`stored`): a card disposed of in an upgrade or taken out of the campaign can never be gained again this "
+         "campaign (RB L429-431); choose another card\n"),
+        (("Nyx", "Twin-Blades"), 1, "error: equipment: Andreas holds Twin-Blades, and there is one card of it; hand "
+         "it over: drunagor hero give Andreas Nyx Twin-Blades\n"),
+        (("Nyx", "Blooded Sword"), 1, "error: campaigns/sgc/heroes/nyx.toml:13: equipment: Nyx already has Blooded "
+         "Sword; there is one card of each; to move it, use hero equip/unequip\n"),
+        (("Nyx", "Twin-Blades", "--kind", "adventure"), 2, "error: Twin-Blades is a spoils card, not adventure; "
+         "leave out --kind: the catalog knows this card\n"),
+        (("Nyx", "Ragged Doll", "--quality", "improved"), 2, "error: --quality is for Spoils of the Hero cards only\n"),
+    ]
+    for args, code, message in cases:
+        r = run("hero", "gain", *args)
+        assert (r.exit_code, r.stderr) == (code, message), args
+    assert snapshot(party) == before
+
+
+def test_equip_unequip_drop(run, party):
+    assert run("hero", "gain", "Nyx", "Twin-Blades", "--bag").exit_code == 0
+    assert run("hero", "equip", "Nyx", "twin").stdout == "Nyx equips Twin-Blades\n"
+    assert '{ name = "Twin-Blades", kind = "spoils", quality = "standard", place = "equipped" }' in \
+        text(party / "heroes" / "nyx.toml")
+    before = snapshot(party)
+    assert run("hero", "equip", "Nyx", "twin").stdout == "no change: Nyx equips Twin-Blades\n"
+    assert snapshot(party) == before
+    assert run("hero", "unequip", "Nyx", "Twin-Blades").stdout == "Nyx puts Twin-Blades in the bag\n"
+    assert run("hero", "drop", "Nyx", "potion").stdout == "Nyx drops Potion of Healing\n"
+    assert text(party / "heroes" / "nyx.toml").endswith(
+        '  { name = "Leather Armor", kind = "starting", place = "equipped" },\n'
+        '  { name = "Twin-Blades", kind = "spoils", quality = "standard", place = "bag" },\n'
+        ']\n')
+
+
+def test_equipping_an_item_the_hero_does_not_have_is_refused(run, party):
+    assert run("hero", "gain", "Andreas", "Twin-Blades").exit_code == 0
+    before = snapshot(party)
+    r = run("hero", "equip", "Nyx", "Twin-Blades")
+    assert (r.exit_code, r.stderr) == (1, "error: campaigns/sgc/heroes/nyx.toml:13: equipment: Nyx does not have "
+                                          "'Twin-Blades' to equip; Andreas has it: drunagor hero give Andreas Nyx "
+                                          "Twin-Blades\n")
+    r = run("hero", "equip", "Nyx", "Leathr Armor")
+    assert (r.exit_code, r.stderr) == (1, "error: campaigns/sgc/heroes/nyx.toml:13: equipment: Nyx does not have "
+                                          "'Leathr Armor' to equip; did you mean 'Leather Armor'?\n")
+    r = run("hero", "equip", "Nyx", "Potion of Healing")
+    assert (r.exit_code, r.stderr) == (1, "error: campaigns/sgc/heroes/nyx.toml:13: equipment: Potion of Healing is "
+                                          "a Consumable Item: it is carried in the bag and used, never equipped\n")
+    assert snapshot(party) == before
+
+
+def test_give_a_spoils_card_keeps_it_counted_for_its_earner(run, party):
+    write(party / "story.toml", STORY.format(track=track("01", "02", "03"), max_heroes=4))
+    assert run("hero", "gain", "Nyx", "Twin-Blades").exit_code == 0
+    assert run("hero", "gain", "Andreas", "Hack-Slash").exit_code == 0
+    r = run("hero", "give", "Nyx", "Andreas", "twin")
+    assert r.stdout == "Nyx gives Twin-Blades to Andreas (in the bag)\n"
+    assert text(party / "heroes" / "andreas.toml").endswith(
+        '  { name = "Twin-Blades", kind = "spoils", quality = "standard", place = "bag", from = "Nyx" },\n]\n')
+    assert "Twin-Blades" not in text(party / "heroes" / "nyx.toml")
+    assert owes(run, "Nyx")["spoils"] == 0 and owes(run, "Andreas")["spoils"] == 0
+    assert run("check").stdout.count("Spoils") == 0
+    assert run("hero", "give", "Andreas", "Nyx", "Twin-Blades").exit_code == 0  # back home: no `from`
+    assert '{ name = "Twin-Blades", kind = "spoils", quality = "standard", place = "bag" }' in text(party / "heroes" / "nyx.toml")
+
+
+def test_remove_sends_consumables_to_the_stash_and_keeps_the_log(run, party):
+    assert run("hero", "gain", "Andreas", "Twin-Blades").exit_code == 0
+    assert run("hero", "gain", "Andreas", "Scroll of Incinerate").exit_code == 0
+    r = run("hero", "remove", "Andreas")
+    assert (r.exit_code, r.stdout) == (0, "Andreas leaves the party before chapter 02; to the party stash: Scroll of "
+                                          "Incinerate; back to the box: Wooden Staff, Cloth Armor, Twin-Blades; the "
+                                          "party needs a new Leader (drunagor leader HERO)\n")
+    assert text(party / "heroes" / "andreas.toml") == dedent('''
+        schema = 1
+        name = "Andreas"
+        class = "Cleric"
+        role = "Support"
+        joined = "01"
+        aura = "Bastion"
+        statuses = []
+        class_abilities = []
+        skills = [
+          { name = "Wisdom 1", tree = "wisdom", level = 1, chapter = "01" },
+        ]
+        equipment = []
+        retired = true
+        left = "02"
+        ''')
+    story = text(party / "story.toml")
+    assert "leader" not in story
+    assert 'stash = [\n  "Scroll of Incinerate",\n]                      # consumables of heroes who left\n' in story
+    # the stash is handed out; the one who left is no longer counted, nor can act
+    r = run("hero", "give", "stash", "Nyx", "scroll")
+    assert r.stdout == "Nyx takes Scroll of Incinerate from the party stash (in the bag)\n"
+    assert "stash = []" in text(party / "story.toml")
+    assert '  { name = "Scroll of Incinerate", kind = "consumable", place = "bag" },\n]\n' in text(party / "heroes" / "nyx.toml")
+    assert run("hero", "gain", "Nyx", "Twin-Blades").exit_code == 0  # back in the box, so it can be found again
+    before = snapshot(party)
+    r = run("hero", "learn", "Andreas", "X", "--tree", "melee", "--level", "1")
+    assert (r.exit_code, r.stderr) == (1, "error: campaigns/sgc/heroes/andreas.toml:13: retired: Andreas has left the "
+                                          "party (before chapter 02); their Campaign Log is kept for the record; "
+                                          "choose an active hero\n")
+    r = run("hero", "give", "stash", "Nyx", "Potion")
+    assert (r.exit_code, r.stderr) == (1, "error: campaigns/sgc/story.toml:6: stash: the party stash holds no "
+                                          "'Potion'; the stash holds: nothing\n")
+    assert snapshot(party) == before
+    listed = run("hero", "list").stdout.splitlines()
+    assert listed[-1].split() == ["Andreas", "Cleric", "Support", "01", "left", "before", "02"]
+    assert run("check", "--strict").stdout.count("andreas.toml") == 0
+
+
+# ----------------------------------------------------------------------------- aura and statuses
+
+
+def test_aura_one_at_a_time(run, party):
+    assert run("hero", "aura", "Andreas", "taunt").stdout == \
+        "Andreas has the Aura Taunt (it replaces Bastion: one Aura at a time)\n"
+    assert 'aura = "Taunt"\n' in text(party / "heroes" / "andreas.toml")
+    assert run("hero", "aura", "Andreas", "--clear").stdout == "Andreas loses the Aura Taunt\n"
+    assert "aura" not in text(party / "heroes" / "andreas.toml")
+    r = run("hero", "aura", "Nyx", "Taunnt")
+    assert r.stderr == "warning: 'Taunnt' is not an Aura drunagor knows; did you mean 'Taunt'? (kept as typed)\n"
+    before = snapshot(party)
+    r = run("hero", "aura", "Nyx")
+    assert (r.exit_code, r.stderr) == (2, "error: give an AURA or --clear (not both); e.g. drunagor hero aura "
+                                          "Andreas Bastion\n")
+    assert snapshot(party) == before
+
+
+def test_status_add_remove(run, party):
+    assert run("hero", "status", "Nyx", "add", "soft heart").stdout == "Nyx gains the status Soft Heart\n"
+    assert 'statuses = [\n  "Haunted",\n  "Soft Heart",\n]\n' in text(party / "heroes" / "nyx.toml")
+    before = snapshot(party)
+    r = run("hero", "status", "Nyx", "add", "haunted")
+    assert (r.exit_code, r.stderr) == (1, "error: campaigns/sgc/heroes/nyx.toml:7: hero-status: Nyx already has the "
+                                          "status Haunted\n")
+    r = run("hero", "status", "Nyx", "remove", "Lifesaver")
+    assert (r.exit_code, r.stderr) == (1, "error: campaigns/sgc/heroes/nyx.toml:7: hero-status: Nyx does not have "
+                                          "the status 'Lifesaver'; statuses: Haunted, Soft Heart\n")
+    assert snapshot(party) == before
+    assert run("hero", "status", "Nyx", "remove", "haun").stdout == "Nyx loses the status Haunted\n"
+    assert run("hero", "status", "Nyx", "remove", "soft heart").exit_code == 0
+    assert "statuses = []\n" in text(party / "heroes" / "nyx.toml")
+
+
+# --------------------------------------------------------------------------- show, list, check
+
+
+def test_hero_show_json(run, party):
+    data = json.loads(run("hero", "show", "ny", "--json").stdout)
+    assert data == {
+        "name": "Nyx", "class": "Assassin", "role": "Striker", "role_cards": ["I", "II"], "player": "Carla",
+        "joined": "01", "retired": False, "left": None, "aura": None, "statuses": ["Haunted"], "class_abilities": [],
+        "skills": [{"name": "Shadow Step", "tree": "agility", "level": 1, "chapter": "01"}],
+        "equipment": [
+            {"name": "Blooded Sword", "kind": "starting", "quality": None, "place": "equipped", "from": None},
+            {"name": "Leather Armor", "kind": "starting", "quality": None, "place": "equipped", "from": None},
+            {"name": "Potion of Healing", "kind": "consumable", "quality": None, "place": "bag", "from": None}],
+        "upgrades": [],
+        "expected": {"level1_skills": 1, "level2_skills": 0, "class_abilities": 0, "spoils": 0, "spoils_upgrades": 0},
+        "recorded": {"level1_skills": 1, "level2_skills": 0, "class_abilities": 0, "spoils": 0, "spoils_upgrades": 0},
+        "owes": {"level1_skills": 0, "level2_skills": 0, "class_abilities": 0, "spoils": 0, "spoils_upgrades": 0},
+        "excess": {"level1_skills": 0, "level2_skills": 0, "class_abilities": 0, "spoils": 0, "spoils_upgrades": 0},
+    }
+
+
+def test_hero_show_and_list_text(run, party):
+    assert run("hero", "show", "Nyx").stdout == dedent('''
+        Nyx: Assassin, Striker (role cards I and II)
+        Player: Carla
+        Joined before chapter 01
+        Aura: none
+        Statuses: Haunted
+        Class Abilities: none
+        Skills
+        Skill        Tree     Level  Chapter
+        Shadow Step  agility  1      01
+        Equipment
+        Item               Kind        Quality  Place
+        Blooded Sword      starting             equipped
+        Leather Armor      starting             equipped
+        Potion of Healing  consumable           bag
+        Rewards owed: nothing
+        ''')
+    assert run("hero", "list").stdout == dedent('''
+        Hero     Class     Role     Player  Joined  Owes
+        Andreas  Cleric    Support          01      nothing
+        Nyx      Assassin  Striker  Carla   01      nothing
+        ''')
+    assert [h["name"] for h in json.loads(run("hero", "list", "--json").stdout)["heroes"]] == ["Andreas", "Nyx"]
+
+
+def test_check_reports_hero_rules(run, party):
+    write(party / "heroes" / "vorn.toml", 'schema = 1\nname = "Vorn"\nclass = "Warrior"\nrole = "Striker"\n')
+    r = run("check")
+    assert r.exit_code == 1
+    assert r.stdout.splitlines()[:2] == [
+        "campaigns/sgc/heroes/vorn.toml:2: core-hero: Vorn is a core-box hero, and core-box heroes (Elros, Jaheen, "
+        "Lorelai, Maya, Vorn) are not heroes in Awakenings (RB L941-945); remove this Campaign Log; recruit Vorn as "
+        'a Follower instead: drunagor follower add "Vorn the Warrior"',
+        "campaigns/sgc/heroes/vorn.toml:4: dungeon-role: Vorn and Nyx are both Striker: each Dungeon Role is taken "
+        "by one hero only (one slot on the Initiative Track); give one of them a free role",
+    ]
+    assert ("campaigns/sgc/heroes/vorn.toml:2: starting-gear: Vorn has 0 of the 2 pieces of Starting Gear a new "
+            "hero starts with (RB L989); record them: drunagor hero gain Vorn ITEM --kind starting (warning)") \
+        in r.stdout.splitlines()
+
+
+def test_check_too_many_heroes(run, party):
+    write(party / "story.toml", STORY.format(track=track("01"), max_heroes=1))
+    r = run("check")
+    assert r.exit_code == 1
+    assert ("campaigns/sgc/story.toml:15: max-heroes: 2 active heroes, but max_heroes is 1 (RB L943); mark the "
+            "heroes who left with retired = true (drunagor hero remove NAME), or set max_heroes = 5 with extra-hero "
+            "content") in r.stdout.splitlines()
+
+
+# ------------------------------------------------------------------------------- recruit, camp
+
+
+def test_recruit_table_and_json(run, party):
+    r = run("recruit", "--chapter", "6")
+    assert r.stdout == dedent('''
+        Matching a New Recruit to Your Party Level (RB L1005-1016)
+            Chapter  Rewards, in addition to the starting kit
+            01       only the rewards received for creating the hero
+            02       1 Level 1 Hero or Role Skill
+            03       1 Level 1 Hero or Role Skill
+            04       1 Level 1 Hero or Role Skill, 1 Class Ability, 1 Spoils of the Hero (Standard)
+            05       2 Level 1 Hero or Role Skills, 1 Class Ability, 1 Spoils of the Hero (Standard)
+        ->  06       2 Level 1 Hero or Role Skills, 2 Class Abilities, 2 Spoils of the Hero (Standard)
+            07       2 Level 1 Hero or Role Skills, 1 Level 2 Hero or Role Skill, 2 Class Abilities, 2 Spoils of the Hero (Standard)
+            08       2 Level 1 Hero or Role Skills, 1 Level 2 Hero or Role Skill, 2 Class Abilities, 2 Spoils of the Hero (Standard), 1 Spoils upgrade
+            09       3 Level 1 Hero or Role Skills, 1 Level 2 Hero or Role Skill, 2 Class Abilities, 2 Spoils of the Hero (Standard), 1 Spoils upgrade
+        A hero joining before chapter 06 takes: 2 Level 1 Hero or Role Skills, 2 Class Abilities, 2 Spoils of the Hero (Standard)
+        ''')
+    data = json.loads(run("recruit", "--json").stdout)
+    assert data["chapter"] == "02"  # the campaign's next chapter
+    assert data["rows"][0] == {"chapter": "01", "level1_skills": 0, "level2_skills": 0, "class_abilities": 0,
+                               "spoils": 0, "spoils_upgrades": 0}
+    assert data["rows"][8] == {"chapter": "09", "level1_skills": 3, "level2_skills": 1, "class_abilities": 2,
+                               "spoils": 2, "spoils_upgrades": 1}
+    assert [r["chapter"] for r in data["rows"]] == ["01", "02", "03", "04", "05", "06", "07", "08", "09"]
+
+
+def test_recruit_without_a_campaign_and_with_a_bad_chapter(run):
+    r = run("recruit")
+    assert r.exit_code == 0 and "->" not in r.stdout
+    r = run("recruit", "--chapter", "10")
+    assert (r.exit_code, r.stderr) == (2, "error: no chapter '10'; chapters are 01 to 09\n")
+
+
+def test_camp_clears_statuses_and_lists_what_may_be_done(run, party):
+    assert run("hero", "gain", "Nyx", "Twin-Blades").exit_code == 0
+    assert run("hero", "gain", "Nyx", "Ragged Doll", "--bag").exit_code == 0
+    assert run("hero", "gain", "Nyx", "Artisan's Tools").exit_code == 0
+    assert run("hero", "status", "Andreas", "add", "Lifesaver").exit_code == 0
+    r = run("camp")
+    assert r.exit_code == 0, r
+    lines = r.stdout.splitlines()
+    assert lines[0] == "Camp phase: statuses removed: Andreas (Lifesaver); Nyx (Haunted)"
+    assert lines[2] == ("The Chest deck may be changed now (RB L361): drunagor chest swap OUT IN; a change of "
+                        "composition returns every Potion and Scroll the heroes hold")
+    assert lines[3] == ("Spoils upgrade possible: Nyx's Twin-Blades standard -> improved with Artisan's Tools and one "
+                        "of Ragged Doll (drunagor spoils upgrade Nyx Twin-Blades --discard ...)")
+    assert "statuses = []\n" in text(party / "heroes" / "nyx.toml")
+    assert "statuses = []\n" in text(party / "heroes" / "andreas.toml")
+    before = snapshot(party)
+    data = json.loads(run("camp", "--json").stdout)
+    assert snapshot(party) == before
+    assert data["cleared"] == {} and data["changed"] == []
+    assert data["upgrades"] == [{"hero": "Nyx", "item": "Twin-Blades", "from": "standard", "to": "improved",
+                                 "discard": ["Ragged Doll"]}]
+    assert data["owes"]["Nyx"]["spoils"] == 0
+    assert data["owes"]["Andreas"] == {"level1_skills": 0, "level2_skills": 0, "class_abilities": 0, "spoils": 0,
+                                       "spoils_upgrades": 0}
+
+
+def test_the_example_stays_clean(run, example):
+    r = run("check", "--strict")
+    assert (r.exit_code, r.stdout, r.stderr) == (0, "", "")
+    assert run("hero", "show", "vac").exit_code == 0
+
+
+@pytest.mark.parametrize("args", [("hero", c) for c in ("add", "show", "list", "learn", "ability", "relearn", "gain",
+                                                         "drop", "give", "equip", "unequip", "aura", "status",
+                                                         "remove")] + [("recruit",), ("camp",)])
+def test_every_command_has_help_with_an_example(run, args):
+    r = run(*args, "--help")
+    assert r.exit_code == 0 and "Example: drunagor " in r.stdout
