@@ -360,17 +360,21 @@ def plan_swap(story: Story, out: str, into: CardFacts, copies: int = 1) -> Swap:
     if into.type == "other":
         raise RuleError(f"{into.name} is recorded as neither a Potion nor a Scroll", rule=rule,
                         remedy="only a Potion or a Scroll can join the Chest deck (RB L349-355)")
+    was = f"{out_f.rarity.capitalize()} {SINGULAR[out_f.type]}"
+    into_words = " ".join(w for w in (into.rarity and into.rarity.capitalize(),
+                                      into.type and SINGULAR[into.type]) if w)
+    mismatch = RuleError(f"{entry.name} is {a(was)} and {into.name} {a(into_words)}: a card can only be replaced "
+                         f"by one of the same type and rarity (RB L345, L363)", rule=rule, remedy=f"choose {a(was)}")
+    if into.type is not None and into.type != out_f.type:
+        raise mismatch
     if into.missing:
         raise UsageError(f"the {' and '.join(into.missing)} of {into.name} is not known, and a card can only "
                          f"be replaced by one of the same type and rarity (RB L345, L363)", rule=rule,
                          remedy="look at the card and give it once: "
                                 + " ".join(f"--{m} {'|'.join(TYPES if m == 'type' else RARITIES)}"
                                            for m in into.missing))
-    if (into.type, into.rarity) != (out_f.type, out_f.rarity):
-        was = f"{out_f.rarity.capitalize()} {SINGULAR[out_f.type]}"
-        raise RuleError(f"{entry.name} is {a(was)} and {into.name} {a(into.rarity.capitalize() + ' ' + SINGULAR[into.type])}: "
-                        f"a card can only be replaced by one of the same type and rarity (RB L345, L363)", rule=rule,
-                        remedy=f"choose {a(was)}")
+    if into.rarity != out_f.rarity:
+        raise mismatch
     return Swap(out_f, into, copies, apply_swap(story.chest_cards, entry.name, into.name, copies))
 
 
