@@ -242,6 +242,7 @@ class UndoPlan:
     target: Entry
     parent: str
     restore: dict[str, bytes | None] = field(default_factory=dict)  # path -> old bytes (None: delete)
+    current: dict[str, bytes | None] = field(default_factory=dict)  # path -> bytes now (as committed)
 
 
 def _is_tool_file(path: str) -> bool:
@@ -312,6 +313,8 @@ def plan_undo(root: Path) -> UndoPlan:
                             remedy=f"undo it with git itself (git revert {target.short})")
         plan = UndoPlan(target, parent)
         for status, path in changes:
+            file = root / path
+            plan.current[path] = file.read_bytes() if file.exists() else None
             if status.startswith("A"):
                 plan.restore[path] = None  # the commit created it: undoing deletes it
             else:
@@ -326,8 +329,7 @@ def apply_undo(root: Path, plan: UndoPlan) -> str | None:
     The caller holds the campaign lock."""
     tx = store.Transaction(root)
     for path, data in plan.restore.items():
-        target = root / path
-        current = target.read_bytes() if target.exists() else None
+        target, current = root / path, plan.current.get(path)  # changed on disk since the plan: exit 4
         if data is None:
             if current is not None:
                 tx.delete(target, current)
