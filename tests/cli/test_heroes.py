@@ -675,7 +675,7 @@ def test_camp_clears_statuses_and_lists_what_may_be_done(run, party):
     assert lines[2] == ("The Chest deck may be changed now (RB L361): drunagor chest swap OUT IN; a change of "
                         "composition returns every Potion and Scroll the heroes hold")
     assert lines[3] == ("Spoils upgrade possible: Nyx's Twin-Blades standard -> improved with Artisan's Tools and one "
-                        "of Ragged Doll (drunagor spoils upgrade Nyx Twin-Blades --discard ...)")
+                        "of Ragged Doll (drunagor spoils upgrade Nyx Twin-Blades --discard \"Ragged Doll\")")
     assert "statuses = []\n" in text(party / "heroes" / "nyx.toml")
     assert "statuses = []\n" in text(party / "heroes" / "andreas.toml")
     before = snapshot(party)

@@ -868,9 +868,10 @@ def camp(json: JsonOpt = False, commit: CommitOpt = False) -> None:
               "returns every Potion and Scroll the heroes hold")
     if upgrades:
         for u in upgrades:
+            other = rules.quote(u["discard"][0]) if len(u["discard"]) == 1 else "OTHER"
             term.line(f"Spoils upgrade possible: {u['hero']}'s {u['item']} {u['from']} -> {u['to']} with Artisan's "
                       f"Tools and one of {', '.join(u['discard'])} (drunagor spoils upgrade "
-                      f"{rules.quote(u['hero'])} {rules.quote(u['item'])} --discard ...)")
+                      f"{rules.quote(u['hero'])} {rules.quote(u['item'])} --discard {other})")
     else:
         term.line("Spoils upgrades: none possible now (needs Artisan's Tools and a spare card in the bag, RB L413-419)")
     owing = [(n, rewards.describe(t)) for n, t in owes.items() if rewards.describe(t)]
