@@ -469,3 +469,38 @@ def test_the_example_stays_clean_after_a_full_story_evening(run, example, today)
         assert r.exit_code == 0, (args, r)
     r = run("check")  # rewards owed are the heroes' warnings; the story has no error
     assert "story.toml" not in r.stdout
+
+
+# ------------------------------------------------------------------------- round trip (property)
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+POOL = ["Vorn the Warrior", "Maya the Ranger", "Minerva", "Lorelai the Mage", "Elros the Assassin", "Ökö \"the\" Odd"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.booleans(), st.sampled_from(POOL)), max_size=12))
+def test_list_edits_round_trip_and_keep_comments(ops):
+    import tomllib
+
+    import tomlkit
+
+    from drunagor_log.cli.commands.story import _append_name, _remove_name
+
+    text = STORY.lstrip()
+    expected = ["Vorn the Warrior"]
+    for add, name in ops:
+        doc = tomlkit.parse(text)
+        if add and name not in expected:
+            _append_name(doc, "followers", name)
+            expected.append(name)
+        elif not add and name in expected:
+            _remove_name(doc, "followers", name)
+            expected.remove(name)
+        text = tomlkit.dumps(doc)
+        assert tomllib.loads(text)["followers"] == expected
+        assert "# names as written on the sheet\n" in text and "# breaks the ties\n" in text
+        if len(expected) >= 2:  # one name per line: merge-friendly
+            for n in expected:
+                assert f"\n    {json.dumps(n, ensure_ascii=False)},\n" in text
