@@ -119,7 +119,7 @@ def _rank_of(name: str, ranks: Mapping[str, str] | None, board: Sequence[Monster
     if rank is not None:
         return canonical_rank(str(rank))
     for monster in board:
-        if monster.is_named(name):
+        if monster.is_named(name) and monster.rank is not None:
             return monster.rank
     raise ValueError(f"the rank of {name!r} is unknown: give it (Overlord ... Minion) to track the board")
 

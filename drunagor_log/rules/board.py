@@ -101,18 +101,20 @@ class Monster(Value):
 
     __slots__ = ("name", "rank", "slot", "boss")
     name: str
-    rank: str
-    slot: int | None
+    rank: str | None  # None only for a boss whose rank no source gives (a boss is never activated
+    slot: int | None  # by a failed summon, RB L312, so its rank decides nothing)
     boss: bool
 
-    def __init__(self, name: str, rank: str, slot: int | None = None, boss: bool = False) -> None:
+    def __init__(self, name: str, rank: str | None, slot: int | None = None, boss: bool = False) -> None:
         if not isinstance(name, str) or not name.strip():
             raise ValueError("a monster needs a name")
         if slot is not None:
             _check_slot(slot)
         elif not boss:
             raise ValueError(f"{name}: a monster that is not a boss takes a status-board slot")
-        self._set(name=name, rank=canonical_rank(rank), slot=slot, boss=bool(boss))
+        if rank is None and not boss:
+            raise ValueError(f"{name}: a monster that is not a boss needs a rank")
+        self._set(name=name, rank=None if rank is None else canonical_rank(rank), slot=slot, boss=bool(boss))
 
     def is_named(self, name: str) -> bool:
         """Same monster type, case-insensitively."""

@@ -21,6 +21,7 @@ from drunagor_log.rules.board import (
     Monster,
     Pile,
     Value,
+    canonical_rank,
     check_board,
     models_on_board,
     next_free_slot,
@@ -196,12 +197,15 @@ def resolve_raid(
     monsters_on_board: int = 0,
     minion_models_on_board: int = 0,
     models_limit: int = MINION_MODELS,
+    minion_rank: str = "Minion",
 ) -> RaidResult:
     """Resolve one Dreadful Raid activation, steps 1-4 of RB L277-286 (SPEC 5.5).
 
     `rune` is the manifested colour; it is required when `no_summon_reason` is None and ignored (the
     result's `rune` is None) otherwise. With `board` given, `monsters_on_board` and
-    `minion_models_on_board` are ignored and counted from the board.
+    `minion_models_on_board` are ignored and counted from the board. `minion_rank` is the rank the
+    summoned monsters take: "Minion" for a Minion card, "Scenario" for a Scenario Monster card that a
+    raid summons (the Nightmare of chapter 02, RB L1102; the Fell Woodman of chapter 08, RB L1271).
     """
     face = canonical_face(face)
     next_face = flip(face)
@@ -210,6 +214,7 @@ def resolve_raid(
         raise ValueError("the raid needs the name of its minion")
     if isinstance(models_limit, bool) or not isinstance(models_limit, int) or models_limit < 1:
         raise ValueError(f"models limit must be at least 1, got {models_limit!r}")
+    minion_rank = canonical_rank(minion_rank)
     piles = tuple(piles)
 
     tracked = board is not None
@@ -312,7 +317,7 @@ def resolve_raid(
                 failed += 1
                 cause = _failure_cause(models, models_limit, slot is not None, minion)
                 continue
-            after.append(Monster(name=minion, rank="Minion", slot=slot))
+            after.append(Monster(name=minion, rank=minion_rank, slot=slot))
             summoned.append(Summoned(minion, slot))
         # RB L312-313: the minions placed this raid are on the board and count.
         target = strongest_non_boss(after)
