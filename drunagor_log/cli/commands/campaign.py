@@ -135,7 +135,7 @@ def show_data(c: Campaign) -> dict:
         "statuses": list(story.statuses),
         "stash": list(story.stash),
         "chest": _chest_data(c),
-        "adventure": _adventure_data(adv.data) if adv is not None else None,
+        "adventure": _adventure_data(adv) if adv is not None else None,
     }
 
 
@@ -145,9 +145,27 @@ def _chest_data(c: Campaign) -> dict:
     return chest.summary(c.story)
 
 
-def _adventure_data(data: dict) -> dict:
-    return {"chapter": data.get("chapter"), "heroes": data.get("heroes"),
-            "raid_face": (data.get("raid") or {}).get("face")}
+def _adventure_data(f) -> dict:
+    """What `show` says about the adventure under way (adventure.toml; `adventure show` has it all):
+    chapter, heroes, raid card face, the bag, the track, the Piles of Runes and the monsters."""
+    from ...rules.adventure import StateError, line_of, state_from
+
+    try:
+        state = state_from(f.data)
+    except StateError as exc:
+        raise DataError(exc.message, file=f.shown, line=line_of(f.text, exc.path), rule="adventure-state",
+                        remedy=exc.remedy) from None
+    return {
+        "chapter": state.chapter,
+        "heroes": state.heroes,
+        "raid_face": state.raid.face if state.raid is not None else None,
+        "raid_card": state.raid.card if state.raid is not None else None,
+        "bag": dict(state.bag),
+        "runes_in_bag": state.runes_in_bag(),
+        "track": dict(state.track),
+        "piles": [{"id": p.id, "runes": {c: n for c, n in p.runes.items() if n}} for p in state.piles],
+        "monsters": [{"name": m.name, "rank": m.rank, "slot": m.slot, "boss": m.boss} for m in state.monsters],
+    }
 
 
 def show(json: JsonOpt = False) -> None:
@@ -199,6 +217,10 @@ def show(json: JsonOpt = False) -> None:
     if adv:
         term.line(f"Adventure under way: chapter {adv['chapter']}, {adv['heroes']} heroes"
                   + (f", raid card face {adv['raid_face']}" if adv.get("raid_face") else ""))
+        piles = "; ".join(f"Pile {p['id']} ({', '.join(p['runes'])})" for p in adv["piles"]) or "none"
+        board = ", ".join(f"{m['name']} ({m['slot'] if m['slot'] else 'boss'})" for m in
+                          sorted(adv["monsters"], key=lambda m: (m["slot"] is None, m["slot"] or 0))) or "none"
+        term.line(f"  rune bag {adv['runes_in_bag']}; Piles of Runes: {piles}; monsters (slot): {board}")
 
 
 def _owes_text(owes: dict | None, excess: dict | None = None) -> str:
