@@ -106,8 +106,11 @@ def repository(root: Path, purpose: str = "") -> Path:
     """The top folder of the git repository holding the campaign; a UsageError (exit 2) when there is
     none or git is missing. `purpose` ("--commit", "autocommit", "history", "undo") shapes the remedy."""
     remedy = _purpose_remedy(purpose)
+    where = root
+    while not where.is_dir() and where != where.parent:  # `drunagor new`: the folder is not there yet
+        where = where.parent
     try:
-        out = _run(root, "rev-parse", "--show-toplevel", remedy=remedy).stdout
+        out = _run(where, "rev-parse", "--show-toplevel", remedy=remedy).stdout
     except _GitFailed:
         what = {"autocommit": "story.toml sets [git] autocommit = true, but "}.get(purpose, "")
         raise UsageError(f"{what}the campaign is not in a git repository", file=store.display(root),

@@ -613,3 +613,65 @@ def test_a_player_one_chapter_ahead_conflicts_on_that_chapter_only(shared, examp
     (example / "story.toml").write_text("\n".join(lines[:start] + ['"06" = "completed"'] + lines[start + 4:]) + "\n")
     assert_no_errors(run)
     assert json.loads(run("show", "--json").stdout)["next_chapter"] == "07"
+
+
+def test_new_with_commit(git, run, tmp_path):
+    r = ok(run("new", "autumn", "--party", "Safeguard Corporation", "--commit"))
+    assert r.stdout.splitlines()[1] == (f"committed {short(git)}: drunagor: created campaign autumn "
+                                        "(Safeguard Corporation)")
+    assert git.files_of() == ["A\tcampaigns/autumn/.gitattributes", "A\tcampaigns/autumn/.gitignore",
+                              "A\tcampaigns/autumn/story.toml"]
+    assert git("status", "--porcelain", "--untracked-files=all") == ""
+
+
+def test_new_with_commit_outside_a_repository_creates_nothing(no_repo, run, tmp_path):
+    r = run("new", "autumn", "--commit")
+    assert (r.exit_code, r.stdout) == (2, "")
+    assert r.stderr == ("error: campaigns/autumn: git: the campaign is not in a git repository; run `git init` "
+                        "in the folder that should hold it, and commit the campaign, or run the command "
+                        "without --commit\n")
+    assert not (tmp_path / "campaigns").exists()
+
+
+# ----------------------------------------------------------------- every writing command: --commit
+
+
+def _commands():
+    from typer.main import get_command
+
+    from drunagor_log.cli.app import app
+
+    def walk(cmd, prefix):
+        if hasattr(cmd, "commands"):
+            for name, sub in cmd.commands.items():
+                yield from walk(sub, f"{prefix} {name}".strip())
+        else:
+            yield prefix, cmd
+
+    return dict(walk(get_command(app), ""))
+
+
+def _writes(callback) -> bool:
+    """Whether a command writes: its function, or a helper of its module it calls, finishes a write."""
+    import inspect
+    import re
+
+    fn = inspect.unwrap(callback)
+    module = inspect.getmodule(fn)
+    source = inspect.getsource(fn)
+    for name in set(re.findall(r"\b([A-Za-z_]\w*)\(", source)):
+        helper = getattr(module, name, None)
+        if inspect.isfunction(helper) and helper is not fn and inspect.getmodule(helper) is module:
+            source += inspect.getsource(helper)
+    return bool(re.search(r"\bfinish\(|write=True|atomic_write\(", source))
+
+
+def test_every_writing_command_takes_commit():
+    commands = _commands()
+    writing = {name for name, cmd in commands.items() if _writes(cmd.callback)}
+    assert {"new", "party", "hero add", "chapter complete"} <= writing  # the detection works
+    assert not writing & {"show", "check", "history"}
+    missing = sorted(name for name in writing - {"undo"}  # undo always commits
+                     if "commit" not in [p.name for p in commands[name].params])
+    assert missing == []
+    assert "commit" not in [p.name for p in commands["undo"].params]

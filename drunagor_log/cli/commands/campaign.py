@@ -10,7 +10,7 @@ import typer
 from ...campaign import ADVENTURE, HEROES, STORY, Campaign, list_campaigns
 from ...errors import DataError, ExitCode, RuleError, UsageError
 from ...model import CHAPTERS
-from ..common import JsonOpt, campaign_root, open_campaign, warn_all
+from ..common import CommitOpt, JsonOpt, campaign_root, open_campaign, warn_all
 from ..terminal import term
 
 # The Epic Rare pair after the compulsory replacement (RB L367-371): the replaced pair is stored.
@@ -66,6 +66,7 @@ def new(
     dir: Annotated[Path, typer.Option("--dir", help="Where campaigns live.")] = Path("campaigns"),
     max_heroes: Annotated[int, typer.Option(help="4, or 5 with extra-hero content (RB L941-943).")] = 4,
     trauma_limit: Annotated[int, typer.Option(help="Trauma Cubes a hero can hold: 1; 2 Taking It Easy; 0 harder (RB L1020-1034).")] = 1,
+    commit: CommitOpt = False,
 ) -> None:
     """Create a campaign folder with its Story Record (compulsory chest replacement applied).
 
@@ -83,15 +84,21 @@ def new(
     if (folder / STORY).exists():
         raise UsageError(f"{store.display(folder)} already holds a campaign",
                          remedy="choose another NAME, or --dir")
+    from ... import gitops
+
+    if commit:
+        gitops.check_can_commit(folder)  # before writing: no repository, no campaign folder
     bag = dict(catalog.DEFAULT_RUNE_BAG)
     text = story_template(party or name, max_heroes, trauma_limit, bag)
     (folder / HEROES).mkdir(parents=True, exist_ok=True)
     store.atomic_write(folder / STORY, text.encode())
-    from ... import gitops
-
-    gitops.prepare_new_campaign(folder)
+    written = gitops.prepare_new_campaign(folder)  # .gitignore, .gitattributes
     term.done(f"created campaign {store.display(folder)} (Artisan's Tools and Treasure Trove replace "
               f"Cosmic Gemstone and Forgotten Treasure)")
+    if commit:
+        message = f"created campaign {slug(name)} ({party or name})"
+        sha = gitops.commit_changes(folder, [STORY, *written], message)
+        term.line(f"committed {sha}: drunagor: {message}" if sha else "nothing to commit")
 
 
 def _track_summary(story) -> list[dict]:
