@@ -696,11 +696,11 @@ class CampaignLock:
                                         file=display(self.root), rule="file") from None
                     continue
                 if time.monotonic() > deadline:
-                    what = "writing" if mode == fcntl.LOCK_EX else "reading"
-                    raise ChangedOnDisk(f"another drunagor command is still using this campaign "
-                                        f"(waited {self.timeout:g} s for it to finish {what})",
-                                        file=display(self.root), rule="lock",
-                                        remedy="nothing was written; wait for it, then re-run")
+                    # only a writer keeps a reader out; a writer waits for readers and writers
+                    what = "using" if mode == fcntl.LOCK_EX else "writing"
+                    raise ChangedOnDisk(f"another drunagor command is still {what} this campaign "
+                                        f"(waited {self.timeout:g} s)", file=display(self.root), rule="lock",
+                                        remedy="nothing was written; wait for it to finish, then re-run")
                 time.sleep(pause)
                 pause = min(pause * 2, 0.02)
         except BaseException:

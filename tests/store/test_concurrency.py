@@ -1,0 +1,311 @@
+"""Concurrency (SPEC section 6): two commands at once on the same campaign never lose an update
+(one waits for the other, or stops with exit 4 and writes nothing), and a file changed by someone
+else between a command's read and its write is never overwritten (exit 4, "re-run")."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+import time
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from drunagor_log import store
+from drunagor_log.campaign import Campaign
+from tests.conftest import REPO, snapshot, write
+
+STORY = """\
+schema = 1
+campaign = "awakenings"
+party = "Night Watch"
+# the scribe keeps this comment
+followers = []
+
+[track]
+
+[rules]
+trauma_limit = 1
+max_heroes = 4
+rune_bag = { red = 7, blue = 8, green = 7, orange = 7, gray = 7 }
+"""
+
+
+def hero(name: str, cls: str, role: str) -> str:
+    return f"""\
+schema = 1
+name = "{name}"
+class = "{cls}"
+role = "{role}"
+joined = "01"
+equipment = [
+  {{ name = "Plate Armor", kind = "starting", place = "equipped" }},
+]
+"""
+
+
+@pytest.fixture
+def night(tmp_path) -> Path:
+    root = tmp_path / "campaigns" / "night"
+    write(root / "story.toml", STORY)
+    write(root / "heroes" / "andreas.toml", hero("Andreas", "Cleric", "Support"))
+    write(root / "heroes" / "catharina.toml", hero("Catharina", "Mage", "Controller"))
+    return root
+
+
+@pytest.fixture(autouse=True)
+def _fast_cli(monkeypatch):
+    """The `run` fixture, with the click command built once (Typer rebuilds it on every call)."""
+    import typer.testing
+
+    from drunagor_log.cli.app import app
+
+    cli = typer.main.get_command(app)
+    monkeypatch.setattr(typer.testing, "_get_command", lambda _app: cli)
+
+
+# A worker: real drunagor commands, run in-process one after the other (the CLI built once), all
+# workers released at the same moment. Prints one JSON line: [[argv, exit code], ...].
+WORKER = textwrap.dedent(r'''
+    import contextlib, io, json, os, sys, time
+    sys.path.insert(0, sys.argv[1])
+    import typer
+    from drunagor_log.cli.app import app
+    cli = typer.main.get_command(app)
+    root, me, n, go = sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
+
+    def invoke(argv):
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()) as err:
+            try:
+                rc = cli.main(["-C", root, *argv], standalone_mode=False, prog_name="drunagor")
+                rc = rc if isinstance(rc, int) else 0
+            except SystemExit as exc:
+                rc = exc.code if isinstance(exc.code, int) else 1
+        return rc, err.getvalue()
+
+    import tomlkit  # what the commands import lazily, before the start
+    invoke(["show"])
+    open(go + f".ready{me}", "w").close()
+    while not os.path.exists(go):
+        time.sleep(0.001)
+    results = []
+    for i in range(n):
+        if i % 2:
+            hero = ("Andreas", "Catharina")[(i // 2 + me) % 2]
+            argv = ["hero", "gain", hero, f"Trinket {me}-{i}", "--kind", "adventure", "--bag"]
+        else:
+            argv = ["follower", "add", f"Watcher {me}-{i}"]
+        rc, err = invoke(argv)
+        results.append([argv, rc, err])
+    print(json.dumps(results))
+''')
+
+
+def test_many_processes_at_once_lose_no_update(night, tmp_path, run):
+    """4 processes, 8 edits each, on the same two logs and the same story.toml: every edit is
+    there, unless its command exited 4, and then nothing of it was written."""
+    script = tmp_path / "worker.py"
+    script.write_text(WORKER)
+    go = str(tmp_path / "go")
+    workers = [subprocess.Popen([sys.executable, str(script), str(REPO), str(night), str(me), "8", go],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+               for me in range(4)]
+    deadline = time.monotonic() + 60
+    while not all(os.path.exists(go + f".ready{me}") for me in range(4)):
+        assert time.monotonic() < deadline and all(w.poll() is None for w in workers), \
+            [w.communicate() for w in workers if w.poll() is not None]
+        time.sleep(0.01)
+    Path(go).touch()  # all at once
+    results = []
+    for w in workers:
+        out, err = w.communicate(timeout=120)
+        assert w.returncode == 0, err
+        results += json.loads(out)
+
+    story = tomllib.loads((night / "story.toml").read_text())
+    logs = {name: tomllib.loads((night / "heroes" / f"{name.lower()}.toml").read_text())
+            for name in ("Andreas", "Catharina")}
+    assert len(results) == 32
+    for argv, rc, err in results:
+        assert rc in (0, 4), (argv, rc, err)
+        if argv[0] == "follower":
+            present = argv[2] in story["followers"]
+        else:
+            item = argv[3]
+            held = [e["name"] for e in logs[argv[2]]["equipment"]]
+            assert held.count(item) <= 1
+            in_log, in_cards = item in held, item in story.get("cards", {})
+            assert in_log == in_cards, f"{item}: half of a two-file write"
+            present = in_log
+        assert present == (rc == 0), (argv, rc, err)
+    assert sum(rc == 0 for _, rc, _ in results) > 0
+    assert "# the scribe keeps this comment" in (night / "story.toml").read_text()
+    assert run("-C", str(night), "check").exit_code == 0
+    assert not [p for p in night.rglob("*") if store.TMP_SUFFIX in p.name or store.JOURNAL in p.name]
+
+
+# ------------------------------------------------------------------ someone else writes meanwhile
+
+
+def test_an_editor_saving_while_a_command_runs_is_never_overwritten(night, run, monkeypatch):
+    story = night / "story.toml"
+    theirs = story.read_text().replace("Night Watch", "Day Watch")
+
+    def editor_saves(point):
+        if point == "staged":
+            store.atomic_write(story, theirs.encode())  # the editor saves just before our rename
+
+    monkeypatch.setattr(store, "_test_hook", editor_saves)
+    r = run("-C", str(night), "party", "Dusk Watch")
+    assert (r.exit_code, r.stdout) == (4, "")
+    assert r.stderr == (f"error: {store.display(story)}: changed-on-disk: changed on disk while the command ran "
+                        "(an editor, a git pull, another drunagor); nothing was written; re-run the command\n")
+    assert story.read_text() == theirs
+    assert not [p for p in night.rglob("*") if store.TMP_SUFFIX in p.name]
+
+
+def test_a_file_changed_meanwhile_stops_a_multi_file_write_whole(night, run, monkeypatch):
+    """`hero gain` of an unknown card writes story.toml ([cards]) and the log; a `git pull` that
+    changes the log after our read stops both writes, journal and temp files removed."""
+    log = night / "heroes" / "andreas.toml"
+    pulled = log.read_text() + 'player = "Ana"\n'
+    before = snapshot(night)
+
+    def git_pull(point):
+        if point == "journal":
+            log.write_text(pulled)
+
+    monkeypatch.setattr(store, "_test_hook", git_pull)
+    r = run("-C", str(night), "hero", "gain", "Andreas", "Lucky Coin", "--kind", "adventure", "--bag")
+    assert r.exit_code == 4
+    assert r.stderr.endswith("changed on disk while the command ran (an editor, a git pull, another "
+                             "drunagor); nothing was written; re-run the command\n")
+    assert snapshot(night) == {**before, "heroes/andreas.toml": pulled.encode()}
+
+
+def test_a_file_only_read_and_changed_meanwhile_also_stops_the_write(night, monkeypatch):
+    """The command decided from story.toml; if story.toml changes before the write, the write
+    would rest on what is no longer there."""
+    story = night / "story.toml"
+    with pytest.raises(store.ChangedOnDisk):
+        with Campaign(night, write=True) as c:
+            max_heroes = c.story.rules.max_heroes  # read, not written
+            c.hero_files["andreas"].edit()["note"] = f"one of {max_heroes}"
+            story.write_text(story.read_text().replace("max_heroes = 4", "max_heroes = 5"))
+            c.save()
+    assert "note" not in (night / "heroes" / "andreas.toml").read_text()
+
+
+def test_a_file_created_meanwhile_is_not_overwritten(night):
+    new = night / "heroes" / "nyx.toml"
+    with pytest.raises(store.ChangedOnDisk) as exc:
+        with Campaign(night, write=True) as c:
+            c.create(new, 'schema = 1\nname = "Nyx"\nclass = "Rogue"\nrole = "Striker"\n')
+            new.write_text("schema = 1\n# someone else's Nyx\n")
+            c.save()
+    assert exc.value.message.startswith("was created on disk while the command ran")
+    assert new.read_text() == "schema = 1\n# someone else's Nyx\n"
+
+
+def test_saving_twice_in_one_command_is_not_a_conflict_with_itself(night):
+    with Campaign(night, write=True) as c:
+        c.story_file.edit()["party"] = "One"
+        assert c.save() == ["story.toml"]
+        c.story_file.edit()["party"] = "Two"
+        created = c.create(night / "heroes" / "nyx.toml", 'schema = 1\nname = "Nyx"\n')
+        assert c.save() == ["story.toml", "heroes/nyx.toml"]
+        created.edit()["class"] = "Rogue"
+        assert c.save() == ["heroes/nyx.toml"]
+    assert 'party = "Two"' in (night / "story.toml").read_text()
+    assert (night / "heroes" / "nyx.toml").read_text() == 'schema = 1\nname = "Nyx"\nclass = "Rogue"\n'
+
+
+# ------------------------------------------------------------------------------ the lock itself
+
+HOLDER = textwrap.dedent(r'''
+    import fcntl, os, sys
+    fd = os.open(sys.argv[1], os.O_RDONLY)
+    fcntl.flock(fd, fcntl.LOCK_EX if sys.argv[2] == "write" else fcntl.LOCK_SH)
+    print("held", flush=True)
+    sys.stdin.read()  # until the test closes stdin
+''')
+
+
+@pytest.fixture
+def holder(night):
+    """Another process holding the campaign lock ("write": exclusive, "read": shared)."""
+    procs = []
+
+    def hold(mode: str):
+        p = subprocess.Popen([sys.executable, "-c", HOLDER, str(night), mode], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, text=True)
+        assert p.stdout.readline() == "held\n"
+        procs.append(p)
+        return p
+
+    yield hold
+    for p in procs:
+        p.stdin.close()
+        p.wait(timeout=10)
+
+
+def test_a_writer_that_cannot_get_the_lock_stops_with_exit_4(night, run, holder, monkeypatch):
+    monkeypatch.setenv("DRUNAGOR_LOCK_TIMEOUT", "0.2")
+    holder("read")  # a reading command is under way: a writer waits for it
+    before = snapshot(night)
+    r = run("-C", str(night), "party", "Dusk Watch")
+    assert (r.exit_code, r.stdout) == (4, "")
+    assert r.stderr == (f"error: {store.display(night)}: lock: another drunagor command is still using this "
+                        "campaign (waited 0.2 s); nothing was written; wait for it to finish, then re-run\n")
+    assert snapshot(night) == before
+
+
+def test_a_reader_waits_for_a_writer_never_reading_half_a_write(night, run, holder, monkeypatch):
+    monkeypatch.setenv("DRUNAGOR_LOCK_TIMEOUT", "0.2")
+    holder("write")
+    r = run("-C", str(night), "show")
+    assert (r.exit_code, r.stdout) == (4, "")
+    assert r.stderr == (f"error: {store.display(night)}: lock: another drunagor command is still writing this "
+                        "campaign (waited 0.2 s); nothing was written; wait for it to finish, then re-run\n")
+
+
+def test_readers_do_not_wait_for_each_other(night, run, holder, monkeypatch):
+    monkeypatch.setenv("DRUNAGOR_LOCK_TIMEOUT", "0.2")
+    holder("read")
+    assert run("-C", str(night), "show").exit_code == 0
+
+
+def test_the_lock_leaves_no_file_and_dies_with_its_process(night, run):
+    before = snapshot(night)
+    assert run("-C", str(night), "party", "Night Watch").exit_code == 0  # no change, no file
+    assert snapshot(night) == before
+    p = subprocess.run([sys.executable, "-c", HOLDER, str(night), "write"], input="", capture_output=True,
+                       text=True)
+    assert p.stdout == "held\n"  # the holder exited without unlocking: the kernel released it
+    assert run("-C", str(night), "party", "Day Watch").exit_code == 0
+
+
+def test_a_command_that_opens_the_campaign_twice_does_not_wait_for_itself(night):
+    with Campaign(night) as outer:
+        assert outer.story.party == "Night Watch"
+        assert store.CampaignLock.held(night) == "shared"
+        with Campaign(night, write=True) as inner:
+            assert store.CampaignLock.held(night) == "exclusive"
+            inner.story_file.edit()["party"] = "Inner"
+            inner.save()
+        assert store.CampaignLock.held(night) == "shared"
+    assert store.CampaignLock.held(night) is None
+    assert 'party = "Inner"' in (night / "story.toml").read_text()
+
+
+def test_reads_for_a_write_happen_under_the_lock(night):
+    c = Campaign(night, write=True)  # used without `with`: the first read takes the lock
+    assert store.CampaignLock.held(night) is None
+    c.story_file
+    assert store.CampaignLock.held(night) == "exclusive"
+    del c  # released when the campaign goes away
+    assert store.CampaignLock.held(night) is None
