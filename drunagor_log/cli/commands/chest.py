@@ -281,7 +281,10 @@ def chest_add(
             else:
                 cards_after[i] = dataclasses.replace(cards_after[i], copies=cards_after[i].copies + copies)
         before = {p.message for p in chest.grid(story).problems}
-        after_story = dataclasses.replace(story, chest_cards=tuple(cards_after), cards=facts_after)
+        # A Story Record without the Epic Rare pair gets it with the first card (RB L369-371).
+        add_pair = copies > 0 and "epic" not in (sf.data.get("chest") or {})
+        after_story = dataclasses.replace(story, chest_cards=tuple(cards_after), cards=facts_after,
+                                          chest_epic=chest.epic_pair() if add_pair else story.chest_epic)
         g = chest.grid(after_story)
         new_problems = [p for p in g.problems if p.message not in before]
         f_new = chest.card_facts(name, facts_after)
@@ -296,9 +299,8 @@ def chest_add(
         if new_facts:
             _record_facts(doc, name, **new_facts)
         if copies:
-            chest_t = doc.get("chest")
-            if chest_t is None:
-                chest_t = _table(doc, "chest")
+            chest_t = _table(doc, "chest")
+            if add_pair:
                 _append(chest_t, "epic", list(chest.epic_pair()))
             _set_copies(chest_t, name, next(x.copies for x in cards_after if chest.same_card(x.name, name)))
         if entry is None and key is None and existing is None:
