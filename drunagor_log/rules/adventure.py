@@ -28,6 +28,7 @@ from drunagor_log.rules.board import (
     models_on_board,
     next_free_slot,
     slot_label,
+    status_board_order,
 )
 
 SCHEMA = 1
@@ -98,7 +99,7 @@ class AdventureState(Value):
     raid: RaidCard | None  # None when the chapter has no raid card
     ranks: dict[str, str]  # ranks the party gave for monsters the catalog does not know
     piles: tuple[Pile, ...]  # the Piles of Runes on the board
-    monsters: tuple[Monster, ...]  # the monsters on the board (a boss holds no slot)
+    monsters: tuple[Monster, ...]  # on the board, in status-board order (a boss holds no slot: last)
     log: tuple[dict[str, object], ...]  # every start, draw, pile, raid and summon, in order
     outcome: str | None  # "won" or "lost" once archived; None while under way
 
@@ -113,7 +114,8 @@ class AdventureState(Value):
         self._set(
             chapter=chapter, heroes=heroes,
             bag={c: bag.get(c, 0) for c in colours}, track={c: track.get(c, 0) for c in colours},
-            raid=raid, ranks=dict(ranks or {}), piles=tuple(piles), monsters=check_board(monsters),
+            raid=raid, ranks=dict(ranks or {}), piles=tuple(piles),
+            monsters=status_board_order(check_board(monsters)),
             log=tuple(dict(e) for e in log), outcome=outcome,
         )
 
@@ -568,9 +570,10 @@ def _counts(data: Mapping, key: str, path: tuple, *, required: bool) -> dict[str
 def dumps(state: AdventureState) -> str:
     """The text of adventure.toml: valid TOML (tomllib reads it back to the same state), schema first,
     keys always in this order, one Pile, monster or log entry per line."""
-    out = [f"schema = {SCHEMA}",
-           "# The adventure under way: written by drunagor, not by hand (drunagor adventure show).",
-           f"chapter = {_toml_str(state.chapter)}",
+    comment = ("# The adventure under way: written by drunagor, not by hand (drunagor adventure show)."
+               if state.outcome is None else
+               "# A finished adventure, archived by `drunagor adventure end`: its draws, summons and seeds.")
+    out = [f"schema = {SCHEMA}", comment, f"chapter = {_toml_str(state.chapter)}",
            f"heroes = {state.heroes}"]
     if state.outcome is not None:
         out.append(f"outcome = {_toml_str(state.outcome)}")
