@@ -99,6 +99,12 @@ def load_checked(root: Path) -> tuple[Campaign, list[Problem]]:
                 c._adventure = f
         except DataError as exc:
             problems.append(_from_error(exc))
+            continue
+        from .adventure import shape_problem  # wrong types, negative counts, a slot twice: unreadable
+
+        bad = shape_problem(f)
+        if bad is not None:
+            problems.append(bad)
     return c, problems
 
 

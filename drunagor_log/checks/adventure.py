@@ -31,6 +31,14 @@ def _parsed(f):
         return None, _problem(f, exc.path, "adventure-state", message)
 
 
+def shape_problem(f) -> Problem | None:
+    """Why an adventure file cannot be used at all (the shape the tool writes is broken), else None.
+    `check` reports it with the unreadable files (exit 3), as every command that reads it does."""
+    if f.read_only:
+        return None
+    return _parsed(f)[1]
+
+
 def _archives(c):
     from .. import store
 
