@@ -5,8 +5,8 @@ One TOML file per hero under heroes/. Commands parse arguments, call the pure ru
 The `skills` and `equipment` arrays keep one entry per line (two players editing one log merge well).
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations` here: Typer would eval every string annotation of every
+# command at each start.
 import json as _json
 from typing import Annotated, Optional
 
