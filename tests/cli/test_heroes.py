@@ -396,8 +396,8 @@ def test_gain_an_unknown_card_needs_its_kind_once(run, party):
                                           "(remembered under [cards] in story.toml)\n")
     assert snapshot(party) == before
     r = run("hero", "gain", "Nyx", "Silver Locket", "--kind", "epic")
-    assert r.stdout == ("remembered under [cards] in story.toml: Silver Locket is an epic card\n"
-                        "Nyx gains Silver Locket (epic, equipped)\n")
+    assert r.stdout == ("Nyx gains Silver Locket (epic, equipped)\n"
+                        "remembered under [cards] in story.toml: Silver Locket is an epic card\n")
     assert '[cards]                         # facts recorded once\n"Silver Locket" = { kind = "epic", epic = true }\n\n[git]' \
         in text(party / "story.toml")
     assert run("hero", "drop", "Nyx", "silver").exit_code == 0

@@ -553,6 +553,9 @@ def gain(
         where = "in the bag" if place == "bag" else "equipped"
         q = f", {quality_}" if kind_ == "spoils" else ""
         finish(c, f"{hero.name} gains {item_name} ({kind_}{q}, {where})", commit)
+    if remember:
+        article = "an" if kind_[0] in "aeiou" else "a"
+        term.line(f"remembered under [cards] in story.toml: {item_name} is {article} {kind_} card")
 
 
 def _remember_kind(c, item_name: str, kind: str) -> None:
@@ -572,7 +575,6 @@ def _remember_kind(c, item_name: str, kind: str) -> None:
         merged.update(facts)
         facts = merged
     doc["cards"][key] = _inline(facts)
-    term.line(f"remembered under [cards] in story.toml: {item_name} is {'an' if kind[0] in 'aeiou' else 'a'} {kind} card")
 
 
 @hero_app.command("drop")
