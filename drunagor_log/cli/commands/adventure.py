@@ -988,8 +988,7 @@ def battalion(
         limits: dict[str, int] = {}
         new_ranks: dict[str, str] = {}
         for query in monsters:
-            name = next((k for k in given_ranks if k.casefold() == query.strip().casefold()), None)
-            name = name or _resolve_monster(query, state)
+            name = _resolve_monster(query, state)
             entry = catalog.monster(name)
             known = (entry or {}).get("rank") or (state.rank_of(name) if state is not None else None)
             chosen = next((v for k, v in given_ranks.items() if k.casefold() == name.casefold()), None)
