@@ -528,6 +528,15 @@ upgrades = [
     assert r.exit_code == 1 and "Vacrem has no Artisan's Tools in the bag" in r.stderr
 
 
+def test_spoils_upgrade_during_an_adventure_is_recorded_against_its_chapter(run, smith):
+    # RB L411: as a Minor Action during an Adventure too
+    write(smith / "adventure.toml", 'schema = 1\nchapter = "02"\n')
+    r = run("spoils", "upgrade", "Vacrem", "Heavy Shield", "--discard", "Ragged Doll")
+    assert r.exit_code == 0, r
+    assert ('{ item = "Heavy Shield", to = "improved", discarded = "Ragged Doll", discarded_kind = "adventure", '
+            'chapter = "02" }') in text(smith / "heroes" / "vacrem.toml")
+
+
 def test_spoils_upgrade_asks_once_whether_an_adventure_item_is_epic(run, smith):
     before = snapshot(smith)
     r = run("spoils", "upgrade", "Vacrem", "Heavy Shield", "--discard", "Captain's Brooch")
@@ -599,7 +608,9 @@ def test_spoils_upgrade_ultimate_and_no_tools(run, smith):
 
 
 def test_spoils_upgrade_counts_toward_the_rewards_and_check_stays_clean(run, example):
-    # Vacrem of the example holds Artisan's Tools and Captain's Brooch in the bag
+    # Vacrem of the example holds Artisan's Tools and Captain's Brooch in the bag. At Camp after
+    # chapter 04 (no adventure under way) the upgrade is recorded against chapter 04.
+    (example / "adventure.toml").unlink(missing_ok=True)
     r = run("spoils", "upgrade", "Vacrem", "Heavy Shield", "--discard", "Captain's Brooch", "--not-epic")
     assert r.exit_code == 0, r
     assert check_json(run) == {"errors": [], "warnings": []}
