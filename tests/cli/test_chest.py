@@ -270,7 +270,7 @@ Nothing written: run again with --yes to swap and remove these cards from the lo
     assert data == {"out": "Scroll of Incinerate", "in": "Scroll of Protection", "copies": 1, "type": "scroll",
                     "rarity": "common", "returns": {"Andreas": ["Scroll of Incinerate", "Potion of Healing"],
                                                     "party stash": ["Potion of Healing"]},
-                    "unknown": {}, "written": False}
+                    "unknown": {}, "written": False, "camp_phase": True}
     assert snapshot(deck) == before
 
 
@@ -350,6 +350,12 @@ def test_chest_swap_refusals_write_nothing(run, deck, args, code, message):
 def test_chest_swap_is_refused_during_an_adventure(run, deck):
     write(deck / "adventure.toml", 'schema = 1\nchapter = "02"\n')
     before = snapshot(deck)
+    r = run("chest", "swap", "Scroll of Incinerate", "Scroll of Protection")
+    assert r.exit_code == 0
+    assert r.stdout.endswith("Nothing written. An adventure is under way: the Chest deck can be changed only during a "
+                             "Camp phase (RB L361); after `drunagor adventure end`, run again with --yes.\n")
+    assert json.loads(run("chest", "swap", "Scroll of Incinerate", "Scroll of Protection", "--json").stdout
+                      )["camp_phase"] is False
     r = run("chest", "swap", "Scroll of Incinerate", "Scroll of Protection", "--yes")
     assert r.exit_code == 1
     assert r.stderr == ("error: campaigns/test/adventure.toml: chest-swap: an adventure is under way: the Chest deck "
@@ -643,7 +649,7 @@ upgrades = [
         (23, "card-facts", "Ragged Doll is not an Epic Item (RB L417); remove the recorded fact"),
         (24, "card-facts", "Haste holds the orange-bottom Rune position (RB L824-826), not red-top; remove the "
                            "recorded fact"),
-        (10, "spoils-upgrade", "upgrade 2 of Nyx (War Bow) reaches 'legendary'; an upgrade reaches \"improved\" or "
+        (12, "spoils-upgrade", "upgrade 2 of Nyx (War Bow) reaches 'legendary'; an upgrade reaches \"improved\" or "
                                "\"ultimate\" (RB L421-423)"),
         (5, "spoils-upgrade", "Nyx's Twin-Blades is standard, but an upgrade took it to improved; fix its quality or "
                               "the upgrade"),

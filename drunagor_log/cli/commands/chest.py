@@ -379,7 +379,8 @@ def chest_swap(
 
     The Epic Rare pair cannot be replaced (RB L345). Changing the composition makes the party first
     return every Potion and Scroll it owns; Epic Rare treasures are kept (RB L361). Without --yes
-    nothing is written: the command says what the swap would do and which cards each hero returns.
+    nothing is written: the command says what the swap would do and which cards each hero returns
+    (also during an adventure, when --yes is refused: the deck changes only in a Camp phase).
     With --yes the deck changes and those cards leave the Campaign Logs (and the party stash), all
     in one write. --type/--rarity give IN's facts when drunagor does not know them (remembered).
 
@@ -392,7 +393,8 @@ def chest_swap(
     with open_campaign(write=yes) as c:
         story = c.story
         sf = c.story_file
-        if c.adventure_file is not None:
+        under_way = c.adventure_file is not None
+        if under_way and yes:
             raise RuleError("an adventure is under way: the Chest deck can be changed only during a Camp phase "
                             "(RB L361)", rule="chest-swap", file=c.adventure_file.shown,
                             remedy="finish the adventure first (drunagor adventure end --won|--lost)")
@@ -414,7 +416,8 @@ def chest_swap(
         summary = f"{_added(plan.out.name, plan.copies)} out, {_added(name_in, plan.copies)} in ({cell}, RB L345, L363)"
         report = {"out": plan.out.name, "in": name_in, "copies": plan.copies, "type": plan.out.type,
                   "rarity": plan.out.rarity, "returns": {k: list(v) for k, v in back.by_holder.items()},
-                  "unknown": {k: list(v) for k, v in back.unknown.items()}, "written": False}
+                  "unknown": {k: list(v) for k, v in back.unknown.items()}, "written": False,
+                  "camp_phase": not under_way}
         if back.unknown and yes:
             who, items = next(iter(back.unknown.items()))
             raise UsageError(f"drunagor cannot tell whether {items[0]} ({who}) is a Potion or a Scroll, which the "
@@ -425,7 +428,11 @@ def chest_swap(
                 term.json(report)
             else:
                 _print_returns(summary, back)
-                term.line("Nothing written: run again with --yes to swap and remove these cards from the logs.")
+                if under_way:
+                    term.line("Nothing written. An adventure is under way: the Chest deck can be changed only during "
+                              "a Camp phase (RB L361); after `drunagor adventure end`, run again with --yes.")
+                else:
+                    term.line("Nothing written: run again with --yes to swap and remove these cards from the logs.")
             return
         doc = sf.edit()
         if new_facts:
