@@ -160,18 +160,23 @@ class Campaign:
         return self._story
 
     # -- the Campaign Logs
+    def hero_paths(self) -> list[Path]:
+        """The Campaign Log files under heroes/, sorted. Hidden files are an editor's
+        (.#andreas.toml, a lock) or ours (temp files), not logs."""
+        self._acquire()
+        folder = self.root / HEROES
+        if folder.exists() and not folder.is_dir():
+            raise DataError(f"{HEROES} is a file; it should be the folder of the Campaign Logs",
+                            file=store.display(folder), rule="file",
+                            remedy=f"move the file away and create the folder {HEROES}/")
+        if not folder.is_dir():
+            return []
+        return sorted(p for p in folder.glob("*.toml") if not p.name.startswith("."))
+
     @property
     def hero_files(self) -> dict[str, store.TomlFile]:
         if self._hero_files is None:
-            self._acquire()
-            folder = self.root / HEROES
-            if folder.exists() and not folder.is_dir():
-                raise DataError(f"{HEROES} is a file; it should be the folder of the Campaign Logs",
-                                file=store.display(folder), rule="file",
-                                remedy=f"move the file away and create the folder {HEROES}/")
-            # Hidden files are an editor's (.#andreas.toml, a lock) or ours (temp files), not logs.
-            files = sorted(p for p in folder.glob("*.toml") if not p.name.startswith(".")) if folder.is_dir() else []
-            self._hero_files = {p.stem: self._load(p) for p in files}
+            self._hero_files = {p.stem: self._load(p) for p in self.hero_paths()}
         return self._hero_files
 
     @property

@@ -129,7 +129,8 @@ def parse(raw: bytes, path: Path) -> dict[str, Any]:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = raw.count(b"\n", 0, exc.start) + 1
-        raise DataError(f"the file is not UTF-8 text (byte {exc.start})", file=shown, line=line,
+        column = exc.start - raw.rfind(b"\n", 0, exc.start)
+        raise DataError(f"the file is not UTF-8 text (a byte that is not, at column {column})", file=shown, line=line,
                         rule="encoding", remedy="save it as UTF-8") from None
     try:
         return tomllib.loads(text)
@@ -144,33 +145,62 @@ def parse(raw: bytes, path: Path) -> dict[str, Any]:
                         rule="toml-syntax", remedy="flatten the nested arrays or tables") from None
 
 
+_HEADER = re.compile(r"^\s*\[\[?[^\[\]=]+\]\]?\s*(#.*)?$")
+_OPENS_ARRAY = re.compile(r"\[\s*(#.*)?$")
+
+
 def line_of(text: str, key_path: tuple) -> int | None:
-    """Best-effort line of a key path like ("rules", "max_heroes") or ("skills", 2, "level")."""
+    """Best-effort line of a key path like ("rules", "max_heroes") or ("skills", 2, "level"): table
+    headers ([rules], [[skills]]) narrow the search; an index picks the entry of a multi-line array
+    (one entry a line, as drunagor writes them). None when the key is not in the file."""
     lines = text.splitlines()
-    start = 0
-    names = [k for k in key_path if isinstance(k, str)]
-    if not names:
+    path = list(key_path)
+    if not path or not isinstance(path[0], str):
         return None
-    # A table header for the leading keys ([rules], [chest], [[...]]) narrows the search.
-    for depth in range(len(names) - 1, 0, -1):
-        header = ".".join(_key_pattern(n) for n in names[:depth])
-        rx = re.compile(r"^\s*\[\[?\s*" + header + r"\s*\]\]?\s*(#.*)?$")
-        for i, line in enumerate(lines):
-            if rx.match(line):
-                start, names = i + 1, names[depth:]
-                break
+    start, end = 0, len(lines)
+    names = []
+    for k in path:
+        if not isinstance(k, str):
+            break
+        names.append(k)
+    for depth in range(len(names), 0, -1):
+        header = r"\s*\.\s*".join(_key_pattern(n) for n in names[:depth])
+        tables = re.compile(r"^\s*\[\[\s*" + header + r"\s*\]\]")
+        hits = [i for i, line in enumerate(lines) if tables.match(line)]
+        consumed = depth
+        if hits:  # an array of tables: [[skills]] ... the index picks one
+            index = path[depth] if depth < len(path) and isinstance(path[depth], int) else 0
+            consumed += depth < len(path) and isinstance(path[depth], int)
+            hit = hits[min(index, len(hits) - 1)]
         else:
-            continue
+            table = re.compile(r"^\s*\[\s*" + header + r"\s*\]")
+            hit = next((i for i, line in enumerate(lines) if table.match(line)), None)
+            if hit is None:
+                continue
+        start = hit + 1
+        end = next((i for i in range(start, len(lines)) if _HEADER.match(lines[i])), len(lines))
+        path = path[consumed:]
+        if not path:
+            return hit + 1
         break
-    rx = re.compile(r"^\s*" + _key_pattern(names[0]) + r"\s*[=.]")
-    for i in range(start, len(lines)):
-        if rx.match(lines[i]):
-            return i + 1
-    if start == 0:  # a whole table: its header line
-        rx = re.compile(r"^\s*\[\[?\s*" + _key_pattern(names[0]) + r"\s*[\].]")
-        for i, line in enumerate(lines):
-            if rx.match(line):
-                return i + 1
+    key = path[0]
+    if not isinstance(key, str):
+        return start or None
+    rx = re.compile(r"^\s*" + _key_pattern(key) + r"\s*[=.]")
+    for i in range(start, end):
+        if not rx.match(lines[i]):
+            continue
+        if len(path) > 1 and isinstance(path[1], int) and _OPENS_ARRAY.search(lines[i]):
+            seen = -1
+            for j in range(i + 1, end):
+                entry = lines[j].strip()
+                if entry.startswith("]"):
+                    break
+                if entry and not entry.startswith("#"):
+                    seen += 1
+                    if seen == path[1]:
+                        return j + 1
+        return i + 1
     return start or None
 
 

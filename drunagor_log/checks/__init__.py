@@ -80,8 +80,12 @@ def load_checked(root: Path) -> tuple[Campaign, list[Problem]]:
     except DataError as exc:
         problems.append(_from_error(exc))
     files, typed = {}, {}
-    folder = root / HEROES
-    for path in sorted(folder.glob("*.toml")) if folder.is_dir() else []:
+    try:
+        paths = c.hero_paths()
+    except DataError as exc:
+        paths = []
+        problems.append(_from_error(exc))
+    for path in paths:
         try:
             f = c._load(path)
             typed[path.stem] = c._typed(f, hero_from)
