@@ -22,7 +22,8 @@ def chest_deck(c):
         yield problem(c.story_file, p.key_path, "chest-deck", p.message)
     for name, missing in g.missing:
         flags = " ".join(f"--{m} {'|'.join(chest.TYPES if m == 'type' else chest.RARITIES)}" for m in missing)
-        yield problem(c.story_file, ("chest", "cards"), "chest-deck",
+        i = next(k for k, card in enumerate(c.story.chest_cards) if card.name == name)
+        yield problem(c.story_file, ("chest", "cards", i), "chest-deck",
                       f"the {' and '.join(missing)} of {name} is not known, so the grid (RB L357-359) cannot be "
                       f"checked; record it once: drunagor chest add \"{name}\" --copies 0 {flags}", "warning")
 

@@ -213,21 +213,22 @@ def grid(story: Story) -> ChestGrid:
     cards = []
     seen: dict[str, str] = {}
     total = 0
-    for card in story.chest_cards:
+    for i, card in enumerate(story.chest_cards):
+        at = ("chest", "cards", i)
         f = card_facts(card.name, story.cards)
         cards.append((card, f))
         if _key(card.name) in seen:
             problems.append(Finding(f"{card.name} is listed twice in the Chest deck; keep one entry "
-                                    f"with the copies added up"))
+                                    f"with the copies added up", at))
         seen[_key(card.name)] = card.name
         if f.type == "treasure":
             why = ("was replaced for good before the campaign (RB L369-371)" if f.retired else
                    "is an Epic Rare treasure: the pair goes in `epic` and cannot be replaced (RB L345, L349-353)")
-            problems.append(Finding(f"{f.name} {why}; remove it from the Potions and Scrolls"))
+            problems.append(Finding(f"{f.name} {why}; remove it from the Potions and Scrolls", at))
             continue
         if f.type == "other":
             problems.append(Finding(f"{card.name} is recorded as neither a Potion nor a Scroll; only "
-                                    f"Potions and Scrolls join the Epic Rare pair (RB L349-355)"))
+                                    f"Potions and Scrolls join the Epic Rare pair (RB L349-355)", at))
             continue
         total += card.copies
         if f.missing:

@@ -133,7 +133,7 @@ fact missing: the rarity of Potion of Strength is unknown, so its place in the g
     assert data["grid"]["potion"]["common"] == {"count": 5, "target": 4}
     assert check_json(run) == {
         "errors": [(13, "chest-deck", "5 Common Potions: the grid holds 4 (RB L357-359)")],
-        "warnings": [(13, "chest-deck", 'the rarity of Potion of Strength is not known, so the grid (RB L357-359) '
+        "warnings": [(16, "chest-deck", 'the rarity of Potion of Strength is not known, so the grid (RB L357-359) '
                       'cannot be checked; record it once: drunagor chest add "Potion of Strength" --copies 0 '
                       '--rarity common|uncommon|rare')],
     }
