@@ -264,10 +264,10 @@ class Campaign:
                 written.append((f, new))
             else:
                 tx.expect(f.path, f.raw)
-        import tomlkit
-
         created: list[tuple[store.TomlFile, bytes]] = []
         for path, f in self._new.items():
+            import tomlkit  # only for a created TOML file: `drunagor raid` never imports it (SPEC 7)
+
             data = tomlkit.dumps(f.edit()).encode()
             tx.write(path, data, None)
             created.append((f, data))
