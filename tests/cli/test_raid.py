@@ -529,3 +529,38 @@ def test_odds_equal_an_exhaustive_enumeration_over_the_bag(run, bag, piles, face
     expected = Fraction(summons, len(runes)) if runes else Fraction(0)
     assert Fraction(data["summon_chance"]) == expected
     assert data["runes_in_bag"] == len(runes) and data["by_colour"] == bag
+
+
+# -------------------------------------------------------------------------------------- speed
+
+BUDGET = r"""
+import json, pathlib, sys
+read = []
+original = pathlib.Path.read_bytes
+def spy(self):
+    read.append(self.name if self.parent.name != "heroes" else "heroes/" + self.name)
+    return original(self)
+pathlib.Path.read_bytes = spy
+sys.argv = ["drunagor", "-C", sys.argv[1], *sys.argv[2:]]
+from drunagor_log.cli.app import app
+try:
+    app()
+except SystemExit as exit:
+    code = exit.code
+heavy = [m for m in ("tomlkit", "fractions", "rich", "drunagor_log.catalog", "drunagor_log.rules.odds")
+         if m in sys.modules]
+print(json.dumps({"code": code, "heavy": heavy, "heroes_read": [p for p in read if p.startswith("heroes/")]}))
+"""
+
+
+@pytest.mark.parametrize("args", [("raid", "--dry-run", "--seed", "7"), ("raid", "--seed", "7")])
+def test_raid_imports_and_reads_only_what_it_needs(example, args):
+    # SPEC 7: the raid reads story.toml and adventure.toml only; no tomlkit, no fractions, no rich when piped.
+    import os
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", BUDGET, str(example), *args], capture_output=True, text=True,
+                         env={**os.environ, "NO_COLOR": "1"}, check=True).stdout
+    report = json.loads(out.splitlines()[-1])
+    assert report == {"code": 0, "heavy": [], "heroes_read": []}
