@@ -117,10 +117,10 @@ def plan(c: Campaign, steps: dict[int, Step] | None = None) -> Plan:
         try:
             migrate_doc(f.edit(), kind, steps)
         except KeyError:
-            raise DataError(f"schema {schema} is older than any this drunagor can migrate "
-                            f"(it migrates from schema {min(steps, default=store.SCHEMA)})",
-                            file=f.shown, line=f.line(("schema",)), rule="schema",
-                            remedy="migrate it with an older drunagor release first") from None
+            raise DataError(f"schema {schema} cannot be migrated: this drunagor migrates from schema "
+                            f"{min(steps, default=store.SCHEMA)} on", file=f.shown, line=f.line(("schema",)),
+                            rule="schema", remedy=f"migrate it with an older drunagor release first, or fix it "
+                                                  f"by hand and set `schema = {store.SCHEMA}`") from None
         after = f.new_bytes()
         if after is None:  # cannot happen: the schema line changed at least
             continue

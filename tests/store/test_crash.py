@@ -9,7 +9,7 @@ start-up; DRUNAGOR_TEST_DELAY stretches every step of a commit so that kills lan
 often. After each kill: every file parses, git sees no temp or journal file, `drunagor check` passes
 (completing a pending journal, as every command does first), and the campaign equals the state
 before or after the interrupted command. The deterministic test then dies at every commit point in
-turn, and one runs the installed `drunagor` script."""
+turn (also in `spoils upgrade` and `hero remove`), and one runs the installed `drunagor` script."""
 
 from __future__ import annotations
 
@@ -60,6 +60,9 @@ equipment = [
   { name = "Blooded Sword", kind = "starting", place = "equipped" },
   { name = "Plate Armor", kind = "starting", place = "equipped" },
   { name = "Scroll of Incinerate", kind = "consumable", place = "bag" },
+  { name = "Astral Symbol", kind = "spoils", quality = "standard", place = "equipped" },
+  { name = "Artisan's Tools", kind = "epic", place = "bag" },
+  { name = "Chaos Staff", kind = "spoils", quality = "standard", place = "bag" },
 ]
 """
 
@@ -307,11 +310,14 @@ def test_sigkill_at_random_moments_leaves_the_state_before_or_after(repo, zygote
 POINTS = ["staged:1", "staged:2", "staged:3", "journal", "applied:1", "applied:2", "applied:3", "done"]
 
 
-@pytest.mark.parametrize("argv,writes,files", [
+@pytest.mark.parametrize("argv,writes,files", [  # files written (staged), and written or deleted
     (["hero", "give", "Andreas", "Catharina", "Scroll of Incinerate"], 2, 2),
     (["adventure", "end", "--lost"], 2, 3),  # story.toml and the archive written, adventure.toml deleted
     (["party", "Day Watch"], 1, 1),
-])
+    # the log and story.toml (`stored`): RB L431
+    (["spoils", "upgrade", "Andreas", "Astral Symbol", "--discard", "Chaos Staff"], 2, 2),
+    (["hero", "remove", "Andreas"], 2, 2),  # the log (retired) and story.toml (the stash): RB L968-974
+], ids=["hero-give", "adventure-end", "party", "spoils-upgrade", "hero-remove"])
 def test_death_at_every_commit_point_is_all_or_nothing(repo, zygote, run, tmp_path, argv, writes, files):
     if argv[0] == "adventure":
         assert run("-C", str(repo), "adventure", "start", "01").exit_code == 0

@@ -178,9 +178,9 @@ def test_no_known_step_is_a_clear_refusal(old, run, monkeypatch):
     before = snapshot(old)
     r = run("migrate")
     assert r.exit_code == 3
-    assert r.stderr == ("error: campaigns/old/story.toml:1: schema: schema 0 is older than any this drunagor "
-                        "can migrate (it migrates from schema 1); migrate it with an older drunagor release "
-                        "first\n")
+    assert r.stderr == ("error: campaigns/old/story.toml:1: schema: schema 0 cannot be migrated: this drunagor "
+                        "migrates from schema 1 on; migrate it with an older drunagor release first, or fix it by "
+                        "hand and set `schema = 1`\n")
     assert snapshot(old) == before
 
 
