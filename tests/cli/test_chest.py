@@ -654,3 +654,62 @@ upgrades = [
         (5, "spoils-upgrade", "Nyx's Twin-Blades is standard, but an upgrade took it to improved; fix its quality or "
                               "the upgrade"),
     ], "warnings": []}
+
+
+def test_spoils_upgrade_in_a_minimal_campaign_writes_tidy_files(run, camp):
+    # no `stored` yet, no quality on the Spoils card, nothing completed: no chapter in the entry
+    write(camp / "heroes" / "nyx.toml", """
+schema = 1
+name = "Nyx"
+class = "Assassin"
+role = "Striker"
+equipment = [
+  { name = "Twin-Blades", kind = "spoils", place = "equipped" },   # found in 03
+  { name = "Ragged Doll", kind = "adventure", place = "bag" },
+  { name = "Artisan's Tools", kind = "consumable", place = "bag" },
+]
+""")
+    r = run("spoils", "upgrade", "nyx", "twin", "--discard", "ragged")
+    assert r.exit_code == 0, r
+    assert text(camp / "heroes" / "nyx.toml") == """\
+schema = 1
+name = "Nyx"
+class = "Assassin"
+role = "Striker"
+equipment = [
+  { name = "Twin-Blades", kind = "spoils", quality = "improved", place = "equipped" },   # found in 03
+]
+upgrades = [
+  { item = "Twin-Blades", to = "improved", discarded = "Ragged Doll", discarded_kind = "adventure" },
+]
+"""
+    assert text(camp / "story.toml").startswith("""\
+schema = 1
+campaign = "awakenings"
+party = "Test Party"
+# a comment the user wrote
+followers = []
+stored = [
+  "Ragged Doll",
+  "Twin-Blades",
+]
+
+[track]
+""")
+
+
+def test_commander_add_into_a_story_without_a_commander_table(run, camp):
+    assert run("commander", "add", "Haste").exit_code == 0
+    assert run("commander", "add", "Claw", "--position", "gray-bottom").exit_code == 0
+    assert text(camp / "story.toml").endswith("""\
+rune_bag = { red = 7, blue = 8, green = 7, orange = 7, gray = 7 }
+
+[commander]
+cards = [
+  "Haste",
+  "Claw",
+]
+
+[cards]
+Claw = { position = "gray-bottom" }
+""")

@@ -94,8 +94,13 @@ def _add_key(container, key: str, value) -> None:
     from tomlkit.items import AoT, Table
 
     if hasattr(container, "body"):  # a document
-        for i, (k, item) in enumerate(container.body):
+        from tomlkit.items import Whitespace
+
+        body = container.body
+        for i, (k, item) in enumerate(body):
             if k is not None and isinstance(item, (Table, AoT)):
+                while i > 0 and body[i - 1][0] is None and isinstance(body[i - 1][1], Whitespace):
+                    i -= 1  # before the blank line that sets the table off
                 container._insert_at(i, key, value)
                 return
     container[key] = value
@@ -677,7 +682,7 @@ def spoils_upgrade(
             plan = spoils.plan_upgrade(h, item, discard, story.cards, to=to, epic=epic)
         doc = hf.edit()
         eq = doc["equipment"]
-        eq[plan.item_index]["quality"] = plan.to
+        _set_quality(eq, plan.item_index, plan.to)
         for i in sorted((plan.tools_index, plan.discard_index), reverse=True):
             del eq[i]
         chapter = _last_chapter(c)
@@ -691,6 +696,22 @@ def spoils_upgrade(
         finish(c, f"{h.name} improved {plan.item.name} to {plan.to.capitalize()}, disposing of Artisan's Tools "
                   f"(back to the Chest deck when it is reformed) and {plan.discard.name}; {plan.discard.name} and "
                   f"the {old} {plan.item.name} are stored for the rest of the campaign (RB L431)", commit)
+
+
+def _set_quality(eq, i: int, quality: str) -> None:
+    """Set an equipment entry's quality in place; an entry without one gets it after `kind`,
+    written as the files write inline tables."""
+    entry = eq[i]
+    if "quality" in entry:
+        entry["quality"] = quality
+        return
+    values = {}
+    for k, v in entry.unwrap().items():
+        values[k] = v
+        if k == "kind":
+            values["quality"] = quality
+    values.setdefault("quality", quality)
+    eq[i] = _inline(**values)
 
 
 # ------------------------------------------------------------------------------------ register
