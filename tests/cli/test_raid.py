@@ -365,8 +365,8 @@ def test_flags_contradicting_the_adventure_are_refused(run, table):
     before = snapshot(table)
     r = run("raid", "--face", "A")
     assert (r.exit_code, r.stderr) == (2, "error: campaigns/test/adventure.toml: an adventure is under way: --face "
-                                          "would contradict adventure.toml; leave them out (the state decides the "
-                                          "face, heroes, Piles and board); --dry-run resolves without writing\n")
+                                          "would contradict adventure.toml; leave them out: adventure.toml decides the "
+                                          "face, heroes, Piles and board\n")
     assert snapshot(table) == before
 
 

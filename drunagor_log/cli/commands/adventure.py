@@ -767,8 +767,7 @@ def raid(
     if tracked and given:
         raise UsageError(f"an adventure is under way: {', '.join(given)} would contradict adventure.toml",
                          file=_shown(root / ADVENTURE),
-                         remedy="leave them out (the state decides the face, heroes, Piles and board); "
-                                "--dry-run resolves without writing")
+                         remedy="leave them out: adventure.toml decides the face, heroes, Piles and board")
     with Campaign(root, write=tracked and not dry_run) as c:
         story = c.story
         if tracked:
@@ -979,7 +978,7 @@ def battalion(
     tracked = (root / ADVENTURE).exists()
     if tracked and on_board is not None:
         raise UsageError("an adventure is under way: --monsters would contradict adventure.toml",
-                         file=_shown(root / ADVENTURE), remedy="leave it out; --dry-run resolves without writing")
+                         file=_shown(root / ADVENTURE), remedy="leave it out: adventure.toml holds the board")
     given_ranks = _rank_options(rank)
     with Campaign(root, write=tracked and not dry_run) as c:
         state = _load(c) if tracked else None
