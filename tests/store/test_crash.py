@@ -244,13 +244,14 @@ def state(root: Path) -> dict[str, str]:
             if not p.name.startswith(".")}
 
 
-def after(run, tmp: Path, before: dict[str, str], argv: list[str]) -> dict[str, str]:
-    """The state `argv` leaves when it runs to completion from `before`."""
+def after(zygote: "Zygote", tmp: Path, before: dict[str, str], argv: list[str]) -> dict[str, str]:
+    """The state `argv` leaves when it runs to completion from `before` (run by the same code as
+    the killed command: a child of the same helper process)."""
     scratch = tmp / f"scratch-{time.monotonic_ns()}"
     for rel, text in before.items():
         write(scratch / rel, text)
-    r = run("-C", str(scratch), *argv)
-    assert r.exit_code == 0, r
+    status = zygote.ask("wait", zygote.ask("once", str(scratch), argv, {}))
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, (argv, status)
     return state(scratch)
 
 
@@ -295,7 +296,7 @@ def test_sigkill_at_random_moments_leaves_the_state_before_or_after(repo, zygote
             seen["before"] += 1
             start = progress["i"]
         else:
-            assert now == after(run, tmp_path, progress["before"], progress["argv"]), (
+            assert now == after(zygote, tmp_path, progress["before"], progress["argv"]), (
                 f"after a kill in {progress['argv']} the campaign is neither as before nor as after it")
             seen["after"] += 1
             start = progress["i"] + 1
@@ -322,7 +323,7 @@ def test_death_at_every_commit_point_is_all_or_nothing(repo, zygote, run, tmp_pa
     if argv[0] == "adventure":
         assert run("-C", str(repo), "adventure", "start", "01").exit_code == 0
     before = state(repo)
-    expected = after(run, tmp_path, before, argv)
+    expected = after(zygote, tmp_path, before, argv)
     assert expected != before
     for point in POINTS:
         for rel in list(state(repo)):  # back to the state before
@@ -343,13 +344,13 @@ def test_death_at_every_commit_point_is_all_or_nothing(repo, zygote, run, tmp_pa
         assert state(repo) == (expected if committed else before), (point, pending)
 
 
-def test_the_installed_script_completes_a_journal_left_by_a_kill(repo, run, tmp_path):
+def test_the_installed_script_completes_a_journal_left_by_a_kill(repo, zygote, run, tmp_path):
     """The same through the real `drunagor` entry point: killed at the commit point of `hero
     give`, the next command (here a reading one) finishes the write first."""
     exe = Path(sys.executable).with_name("drunagor")
     cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "drunagor_log"]
     argv = ["hero", "give", "Andreas", "Catharina", "Scroll of Incinerate"]
-    expected = after(run, tmp_path, state(repo), argv)
+    expected = after(zygote, tmp_path, state(repo), argv)
     r = subprocess.run([*cmd, "-C", str(repo), *argv], env={**os.environ, "DRUNAGOR_TEST_CRASH": "journal"},
                        capture_output=True, text=True)
     assert r.returncode == 137, r.stderr
