@@ -214,3 +214,27 @@ def test_help_has_an_example(run):
     r = run("migrate", "--help")
     assert r.exit_code == 0
     assert "Example: drunagor migrate --dry-run" in r.stdout
+
+
+def test_migrate_commit_commits_exactly_the_migrated_files(old, run, steps, monkeypatch):
+    import subprocess
+
+    top = old.parent.parent
+    for var in ("GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME"):
+        monkeypatch.setenv(var, "t")
+    for var in ("GIT_AUTHOR_EMAIL", "GIT_COMMITTER_EMAIL"):
+        monkeypatch.setenv(var, "t@example.org")
+
+    def git(*args):
+        return subprocess.run(["git", "-C", str(top), *args], check=True, capture_output=True, text=True).stdout
+
+    git("init", "-q")
+    git("add", "-A")
+    git("commit", "-q", "-m", "schema 0")
+    r = run("migrate", "--commit")
+    assert r.exit_code == 0, r
+    assert r.stdout.startswith("migrated 2 files to schema 1: story.toml, heroes/andreas.toml\ncommitted ")
+    assert git("log", "-1", "--format=%s") == "drunagor: migrated 2 files to schema 1\n"
+    assert sorted(git("show", "--name-only", "--format=", "HEAD").split()) == [
+        "campaigns/old/heroes/andreas.toml", "campaigns/old/story.toml"]
+    assert git("status", "--porcelain") == ""
