@@ -541,3 +541,11 @@ def test_the_example_campaign_is_at_the_table(run, example):
     assert ok(run("check", "--strict")).stdout == ""
     ok(run("raid", "--dry-run", "--seed", "1"))
     ok(run("odds"))
+
+
+def test_an_archived_adventure_of_the_wrong_shape_is_reported(run, party):
+    write(party / "adventures" / "04-1.toml", GOLDEN.replace('chapter = "05"', 'chapter = "04"\noutcome = "won"')
+          .replace("heroes = 4", "heroes = 0"))
+    r = run("check")
+    assert (r.exit_code, r.stdout) == (3, "campaigns/test/adventures/04-1.toml:4: adventure-state: `heroes` must be a "
+                                          "whole number from 1 to 5, not 0; set it from 1 to 5\n")
