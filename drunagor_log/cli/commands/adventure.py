@@ -154,6 +154,14 @@ def state_json(state) -> dict:
     }
 
 
+def _chapter_list(has) -> str:
+    """'02, 05 and 08': the chapters with a feature, from the catalog."""
+    from ... import catalog
+
+    ids = [ch.id for ch in catalog.chapters() if has(ch)]
+    return ", ".join(ids[:-1]) + " and " + ids[-1] if len(ids) > 1 else "".join(ids)
+
+
 def _chapter_ref(chapter, fact: str) -> str:
     ref = chapter.refs.get(fact)
     return f" ({ref})" if ref else ""
@@ -464,7 +472,7 @@ def tiebreak(
         if not info.tie_breaker:
             raise RuleError(f"chapter {state.chapter}, {info.title}, has no Tie Breaker",
                             file=c.adventure_file.shown, rule="tie-breaker (RB L1100)",
-                            remedy="only chapters 02, 03, 05 and 08 have it")
+                            remedy="only chapters " + _chapter_list(lambda ch: ch.tie_breaker) + " have it")
         chosen = _colours(runes, state.colours) if runes is not None else None
         try:
             state, returned, removed = tie_breaker(state, pile, chosen)
@@ -774,7 +782,8 @@ def raid(
             state = _load(c)
             if state.raid is None:
                 raise RuleError(f"chapter {state.chapter} has no Dreadful Raid card", file=c.adventure_file.shown,
-                                rule="raid", remedy="only chapters 02, 05 and 08 have one")
+                                rule="raid", remedy="only chapters " + _chapter_list(
+                                    lambda ch: ch.raid is not None and ch.raid.card == "Dreadful Raid") + " have one")
             if state.raid.card != "Dreadful Raid":
                 raise RuleError(f"the {state.raid.card} card resolves by its own text, which the rulebook does not "
                                 "give (chapter 04, RB L1171)", file=c.adventure_file.shown, rule="raid",
