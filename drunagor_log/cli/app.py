@@ -1,10 +1,12 @@
 """The `drunagor` command line: global options, the command groups, and the one error path.
 
 Each area of the game lives in its own module under `cli/commands/`; this file only assembles them.
-Heavy modules (tomlkit, rich) are imported inside the commands that need them.
+Typer builds every registered command's options when it starts, and that cost grows with the number
+of commands; so `main()` builds an app holding only the command the user typed (the COMMANDS map
+says which module has it), and the whole app is built only for `drunagor --help`, an unknown command,
+and for `from drunagor_log.cli.app import app` (tests). Heavy modules (tomlkit, rich) are imported
+inside the commands that need them.
 """
-
-from __future__ import annotations
 
 from typing import Annotated, Optional
 
@@ -15,6 +17,21 @@ from .. import __version__
 from ..errors import DrunagorError
 from .common import state
 from .terminal import term
+
+# Module under cli/commands/ of every top-level command, in the order `--help` lists them.
+MODULES = ("campaign", "story", "heroes", "chest", "adventure", "gitcmds", "maintenance")
+COMMANDS = {
+    "new": "campaign", "show": "campaign", "check": "campaign", "list": "campaign",
+    "party": "story", "leader": "story", "follower": "story", "outcome": "story", "status": "story",
+    "chapter": "story",
+    "hero": "heroes", "recruit": "heroes", "camp": "heroes",
+    "chest": "chest", "commander": "chest", "spoils": "chest",
+    "adventure": "adventure", "pile": "adventure", "tiebreak": "adventure", "draw": "adventure",
+    "monster": "adventure", "raid": "adventure", "battalion": "adventure", "odds": "adventure",
+    "history": "gitcmds", "undo": "gitcmds",
+    "migrate": "maintenance",
+}
+GLOBAL_WITH_VALUE = ("-C", "--campaign")
 
 
 class DrunagorGroup(TyperGroup):
@@ -28,27 +45,12 @@ class DrunagorGroup(TyperGroup):
             ctx.exit(int(exc.code))
 
 
-app = typer.Typer(
-    cls=DrunagorGroup,
-    name="drunagor",
-    help="Campaign companion for Chronicles of Drunagor: Awakenings.\n\n"
-    "Keeps the Story Record and Campaign Logs as TOML files, enforces the campaign rules, and resolves "
-    "the Dreadful Raid and Monster Battalions at the table.\n\n"
-    "Example: drunagor -C campaigns/example show",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    rich_markup_mode=None,  # help texts cite [cards] and [track]: never eat them as markup
-)
-
-
 def _version(value: bool) -> None:
     if value:
         print(f"drunagor {__version__}")
         raise typer.Exit()
 
 
-@app.callback()
 def _global(
     campaign: Annotated[Optional[str], typer.Option("-C", "--campaign", metavar="PATH",
                                                      help="The campaign folder (else DRUNAGOR_CAMPAIGN, the current folder, or the only one under ./campaigns/).")] = None,
@@ -60,11 +62,63 @@ def _global(
     term.no_color = no_color
 
 
-from .commands import adventure, campaign, chest, gitcmds, heroes, maintenance, story  # noqa: E402
+def build_app(only: Optional[str] = None) -> typer.Typer:
+    """The drunagor app with every command, or with the one command `only`."""
+    import importlib
 
-for _module in (campaign, story, heroes, chest, adventure, gitcmds, maintenance):
-    _module.register(app)
+    app = typer.Typer(
+        cls=DrunagorGroup,
+        name="drunagor",
+        help="Campaign companion for Chronicles of Drunagor: Awakenings.\n\n"
+        "Keeps the Story Record and Campaign Logs as TOML files, enforces the campaign rules, and "
+        "resolves the Dreadful Raid and Monster Battalions at the table.\n\n"
+        "Example: drunagor -C campaigns/example show",
+        no_args_is_help=True,
+        add_completion=False,
+        pretty_exceptions_enable=False,
+        rich_markup_mode=None,  # help texts cite [cards] and [track]: never eat them as markup
+    )
+    app.callback()(_global)
+    for name in MODULES if only is None else (COMMANDS[only],):
+        importlib.import_module(f"{__package__}.commands.{name}").register(app)
+    if only is not None:
+        app.registered_commands = [c for c in app.registered_commands if _name(c) == only]
+        app.registered_groups = [g for g in app.registered_groups if _name(g) == only]
+    return app
+
+
+def _name(info) -> Optional[str]:
+    """The name Typer gives a registered command or group."""
+    if getattr(info, "name", None):
+        return info.name
+    if getattr(info, "typer_instance", None) is not None:
+        return info.typer_instance.info.name
+    callback = getattr(info, "callback", None)
+    return callback.__name__.lower().replace("_", "-") if callback else None
+
+
+def command_typed(argv: list[str]) -> Optional[str]:
+    """The top-level command in `argv`, skipping the global options; None if there is none."""
+    skip = False
+    for arg in argv:
+        if skip:
+            skip = False
+        elif arg in GLOBAL_WITH_VALUE:
+            skip = True
+        elif not arg.startswith("-"):
+            return arg
+    return None
+
+
+def __getattr__(name: str):
+    if name == "app":  # the whole app, built once on first use
+        globals()["app"] = built = build_app()
+        return built
+    raise AttributeError(name)
 
 
 def main() -> None:
-    app()
+    import sys
+
+    typed = command_typed(sys.argv[1:])
+    build_app(typed if typed in COMMANDS else None)()
