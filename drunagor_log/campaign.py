@@ -211,7 +211,11 @@ class Campaign:
         if self._adventure is False:
             self._acquire()
             path = self.root / ADVENTURE
-            self._adventure = self._load(path) if path.exists() or path.is_symlink() else None
+            if path.exists() or path.is_symlink():
+                self._adventure = self._load(path)
+            else:  # "no adventure under way" is what the command read: an editor's new file is a change
+                self._adventure = None
+                self._seen[path] = None
         return self._adventure  # type: ignore[return-value]
 
     # -- any other file of the campaign (archived adventures)

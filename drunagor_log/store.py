@@ -363,6 +363,20 @@ def _write_tmp(path: Path, data: bytes) -> Path:
     return tmp
 
 
+def _make_parent(path: Path) -> None:
+    """Create the folder of `path` if needed, durably (its own parent fsynced)."""
+    parent = path.parent
+    if parent.is_dir():
+        return
+    missing = []
+    while not parent.exists():
+        missing.append(parent)
+        parent = parent.parent
+    path.parent.mkdir(parents=True, exist_ok=True)
+    for d in reversed(missing):
+        _fsync_dir(d.parent)
+
+
 def _write_failed(path: Path, exc: OSError, committed: bool = False) -> DataError:
     if committed:
         return DataError(f"cannot finish writing ({exc.strerror or exc})", file=display(path), rule="file",
@@ -375,7 +389,7 @@ def _write_failed(path: Path, exc: OSError, committed: bool = False) -> DataErro
 def atomic_write(path: Path, data: bytes) -> None:
     """Replace `path` by `data` atomically: a reader sees the old bytes or the new, never a mix."""
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        _make_parent(path)
         tmp = _write_tmp(path, data)
         try:
             os.replace(tmp, path)
@@ -479,7 +493,7 @@ class Transaction:
         if self.writes:
             path, (data, _) = next(iter(self.writes.items()))
             try:
-                path.parent.mkdir(parents=True, exist_ok=True)
+                _make_parent(path)
                 tmp = _write_tmp(path, data)
             except OSError as exc:
                 raise _write_failed(path, exc) from None
@@ -510,7 +524,7 @@ class Transaction:
         dirs: set[Path] = set()
         try:
             for path, (data, _) in self.writes.items():
-                path.parent.mkdir(parents=True, exist_ok=True)
+                _make_parent(path)
                 tmp = _write_tmp(path, data)
                 staged.append(tmp)
                 ops.append({"tmp": _relative(self.root, tmp), "target": _relative(self.root, path)})

@@ -309,3 +309,14 @@ def test_reads_for_a_write_happen_under_the_lock(night):
     assert store.CampaignLock.held(night) == "exclusive"
     del c  # released when the campaign goes away
     assert store.CampaignLock.held(night) is None
+
+
+def test_no_adventure_is_what_was_read_an_editors_new_one_is_kept(night):
+    adventure = night / "adventure.toml"
+    with pytest.raises(store.ChangedOnDisk):
+        with Campaign(night, write=True) as c:
+            assert c.adventure_file is None  # "no adventure under way"
+            adventure.write_text("schema = 1\n# someone else's\n")
+            c.put_bytes(adventure, b"schema = 1\nchapter = \"01\"\n")
+            c.save()
+    assert adventure.read_text() == "schema = 1\n# someone else's\n"
