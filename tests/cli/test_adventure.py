@@ -248,9 +248,12 @@ def test_a_newer_adventure_file_is_read_but_never_written(run, party):
     before = snapshot(party)
     r = ok(run("adventure", "show"))
     assert "warning: campaigns/test/adventure.toml: schema 2 is newer" in r.stderr
-    for args in (("raid", "--seed", "1"), ("draw",), ("adventure", "end", "--won")):
+    assert ok(run("raid", "--dry-run", "--seed", "1")).stdout.startswith("Dreadful Raid: chapter 05")
+    for args in (("raid", "--seed", "1"), ("draw",), ("adventure", "end", "--won"), ("monster", "remove", "1")):
         r = run(*args)
-        assert r.exit_code == 3 and "is newer than this drunagor knows" in r.stderr, args
+        assert (r.exit_code, r.stdout) == (3, ""), args
+        assert r.stderr.endswith("error: campaigns/test/adventure.toml:1: schema: schema 2 is newer than this "
+                                 "drunagor knows; the file is read-only; upgrade drunagor\n"), args
     assert snapshot(party) == before
 
 

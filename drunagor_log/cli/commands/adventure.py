@@ -51,11 +51,18 @@ def _load(c: Campaign, *, required: bool = True):
         if required:
             raise _no_adventure(c)
         return None
+    if c.write and f.read_only:  # refuse before resolving anything: the result could not be written
+        raise _read_only(f)
     try:
         return state_from(f.data)
     except StateError as exc:
         raise DataError(exc.message, file=f.shown, line=line_of(f.text, exc.path), rule="adventure-state",
                         remedy=exc.remedy) from None
+
+
+def _read_only(f) -> DataError:
+    return DataError(f"schema {f.data['schema']} is newer than this drunagor knows; the file is read-only",
+                     file=f.shown, line=1, rule="schema", remedy="upgrade drunagor")
 
 
 def _store(c: Campaign, state) -> None:
@@ -64,8 +71,7 @@ def _store(c: Campaign, state) -> None:
 
     f = c.adventure_file
     if f is not None and f.read_only:
-        raise DataError(f"schema {f.data['schema']} is newer than this drunagor knows; the file is read-only",
-                        file=f.shown, line=1, rule="schema", remedy="upgrade drunagor")
+        raise _read_only(f)
     c.put_bytes(c.root / ADVENTURE, dumps(state).encode("utf-8"))
 
 
@@ -362,9 +368,7 @@ def adventure_end(
     if won == lost:
         raise UsageError("say how the adventure ended: --won or --lost (one of them)")
     with open_campaign(write=True) as c:
-        state = _load(c)
-        if c.adventure_file.read_only:
-            _store(c, state)  # raises: a file of a newer schema is never written, nor archived
+        state = _load(c)  # a file of a newer schema is refused here: never written, nor archived
         ch = state.chapter
         outcome = "won" if won else "lost"
         attempt = c.story.failures.get(ch, 0) + 1
@@ -780,6 +784,7 @@ def raid(
         story = c.story
         if tracked:
             state = _load(c)
+            warn_all(c)
             if state.raid is None:
                 raise RuleError(f"chapter {state.chapter} has no Dreadful Raid card", file=c.adventure_file.shown,
                                 rule="raid", remedy="only chapters " + _chapter_list(
@@ -991,6 +996,7 @@ def battalion(
     given_ranks = _rank_options(rank)
     with Campaign(root, write=tracked and not dry_run) as c:
         state = _load(c) if tracked else None
+        warn_all(c)
         names: list[str] = []
         ranks: dict[str, str] = {}
         limits: dict[str, int] = {}
