@@ -121,6 +121,7 @@ class Campaign:
         if self.write:
             lock = store.CampaignLock(self.root).__enter__()
             try:
+                self._note_pending()
                 store.roll_forward(self.root)  # complete a killed command's commit; sweep temp files
             except BaseException as exc:
                 lock.__exit__(None, None, None)
@@ -132,6 +133,7 @@ class Campaign:
             self._lock = lock
             return
         for _ in range(5):
+            self._note_pending()
             store.complete_pending(self.root)
             lock = store.CampaignLock(self.root, shared=True).__enter__()
             if not store.pending_journal(self.root):
@@ -140,6 +142,12 @@ class Campaign:
             lock.__exit__(None, None, None)  # a writer was killed in between: complete it first
         raise store.ChangedOnDisk("the campaign keeps changing while it is read", file=store.display(self.root),
                                   rule="lock", remedy="re-run the command")
+
+    def _note_pending(self) -> None:
+        if store.pending_journal(self.root):
+            files = ", ".join(store.journal_files(self.root)) or "its files"
+            self.warnings.append(f"{store.display(self.root)}: finished the write of an interrupted drunagor "
+                                 f"command ({files})")
 
     def _release(self) -> None:
         if self._lock is not None:

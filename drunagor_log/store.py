@@ -588,6 +588,15 @@ def _journal_ops(root: Path) -> list[dict]:
     return ops
 
 
+def journal_files(root: Path) -> list[str]:
+    """The files a pending journal writes or deletes, relative to the campaign folder."""
+    try:
+        ops = _journal_ops(root)
+    except (DataError, OSError):
+        return []
+    return [op.get("target") or op.get("delete") for op in ops]
+
+
 def roll_forward(root: Path) -> bool:
     """Finish a committed multi-file write (the journal exists), or sweep the temp files of one that
     never reached its commit point. Idempotent; returns True if a journal was completed.
