@@ -303,11 +303,27 @@ class Campaign:
             self._seen[path] = data
         for path in self._deletes:
             self._seen[path] = None
+            self._forget(path)
         self._raw_writes.clear()
         self._deletes.clear()
         return [str(p.relative_to(self.root)) if p.is_relative_to(self.root) else str(p) for p in changed]
 
     # -- helpers
+    def _forget(self, path: Path) -> None:
+        """A file this command deleted is no longer one it read."""
+        if self._adventure and self._adventure.path == path:
+            self._adventure = None
+        if self._hero_files is not None:
+            for s, f in list(self._hero_files.items()):
+                if f.path == path:
+                    del self._hero_files[s]
+                    if self._heroes is not None:
+                        self._heroes.pop(s, None)
+        self._extra.pop(path, None)
+        if self._story_file is not None and self._story_file.path == path:
+            self._story_file = None
+            self._story = None
+
     def _loaded(self) -> list[store.TomlFile]:
         files = [self._story_file, *(self._hero_files or {}).values(), self._adventure or None,
                  *self._extra.values()]

@@ -320,3 +320,16 @@ def test_no_adventure_is_what_was_read_an_editors_new_one_is_kept(night):
             c.put_bytes(adventure, b"schema = 1\nchapter = \"01\"\n")
             c.save()
     assert adventure.read_text() == "schema = 1\n# someone else's\n"
+
+
+def test_a_file_deleted_then_created_again_in_one_command(night):
+    adventure = night / "adventure.toml"
+    adventure.write_text('schema = 1\nchapter = "01"\n')
+    with Campaign(night, write=True) as c:
+        assert c.adventure_file is not None
+        c.delete(adventure)
+        assert c.save() == ["adventure.toml"]
+        assert c.adventure_file is None
+        c.put_bytes(adventure, b'schema = 1\nchapter = "02"\n')
+        assert c.save() == ["adventure.toml"]
+    assert adventure.read_text() == 'schema = 1\nchapter = "02"\n'
