@@ -551,6 +551,7 @@ class Transaction:
             self._verify()
         except BaseException:
             journal.unlink(missing_ok=True)
+            _fsync_dir(self.root)  # the abandoned journal must not come back after a power cut
             for tmp in staged:
                 tmp.unlink(missing_ok=True)
             raise
