@@ -7,7 +7,7 @@ Exit codes (SPEC section 6), like httpie's ExitStatus: each failure mode has its
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from .values import record
 from pathlib import Path
 
 
@@ -68,7 +68,7 @@ class ChangedOnDisk(DrunagorError):
     code = ExitCode.CHANGED
 
 
-@dataclass(frozen=True)
+@record
 class Problem:
     """One finding of `drunagor check`: printed as `FILE:LINE: rule: message`."""
 

@@ -8,7 +8,7 @@ and kept in the file.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from .values import Factory, record
 from typing import Any
 
 CHAPTERS = tuple(f"{n:02d}" for n in range(1, 10))
@@ -94,20 +94,20 @@ def _chapter(data: dict, key: str, path: tuple, default=None) -> str | None:
 # ----------------------------------------------------------------------------------- the story
 
 
-@dataclass(frozen=True)
+@record
 class Rules:
     trauma_limit: int = 1
     max_heroes: int = 4
-    rune_bag: dict[str, int] = field(default_factory=dict)
+    rune_bag: dict[str, int] = Factory(dict)
 
 
-@dataclass(frozen=True)
+@record
 class ChestCard:
     name: str
     copies: int
 
 
-@dataclass(frozen=True)
+@record
 class Story:
     campaign: str
     party: str
@@ -216,7 +216,7 @@ def story_from(data: dict) -> Story:
 # ------------------------------------------------------------------------------------- a hero
 
 
-@dataclass(frozen=True)
+@record
 class Skill:
     name: str
     tree: str
@@ -224,7 +224,7 @@ class Skill:
     chapter: str | None
 
 
-@dataclass(frozen=True)
+@record
 class Item:
     name: str
     kind: str
@@ -233,7 +233,7 @@ class Item:
     given_by: str | None = None  # file key `from`: the hero who earned this Spoils card and gave it
 
 
-@dataclass(frozen=True)
+@record
 class Upgrade:
     item: str
     to: str  # the quality reached
@@ -242,7 +242,7 @@ class Upgrade:
     chapter: str | None
 
 
-@dataclass(frozen=True)
+@record
 class Hero:
     name: str
     cls: str

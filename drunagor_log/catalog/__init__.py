@@ -30,7 +30,7 @@ import functools
 import os
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from ..values import fields, record
 from types import MappingProxyType
 from typing import Any
 
@@ -114,7 +114,7 @@ def closest(name: str, candidates: tuple[str, ...] | list[str]) -> str | None:
 # --- Heroes ---------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class Hero:
     """An Awakenings hero; special_class is the Hero Pack #1 variant (RB L949)."""
 
@@ -129,7 +129,7 @@ class Hero:
         return (self.hero_class, self.special_class)
 
 
-@dataclass(frozen=True)
+@record
 class CoreHero:
     """A core-box hero, forbidden as a hero in Awakenings (RB L941); follower is the name it can
     join under as a Follower, None if it has none."""
@@ -185,7 +185,7 @@ class UnknownChapter(KeyError, ValueError):
         return str(self.args[0]) if self.args else "unknown chapter"
 
 
-@dataclass(frozen=True)
+@record
 class RaidSummon:
     """What a raid card summons: the card (minion) played with which miniatures (models);
     kind is the card kind, "minion" or "scenario"."""
@@ -195,7 +195,7 @@ class RaidSummon:
     kind: str
 
 
-@dataclass(frozen=True)
+@record
 class Raid:
     """A chapter's raid card and its summons (Naval Raid, chapter 04, has two minion cards)."""
 
@@ -221,7 +221,7 @@ class Raid:
         return self.summons[0].kind if len(self.summons) == 1 else None
 
 
-@dataclass(frozen=True)
+@record
 class Boss:
     name: str
     health_per_hero: int
@@ -231,7 +231,7 @@ class Boss:
         return self.health_per_hero * heroes
 
 
-@dataclass(frozen=True)
+@record
 class Chapter:
     """One chapter (fields as in chapters.toml). Absent facts are None or empty: stirring_darkness
     (runes of each colour; None for 07), mechanic, raid, boss; camaraderie is the Followers pool
@@ -315,7 +315,7 @@ def chapters() -> tuple[Chapter, ...]:
 # --- Rewards --------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class Rewards:
     """Counts of hero rewards. + and - work field by field; a difference may go negative."""
 
@@ -326,16 +326,16 @@ class Rewards:
     spoils_upgrades: int = 0
 
     def __add__(self, other: Rewards) -> Rewards:
-        return Rewards(*(getattr(self, f.name) + getattr(other, f.name) for f in fields(self)))
+        return Rewards(*(getattr(self, f) + getattr(other, f) for f in fields(self)))
 
     def __sub__(self, other: Rewards) -> Rewards:
-        return Rewards(*(getattr(self, f.name) - getattr(other, f.name) for f in fields(self)))
+        return Rewards(*(getattr(self, f) - getattr(other, f) for f in fields(self)))
 
     def is_zero(self) -> bool:
-        return all(getattr(self, f.name) == 0 for f in fields(self))
+        return all(getattr(self, f) == 0 for f in fields(self))
 
     def as_dict(self) -> dict[str, int]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        return {f: getattr(self, f) for f in fields(self)}
 
 
 @functools.cache

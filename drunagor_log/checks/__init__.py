@@ -9,7 +9,7 @@ campaign to judge.
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
+from ..values import record
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -22,7 +22,7 @@ from .. import store
 CHECK_MODULES = ("core", "story", "heroes", "chest", "adventure")
 
 
-@dataclass(frozen=True)
+@record
 class Check:
     name: str
     fn: Callable[[Campaign], Iterable[Problem]]

@@ -15,7 +15,7 @@ A deck is one of:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from ..values import Factory, record
 
 from ..errors import RuleError, UsageError
 from ..model import ChestCard, Story
@@ -64,7 +64,7 @@ def recorded(cards: dict, name: str) -> tuple[str | None, dict]:
     return None, {}
 
 
-@dataclass(frozen=True)
+@record
 class CardFacts:
     """What is known about a chest card. type: potion, scroll, treasure (the Epic Rare pair) or
     other (a recorded non-chest consumable); None when unknown. Same for rarity."""
@@ -128,7 +128,7 @@ def describe_cell(n: int, type_: str, rarity: str) -> str:
 # ------------------------------------------------------------------------------------- the grid
 
 
-@dataclass(frozen=True)
+@record
 class Finding:
     """One thing wrong with the deck: a message (with its RB line) and where it is in story.toml."""
 
@@ -137,7 +137,7 @@ class Finding:
     severity: str = "error"
 
 
-@dataclass(frozen=True)
+@record
 class ChestGrid:
     epic: tuple[str, ...]
     cards: tuple[tuple[ChestCard, CardFacts], ...]
@@ -146,7 +146,7 @@ class ChestGrid:
     total: int                          # every Potion and Scroll copy recorded
     problems: tuple[Finding, ...]
     missing: tuple[tuple[str, tuple[str, ...]], ...]  # (card, facts missing)
-    target: dict[str, dict[str, int]] = field(default_factory=dict)
+    target: dict[str, dict[str, int]] = Factory(dict)
 
     @property
     def status(self) -> str:
@@ -307,7 +307,7 @@ def summary(story: Story) -> dict:
 # ------------------------------------------------------------------------------------- swapping
 
 
-@dataclass(frozen=True)
+@record
 class Swap:
     out: CardFacts
     into: CardFacts
@@ -400,7 +400,7 @@ def apply_swap(cards: tuple[ChestCard, ...], out: str, into: str, copies: int) -
 # --------------------------------------------------------------------------- returning cards
 
 
-@dataclass(frozen=True)
+@record
 class Returns:
     """What the party returns when the composition changes (RB L361): every Potion and Scroll it
     owns, Epic Rare treasures kept. `unknown` holds consumables drunagor cannot classify."""

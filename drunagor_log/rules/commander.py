@@ -8,7 +8,7 @@ inferred from RB L826), else from the `position` the player recorded under `[car
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from ..values import record
 
 from ..errors import RuleError, UsageError
 from ..model import Story
@@ -43,7 +43,7 @@ def parse_position(text: str) -> str | None:
     return t if t in positions() else None
 
 
-@dataclass(frozen=True)
+@record
 class Position:
     card: str
     position: str | None
@@ -64,13 +64,13 @@ def position_of(name: str, cards: dict) -> Position:
     return Position(name, None, "unknown")
 
 
-@dataclass(frozen=True)
+@record
 class Finding:
     message: str
     severity: str = "error"
 
 
-@dataclass(frozen=True)
+@record
 class CommanderDeck:
     cards: tuple[Position, ...]
     problems: tuple[Finding, ...]

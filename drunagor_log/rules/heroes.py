@@ -10,7 +10,7 @@ L984-989 and L1048-1052, the recruit table L1005-1016, Relearning L1034-1040.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from ..values import record
 from typing import Iterable, Sequence
 
 from ..errors import RuleError, UsageError
@@ -29,7 +29,7 @@ STARTING_GEAR = 2  # RB L989: 2 pieces of Starting Gear
 ARTISANS_TOOLS = "Artisan's Tools"
 
 
-@dataclass(frozen=True)
+@record
 class Finding:
     """One broken hero rule. `hero` names the Campaign Log that holds it (None: the Story Record);
     `key` is the key path in that file."""
@@ -222,7 +222,7 @@ def _unknown(hero: Hero, what: str, name: str, known, key) -> Finding:
     return Finding("unknown-name", f"{hero.name}: unknown {what} {name!r}", remedy, hero.name, key, "warning")
 
 
-@dataclass(frozen=True)
+@record
 class Departure:
     """What happens to a leaving hero's cards (RB L972-974): Consumable Items go to the party stash
     to be handed out; everything else, Spoils included, returns to the box."""
@@ -236,7 +236,7 @@ def leaving(hero: Hero) -> Departure:
                      tuple(i.name for i in hero.equipment if i.kind != "consumable"))
 
 
-@dataclass(frozen=True)
+@record
 class UpgradeOption:
     item: str
     from_quality: str

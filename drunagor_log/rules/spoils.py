@@ -14,7 +14,7 @@ replaced by its advanced version, RB L415), so it may be equipped.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from ..values import record
 
 from ..errors import RuleError, UsageError
 from ..model import QUALITIES, Hero, Item
@@ -66,7 +66,7 @@ def epic_fact(name: str, kind: str, cards: dict) -> bool | None:
     return None
 
 
-@dataclass(frozen=True)
+@record
 class UpgradePlan:
     hero: str
     item: Item

@@ -16,7 +16,7 @@ chapter again. Skipped chapters give no rewards (RB L1084).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from ..values import record
 from typing import Any, Iterable, Mapping
 
 from ..model import CHAPTERS
@@ -36,7 +36,7 @@ def is_finished(track: Mapping[str, str]) -> bool:
     return CHAPTERS[-1] in track
 
 
-@dataclass(frozen=True)
+@record
 class Move:
     """One `drunagor chapter complete|skip|fail` as the rules see it, before it is recorded."""
 

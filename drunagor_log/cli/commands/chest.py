@@ -8,11 +8,12 @@ arguments into calls, edits the TOML documents in place and prints.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import json as _json
 from typing import Annotated, Optional
 
 import typer
+
+from ...values import replace as replace_record
 
 from ...errors import DrunagorError, RuleError, UsageError
 from ...model import ChestCard
@@ -284,11 +285,11 @@ def chest_add(
             if i is None:
                 cards_after.append(ChestCard(name, copies))
             else:
-                cards_after[i] = dataclasses.replace(cards_after[i], copies=cards_after[i].copies + copies)
+                cards_after[i] = replace_record(cards_after[i], copies=cards_after[i].copies + copies)
         before = {p.message for p in chest.grid(story).problems}
         # A Story Record without the Epic Rare pair gets it with the first card (RB L369-371).
         add_pair = copies > 0 and "epic" not in (sf.data.get("chest") or {})
-        after_story = dataclasses.replace(story, chest_cards=tuple(cards_after), cards=facts_after,
+        after_story = replace_record(story, chest_cards=tuple(cards_after), cards=facts_after,
                                           chest_epic=chest.epic_pair() if add_pair else story.chest_epic)
         g = chest.grid(after_story)
         new_problems = [p for p in g.problems if p.message not in before]
@@ -408,7 +409,7 @@ def chest_swap(
             raise UsageError("; ".join(wrong), rule="chest-swap", remedy="leave the flag out: drunagor knows this card")
         known = chest.card_facts(into, story.cards)
         name_in = known.name if known.in_catalog else (chest.recorded(story.cards, into)[0] or into.strip())
-        in_facts = dataclasses.replace(known, name=name_in, type=known.type or type_, rarity=known.rarity or rarity)
+        in_facts = replace_record(known, name=name_in, type=known.type or type_, rarity=known.rarity or rarity)
         with _located(sf, ("chest", "cards")):
             plan = chest.plan_swap(story, out, in_facts, copies)
         holders = {h.name: [(i.name, i.kind) for i in h.equipment] for h in c.active_heroes().values()}
@@ -591,7 +592,7 @@ def commander_add(
                 finish(c, f"recorded: {present} holds the {pos} Rune position", commit)
                 return
             name = _commander_write(c, card, None, pos)
-        d = commander.deck(dataclasses.replace(story, commander=story.commander + (name,)))
+        d = commander.deck(replace_record(story, commander=story.commander + (name,)))
         p = commander.position_of(name, {**story.cards, name: {"position": pos}} if pos else story.cards)
         finish(c, f"Commander Attack deck: added {name} ({p.position}); {len(d.cards)} of "
                   f"{commander.deck_size()} cards recorded", commit)

@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
+from ...values import replace as replace_record
+
 from ...errors import RuleError, UsageError
 from ...model import chapter_id
 from ..common import CommitOpt, ForceOpt, JsonOpt, finish, open_campaign, warn_all
@@ -406,7 +408,6 @@ def _verb(action: str) -> str:
 
 def _record(c: Campaign, chapter, state: str, force: bool) -> tuple[str, list[str]]:
     """Validate and write one chapter on the Adventure Track: (the one-line message, more lines)."""
-    import dataclasses
 
     from ...rules import track
 
@@ -442,7 +443,7 @@ def _record(c: Campaign, chapter, state: str, force: bool) -> tuple[str, list[st
         arr.append(line)
         arr.multiline(True)
         corrected = f"; history corrected with --force (was {move.before or 'open'}), recorded under corrections"
-    after = dataclasses.replace(story, track=new_track, failures=failures)
+    after = replace_record(story, track=new_track, failures=failures)
     if state == "completed":
         return f"chapter {ch} completed{corrected}", _reward_lines(c, ch, after)
     if state == "skipped":
