@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import errno
 import itertools
-import json
 import os
 import re
 import time
@@ -53,11 +52,19 @@ _SCHEMA_LINE = re.compile(rb"^\s*schema\s*=\s*(\d+)\s*(?:#.*)?$", re.M)
 
 
 def display(path: Path) -> str:
-    """A path as the user should see it: relative to the current directory when below it."""
+    """A path as the user should see it: relative to the current directory when below it.
+    (String work on absolute paths: resolving symlinks cost a syscall per path component, for every
+    file a command reads.)"""
     try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except (ValueError, OSError):
+        cwd = os.getcwd()
+    except OSError:
         return str(path)
+    full = os.path.abspath(path)
+    if full == cwd:
+        return "."
+    if full.startswith(cwd.rstrip(os.sep) + os.sep):
+        return full[len(cwd.rstrip(os.sep)) + 1:]
+    return str(path)
 
 
 def _test_hook(point: str) -> None:
@@ -137,7 +144,11 @@ def parse(raw: bytes, path: Path) -> dict[str, Any]:
     except tomllib.TOMLDecodeError as exc:
         m = _TOML_LINE.search(str(exc))
         msg = str(exc).split(" (at line")[0]
-        raise DataError(f"not valid TOML: {msg}", file=shown, line=int(m.group(1)) if m else None,
+        line = int(m.group(1)) if m else None
+        if line is None and "(at end of document)" in msg:  # an unclosed [ or { runs to the end
+            msg = msg.replace(" (at end of document)", ": the file ends inside a value")
+            line = text.count("\n") + (0 if text.endswith("\n") else 1)
+        raise DataError(f"not valid TOML: {msg}", file=shown, line=line,
                         rule="toml-syntax",
                         remedy="fix the syntax at that line (quotes, brackets, one key = value)") from None
     except RecursionError:
@@ -537,6 +548,8 @@ class Transaction:
                 _fsync_dir(d)
             # The journal is the commit point: written atomically, so it is either whole or absent.
             journal = self.root / JOURNAL
+            import json
+
             atomic_write(journal, json.dumps({"ops": ops}, indent=1).encode())
         except BaseException as exc:
             for tmp in staged:
@@ -572,6 +585,8 @@ def _journal_ops(root: Path) -> list[dict]:
                         rule="journal", remedy=f"compare the files with git (git status, git diff), then "
                                             f"delete {JOURNAL} and the .*{TMP_SUFFIX} files")
     try:
+        import json
+
         ops = json.loads(journal.read_bytes())["ops"]
     except (ValueError, KeyError, TypeError):
         raise damaged from None

@@ -20,6 +20,7 @@ def _isolate(tmp_path, monkeypatch):
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.setenv("COLUMNS", "120")
     monkeypatch.delenv("DRUNAGOR_CAMPAIGN", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / ".cache"))  # check's archive cache
     for var in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"):
         monkeypatch.delenv(var, raising=False)
     yield

@@ -9,14 +9,14 @@ campaign to judge.
 from __future__ import annotations
 
 import importlib
-from ..values import record
 from pathlib import Path
 from typing import Callable, Iterable
 
+from .. import __version__, store
 from ..campaign import ADVENTURE, ARCHIVE, HEROES, STORY, Campaign
 from ..errors import DataError, Problem
 from ..model import hero_from, story_from
-from .. import store
+from ..values import record
 
 # Modules that register checks, one per area of the game (each imports `check` from here).
 CHECK_MODULES = ("core", "story", "heroes", "chest", "adventure")
@@ -94,8 +94,9 @@ def load_checked(root: Path) -> tuple[Campaign, list[Problem]]:
             problems.append(_from_error(exc))
     c._hero_files, c._heroes = files, typed
     extra = [root / ADVENTURE] if (root / ADVENTURE).exists() else []
+    cache = ArchiveCache(root)
     if (root / ARCHIVE).is_dir():
-        extra += sorted((root / ARCHIVE).glob("*.toml"))
+        extra += [p for p in sorted((root / ARCHIVE).glob("*.toml")) if not cache.known_good(p)]
     for path in extra:
         try:
             f = c._load(path)
@@ -109,7 +110,69 @@ def load_checked(root: Path) -> tuple[Campaign, list[Problem]]:
         bad = shape_problem(f)
         if bad is not None:
             problems.append(bad)
+        elif path.name != ADVENTURE and not f.read_only:
+            cache.passed(path)
+    cache.save()
     return c, problems
+
+
+class ArchiveCache:
+    """Which archived adventures (adventures/*.toml) already passed `check`, by size and mtime.
+
+    Archives are written once by `adventure end` and never edited by drunagor, and a campaign
+    gathers one per adventure played: re-reading all of them would make `check` slower with every
+    evening (SPEC section 7 wants no growth with history). An archive is read again as soon as its
+    size or modification time changes (an edit, a git checkout or merge), or drunagor's version does.
+    The cache lives outside the campaign (XDG_CACHE_HOME or ~/.cache), never in git; when it cannot be
+    read or written, every archive is simply read."""
+
+    def __init__(self, root: Path):
+        import os
+
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        self.path = Path(base) / "drunagor" / "checked-archives.json"
+        self.key = f"{os.path.abspath(root)}|{__version__}|{store.SCHEMA}"
+        self.all: dict = {}
+        self.dirty = False
+        try:
+            import json
+
+            self.all = json.loads(self.path.read_bytes())
+            if not isinstance(self.all, dict):
+                self.all = {}
+        except (OSError, ValueError):
+            self.all = {}
+        mine = self.all.get(self.key)
+        self.mine: dict = mine if isinstance(mine, dict) else {}
+
+    @staticmethod
+    def _stamp(path: Path) -> list[int] | None:
+        try:
+            st = path.stat()
+        except OSError:
+            return None
+        return [st.st_size, st.st_mtime_ns]
+
+    def known_good(self, path: Path) -> bool:
+        stamp = self._stamp(path)
+        return stamp is not None and self.mine.get(path.name) == stamp
+
+    def passed(self, path: Path) -> None:
+        stamp = self._stamp(path)
+        if stamp is not None:
+            self.mine[path.name] = stamp
+            self.dirty = True
+
+    def save(self) -> None:
+        if not self.dirty:
+            return
+        import json
+
+        self.all[self.key] = self.mine
+        try:
+            store.atomic_write(self.path, json.dumps(self.all, sort_keys=True).encode())
+        except (OSError, DataError):
+            pass  # no cache: the next check reads every archive again
 
 
 def run_checks(root: Path, strict: bool = False) -> tuple[list[Problem], list[Problem], bool]:

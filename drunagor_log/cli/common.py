@@ -1,7 +1,6 @@
 """What every command shares: the global options, the options many commands take, opening the
 chosen campaign, and finishing a write (one line saying what changed; `--commit`)."""
 
-from __future__ import annotations
 
 from pathlib import Path
 from typing import Annotated, Optional

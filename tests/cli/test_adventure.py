@@ -552,3 +552,18 @@ def test_an_archived_adventure_of_the_wrong_shape_is_reported(run, party):
     r = run("check")
     assert (r.exit_code, r.stdout) == (3, "campaigns/test/adventures/04-1.toml:4: adventure-state: `heroes` must be a "
                                           "whole number from 1 to 5, not 0; set it from 1 to 5\n")
+
+
+def test_check_reads_an_archive_again_once_it_changes(run, example, tmp_path):
+    # A clean check remembers the archives that passed (outside the campaign: XDG_CACHE_HOME)...
+    assert ok(run("check")).stdout == ""
+    cache = tmp_path / ".cache" / "drunagor" / "checked-archives.json"
+    assert "03-1.toml" in cache.read_text() and "04-1.toml" in cache.read_text()
+    assert not list(example.rglob("*cache*"))
+    # ...and a later edit of one of them (new size and time) is read and reported all the same.
+    archive = example / "adventures" / "04-1.toml"
+    text = archive.read_text()
+    archive.write_text(text + "broken = [\n")
+    r = run("check")
+    assert r.exit_code == 3
+    assert r.stdout.startswith(f"campaigns/example/adventures/04-1.toml:{text.count(chr(10)) + 1}: toml-syntax: ")

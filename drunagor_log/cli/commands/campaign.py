@@ -1,6 +1,5 @@
 """Campaign commands: new, show, check, list."""
 
-from __future__ import annotations
 
 from pathlib import Path
 from typing import Annotated, Optional

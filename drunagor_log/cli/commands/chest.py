@@ -5,7 +5,6 @@ The rules live in rules/chest.py, rules/commander.py and rules/spoils.py; this m
 arguments into calls, edits the TOML documents in place and prints.
 """
 
-from __future__ import annotations
 
 import contextlib
 import json as _json

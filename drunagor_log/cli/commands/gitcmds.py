@@ -1,6 +1,5 @@
 """Git commands: `drunagor history` and `drunagor undo` (SPEC section 4 "Git"; the work is in gitops)."""
 
-from __future__ import annotations
 
 from typing import Annotated
 

@@ -1,6 +1,5 @@
 """Maintenance commands: `drunagor migrate` (bring files to the current schema)."""
 
-from __future__ import annotations
 
 from typing import Annotated
 

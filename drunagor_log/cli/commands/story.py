@@ -10,7 +10,6 @@ two players' additions merge cleanly in git.
 end --won` calls it too.
 """
 
-from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, Optional
 
@@ -163,7 +162,7 @@ def party(
         finish(c, f"party name: {name}", commit)
 
 
-def _find_leader(c: Campaign, query: str):
+def _find_leader(c: "Campaign", query: str):
     """The active hero `query` names (case-insensitive, unique prefix)."""
     from ...names import lookup
 
@@ -406,7 +405,7 @@ def _verb(action: str) -> str:
     return {"completed": "complete", "skipped": "skip", "failed": "fail"}[action]
 
 
-def _record(c: Campaign, chapter, state: str, force: bool) -> tuple[str, list[str]]:
+def _record(c: "Campaign", chapter, state: str, force: bool) -> tuple[str, list[str]]:
     """Validate and write one chapter on the Adventure Track: (the one-line message, more lines)."""
 
     from ...rules import track
@@ -458,7 +457,7 @@ def _record(c: Campaign, chapter, state: str, force: bool) -> tuple[str, list[st
     return f"chapter {ch}: failed attempt recorded ({n} so far){corrected}", lines
 
 
-def _reward_lines(c: Campaign, ch: str, after) -> list[str]:
+def _reward_lines(c: "Campaign", ch: str, after) -> list[str]:
     from ... import catalog
     from ...rules import rewards, track
 
@@ -481,7 +480,7 @@ def _reward_lines(c: Campaign, ch: str, after) -> list[str]:
     return lines
 
 
-def record_chapter(c: Campaign, chapter: str, state: str, force: bool = False) -> list[str]:
+def record_chapter(c: "Campaign", chapter: str, state: str, force: bool = False) -> list[str]:
     """Write `chapter` on the Adventure Track of a campaign opened for writing, and return the lines
     to print after the command's one-line message.
 

@@ -1,0 +1,193 @@
+"""Latency benchmark (SPEC section 7): fresh processes of drunagor's commands against the
+framework's floor, on the long-campaign fixture and on a copy with ten times the history.
+
+    python tests/benchmarks/latency.py [--runs N] [--keep DIR]
+
+It builds the fixtures with drunagor's own commands (in process, so the files are exactly what the
+tool writes), compiles the package's bytecode (what a normal install has), then times each command
+as a fresh process N times and prints the medians and ratios. Targets: every command at most 1.3 x
+the floor's median (`--help` against the floor's `--help`); on ten times the history at most 1.1 x
+its own figure. Not a test: nothing here asserts, it measures and prints.
+"""
+
+from __future__ import annotations
+
+import argparse
+import compileall
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent.parent
+FLOOR = HERE / "floor_app.py"
+
+HEROES = [  # name, role, class (the fifth is a hero from another product: any name with a class)
+    ("Andreas", "Support", None),
+    ("Catharina", "Controller", None),
+    ("Nyx", "Striker", None),
+    ("Vacrem", "Defender", None),
+    ("Lordwrath", "Leader", "Warrior"),
+]
+GEAR = {"Andreas": ("Blooded Sword", "Plate Armor"), "Catharina": ("Wooden Staff", "Cloth Armor"),
+        "Nyx": ("Blooded Sword", "Leather Armor"), "Vacrem": ("Jagged Blade Axe", "Plate Armor"),
+        "Lordwrath": ("Jagged Blade Axe", "Leather Armor")}
+RAID_CHAPTERS = ("02", "05", "08")  # the chapters with a Dreadful Raid card (catalog)
+SPOILS = ["Astral Symbol", "Chaos Staff", "Twin-Blades", "Heavy Shield", "War Bow",
+          "Buckler", "Grimoire", "Rogue's Vest", "Cornucopia", "Battle Plate"]
+
+
+def drunagor(root: Path, *args: str) -> None:
+    """Run one drunagor command in process on the campaign at `root`; fail loudly."""
+    from typer.testing import CliRunner
+
+    from drunagor_log.cli.app import app
+
+    r = CliRunner().invoke(app, ["-C", str(root), *args], catch_exceptions=False)
+    if r.exit_code != 0:
+        raise SystemExit(f"fixture step failed: drunagor {' '.join(args)}\n{r.stdout}{r.stderr}")
+
+
+def build(base: Path, name: str, losses_per_chapter: int) -> Path:
+    """5 heroes; chapters 01-07 won (each after `losses_per_chapter` lost attempts), chapter 08
+    (No Regrets, a Dreadful Raid chapter) lost `2 + 3 * losses_per_chapter` times and under way again:
+    9 archived adventures with 0 losses, 90 with 9."""
+    from typer.testing import CliRunner
+
+    from drunagor_log import catalog
+    from drunagor_log.cli.app import app
+
+    r = CliRunner().invoke(app, ["new", name, "--dir", str(base), "--max-heroes", "5",
+                                 "--party", "Safeguard Corporation"], catch_exceptions=False)
+    assert r.exit_code == 0, r.stdout + r.stderr
+    root = base / name
+    for hero, role, cls in HEROES:
+        args = ["hero", "add", hero, "--role", role, "--player", hero[:3]]
+        if cls:
+            args += ["--class", cls]
+        for g in GEAR[hero]:
+            args += ["--gear", g]
+        drunagor(root, *args)
+    drunagor(root, "leader", "Andreas")
+    seed = 0
+    spoils = iter(SPOILS * 10)
+
+    def play(chapter: str, won: bool) -> None:
+        nonlocal seed
+        # --models: the fixture's own record of the scenario monster's model count (the catalog
+        # does not know it; a party records it once). Any number serves a benchmark.
+        extra = ["--models", "4"] if chapter in ("02", "08") else []
+        drunagor(root, "adventure", "start", chapter, *extra)
+        if catalog.chapter(chapter).darkness_nodes:
+            drunagor(root, "pile", "add")
+        for _ in range(4):
+            seed += 1
+            if chapter in RAID_CHAPTERS:
+                drunagor(root, "raid", "--seed", str(seed))
+            else:
+                drunagor(root, "draw", "--rune", ("red", "blue", "green", "orange")[seed % 4])
+        drunagor(root, "adventure", "end", "--won" if won else "--lost")
+
+    for n in range(1, 9):
+        ch = f"{n:02d}"
+        for _ in range(losses_per_chapter if ch != "08" else 2 + 3 * losses_per_chapter):
+            play(ch, won=False)
+        if ch == "08":
+            break
+        play(ch, won=True)
+        # record the rewards each hero now owes (RB L1005-1016 differences)
+        for hero, _, _ in HEROES:
+            if ch in ("01", "04", "08"):
+                drunagor(root, "hero", "learn", hero, f"Skill {ch}", "--tree", "melee", "--level", "1")
+            if ch == "06":
+                drunagor(root, "hero", "learn", hero, f"Skill {ch}", "--tree", "wisdom", "--level", "2")
+            if ch in ("03", "05"):
+                drunagor(root, "hero", "ability", hero, f"Ability {ch}")
+                drunagor(root, "hero", "gain", hero, next(spoils))
+    drunagor(root, "adventure", "start", "08")
+    drunagor(root, "pile", "add")
+    drunagor(root, "pile", "add")
+    return root
+
+
+def timed(cmd: list[str], cwd: Path, runs: int, reset=None) -> float:
+    samples = []
+    env = dict(os.environ, NO_COLOR="1")
+    for _ in range(runs):
+        if reset:
+            reset()
+        t = time.perf_counter()
+        subprocess.run(cmd, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        samples.append(time.perf_counter() - t)
+    return statistics.median(samples)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=21, help="fresh processes per command (median taken)")
+    ap.add_argument("--keep", type=Path, help="build the fixtures here and keep them")
+    args = ap.parse_args()
+
+    sys.path.insert(0, str(REPO))
+    compileall.compile_dir(REPO / "drunagor_log", quiet=1)
+    compileall.compile_file(FLOOR, quiet=1)
+    base = args.keep or Path(tempfile.mkdtemp(prefix="drunagor-bench-"))
+    base.mkdir(parents=True, exist_ok=True)
+    print(f"building fixtures in {base} ...", file=sys.stderr)
+    long = build(base, "long", losses_per_chapter=0)
+    tenfold = build(base, "tenfold", losses_per_chapter=9)
+
+    exe = shutil.which("drunagor", path=str(Path(sys.executable).parent)) or shutil.which("drunagor")
+    if not exe:
+        raise SystemExit("the drunagor script is not installed (run the README's install first)")
+    py = sys.executable
+    floor = timed([py, str(FLOOR), "--name", "x"], REPO, args.runs)
+    floor_help = timed([py, str(FLOOR), "--help"], REPO, args.runs)
+    bare = timed([py, "-c", "pass"], REPO, args.runs)
+
+    commands = [
+        ("show", ["show"]),
+        ("hero show", ["hero", "show", "Andreas"]),
+        ("raid --dry-run", ["raid", "--dry-run", "--seed", "7"]),
+        ("raid", ["raid", "--seed", "7"]),
+        ("check", ["check"]),
+        ("--help", ["--help"]),
+    ]
+    rows = []
+    for label, cmd in commands:
+        figures = []
+        for root in (long, tenfold):
+            adventure = root / "adventure.toml"
+            saved = adventure.read_bytes()
+
+            def reset(adventure=adventure, saved=saved):
+                adventure.write_bytes(saved)  # a writing raid starts from the same state each time
+
+            figures.append(timed([exe, "-C", str(root), *cmd], REPO, args.runs,
+                                 reset if label == "raid" else None))
+            adventure.write_bytes(saved)
+        ref = floor_help if label == "--help" else floor
+        rows.append((label, figures[0], figures[0] / ref, figures[1], figures[1] / figures[0]))
+
+    print(f"\nmachine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+          f"{platform.system()} {platform.release()}; {args.runs} runs each, medians")
+    print(f"python -c pass           {bare * 1000:7.1f} ms")
+    print(f"floor (typer, 1 command) {floor * 1000:7.1f} ms")
+    print(f"floor --help             {floor_help * 1000:7.1f} ms\n")
+    print(f"{'command':<16}{'long ms':>9}{'x floor':>9}{'  target':>9}{'10x hist ms':>13}{'x own':>8}{'  target':>9}")
+    for label, a, ra, b, rb in rows:
+        ok1 = "ok" if ra <= 1.3 else "OVER"
+        ok2 = "ok" if rb <= 1.1 else "OVER"
+        print(f"{label:<16}{a * 1000:9.1f}{ra:9.2f}{'<=1.3 ' + ok1:>9}{b * 1000:13.1f}{rb:8.2f}{'<=1.1 ' + ok2:>9}")
+    if not args.keep:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
