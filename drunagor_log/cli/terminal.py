@@ -4,7 +4,6 @@ colour decided once. Rich is imported only when output goes to a colour terminal
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from typing import Any, Sequence
@@ -45,6 +44,8 @@ class Terminal:
         self.line(text, "bold")
 
     def json(self, obj: Any) -> None:
+        import json
+
         sys.stdout.write(json.dumps(obj, indent=2, ensure_ascii=False) + "\n")
 
     def table(self, headers: Sequence[str], rows: Sequence[Sequence[Any]], title: str | None = None) -> None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
+from drunagor_log.tomltext import basic_string
 from drunagor_log.rules.board import (
     STATUS_BOARD_TRACKS,
     Monster,
@@ -610,20 +611,7 @@ def _array(key: str, entries: Sequence[Mapping[str, object]]) -> list[str]:
 
 
 _BARE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
-_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r"}
-
-
-def _toml_str(text: str) -> str:
-    """A TOML basic string: quotes, backslashes and control characters escaped (DEL included)."""
-    out = []
-    for ch in text:
-        if ch in _ESCAPES:
-            out.append(_ESCAPES[ch])
-        elif ch < " " or ch == "\x7f":
-            out.append(f"\\u{ord(ch):04X}")
-        else:
-            out.append(ch)
-    return '"' + "".join(out) + '"'
+_toml_str = basic_string  # TOML basic strings (drunagor_log/tomltext.py)
 
 
 def _key(key: str) -> str:

@@ -8,7 +8,7 @@ receive if they had completed the Adventures", RB L980).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from ..values import record
 from typing import Iterable
 
 from ..model import CHAPTERS, Hero, Story
@@ -23,7 +23,7 @@ LABELS = {
 }
 
 
-@dataclass(frozen=True)
+@record
 class Tally:
     level1_skills: int = 0
     level2_skills: int = 0

@@ -184,3 +184,11 @@ def test_empty_and_not_utf8_and_directory(run, camp):
     (camp / "heroes" / "b.toml").mkdir()
     r = run("show")
     assert r.exit_code == 3 and "a directory stands where a file should be" in r.stderr
+
+
+def test_new_writes_valid_toml_for_any_party_name(run, tmp_path):
+    # JSON escapes are not TOML's: a DEL character must be escaped too, quotes and backslashes as well.
+    name = 'The "Odd" \\ Party\x7f\t'
+    assert run("new", "odd", "--party", name).exit_code == 0
+    assert json.loads(run("show", "--json").stdout)["party"] == name
+    assert 'party = "The \\"Odd\\" \\\\ Party\\u007F\\t"' in (tmp_path / "campaigns/odd/story.toml").read_text()

@@ -6,6 +6,8 @@ from typing import Annotated, Optional
 
 import typer
 
+from ...tomltext import basic_string as _toml_str
+
 from ...campaign import ADVENTURE, HEROES, STORY, Campaign, list_campaigns
 from ...errors import DataError, ExitCode, RuleError, UsageError
 from ...model import CHAPTERS
@@ -17,10 +19,6 @@ AWAKENINGS_EPIC = ("Artisan's Tools", "Treasure Trove")
 REPLACED_EPIC = ("Cosmic Gemstone", "Forgotten Treasure")
 
 
-def _toml_str(text: str) -> str:
-    import json
-
-    return json.dumps(text, ensure_ascii=False)  # a TOML basic string: same escapes as JSON
 
 
 def story_template(party: str, max_heroes: int, trauma_limit: int, rune_bag: dict[str, int]) -> str:

@@ -7,7 +7,6 @@ arguments into calls, edits the TOML documents in place and prints.
 
 
 import contextlib
-import json as _json
 from typing import Annotated, Optional
 
 import typer
@@ -51,7 +50,9 @@ def _toml(value) -> str:
         return "true" if value else "false"
     if isinstance(value, int):
         return str(value)
-    return _json.dumps(value, ensure_ascii=False)  # a TOML basic string: same escapes as JSON
+    from ...tomltext import basic_string
+
+    return basic_string(value)
 
 
 def _inline(**kv):

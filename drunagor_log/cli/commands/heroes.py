@@ -7,10 +7,11 @@ The `skills` and `equipment` arrays keep one entry per line (two players editing
 
 # No `from __future__ import annotations` here: Typer would eval every string annotation of every
 # command at each start.
-import json as _json
 from typing import Annotated, Optional
 
 import typer
+
+from ...tomltext import basic_string as _toml_str
 
 from ...errors import RuleError, UsageError
 from ...model import EQUIPMENT_KINDS, QUALITIES, TREES, Hero
@@ -31,8 +32,6 @@ STASH = "stash"  # `hero give stash TO ITEM`: the party stash in story.toml
 # ------------------------------------------------------------------------------- TOML editing
 
 
-def _toml_str(text: str) -> str:
-    return _json.dumps(text, ensure_ascii=False)  # a TOML basic string: same escapes as JSON
 
 
 def _inline(fields: dict):
