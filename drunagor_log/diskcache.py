@@ -1,0 +1,64 @@
+"""A small cache outside the campaign (XDG_CACHE_HOME, else ~/.cache/drunagor) for work that only
+depends on files that rarely change: the parsed catalog, the archived adventures `check` has read.
+
+Entries are stamped with what they were made from (size and modification time of the source file,
+drunagor's and Python's versions); a stale or unreadable entry is simply made again. Losing the cache
+costs time, never data, so it is written without fsync and every failure is ignored.
+"""
+
+from __future__ import annotations
+
+import marshal
+import os
+import sys
+from typing import Any, Callable
+
+from . import __version__
+
+
+def folder() -> str:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "drunagor")
+
+
+def file_stamp(path: str) -> tuple | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_size, st.st_mtime_ns)
+
+
+def load(name: str) -> Any:
+    try:
+        with open(os.path.join(folder(), name), "rb") as f:
+            return marshal.load(f)
+    except (OSError, EOFError, ValueError, TypeError):
+        return None
+
+
+def save(name: str, value: Any) -> None:
+    path = os.path.join(folder(), name)
+    tmp = f"{path}.{os.getpid()}.tmp"
+    try:
+        os.makedirs(folder(), exist_ok=True)
+        with open(tmp, "wb") as f:
+            marshal.dump(value, f)
+        os.replace(tmp, path)
+    except (OSError, ValueError):
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+
+
+def parsed(source: str, parse: Callable[[str], Any]) -> Any:
+    """parse(source), remembered across runs while `source` keeps its size and modification time."""
+    stamp = (file_stamp(source), __version__, sys.version_info[:2])
+    name = "parsed-" + source.strip(os.sep).replace(os.sep, "%") + ".marshal"
+    hit = load(name)
+    if isinstance(hit, tuple) and len(hit) == 2 and hit[0] == stamp and stamp[0] is not None:
+        return hit[1]
+    value = parse(source)
+    save(name, (stamp, value))
+    return value
