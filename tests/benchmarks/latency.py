@@ -116,16 +116,25 @@ def build(base: Path, name: str, losses_per_chapter: int) -> Path:
     return root
 
 
-def timed(cmd: list[str], cwd: Path, runs: int, reset=None) -> float:
-    samples = []
+def run_once(cmd: list[str], reset=None) -> float:
+    if reset:
+        reset()
     env = dict(os.environ, NO_COLOR="1")
+    t = time.perf_counter()
+    subprocess.run(cmd, cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    return time.perf_counter() - t
+
+
+def measure(jobs: dict[str, tuple[list[str], object]], runs: int) -> dict[str, float]:
+    """Median seconds of each job. The jobs take turns (round robin), so a machine that slows down
+    or speeds up during the run shifts every figure alike instead of skewing the ratios."""
+    samples: dict[str, list[float]] = {k: [] for k in jobs}
+    for name, (cmd, reset) in jobs.items():  # one untimed warm-up each (disk and bytecode caches)
+        run_once(cmd, reset)
     for _ in range(runs):
-        if reset:
-            reset()
-        t = time.perf_counter()
-        subprocess.run(cmd, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
-        samples.append(time.perf_counter() - t)
-    return statistics.median(samples)
+        for name, (cmd, reset) in jobs.items():
+            samples[name].append(run_once(cmd, reset))
+    return {k: statistics.median(v) for k, v in samples.items()}
 
 
 def main() -> None:
@@ -147,10 +156,6 @@ def main() -> None:
     if not exe:
         raise SystemExit("the drunagor script is not installed (run the README's install first)")
     py = sys.executable
-    floor = timed([py, str(FLOOR), "--name", "x"], REPO, args.runs)
-    floor_help = timed([py, str(FLOOR), "--help"], REPO, args.runs)
-    bare = timed([py, "-c", "pass"], REPO, args.runs)
-
     commands = [
         ("show", ["show"]),
         ("hero show", ["hero", "show", "Andreas"]),
@@ -159,21 +164,26 @@ def main() -> None:
         ("check", ["check"]),
         ("--help", ["--help"]),
     ]
-    rows = []
+    jobs: dict[str, tuple[list[str], object]] = {
+        "pass": ([py, "-c", "pass"], None),
+        "floor": ([py, str(FLOOR), "--name", "x"], None),
+        "floor --help": ([py, str(FLOOR), "--help"], None),
+    }
+    saved = {root: (root / "adventure.toml").read_bytes() for root in (long, tenfold)}
     for label, cmd in commands:
-        figures = []
         for root in (long, tenfold):
-            adventure = root / "adventure.toml"
-            saved = adventure.read_bytes()
-
-            def reset(adventure=adventure, saved=saved):
-                adventure.write_bytes(saved)  # a writing raid starts from the same state each time
-
-            figures.append(timed([exe, "-C", str(root), *cmd], REPO, args.runs,
-                                 reset if label == "raid" else None))
-            adventure.write_bytes(saved)
+            def reset(root=root):
+                (root / "adventure.toml").write_bytes(saved[root])  # each writing raid starts alike
+            jobs[f"{label}@{root.name}"] = ([exe, "-C", str(root), *cmd], reset if label == "raid" else None)
+    med = measure(jobs, args.runs)
+    for root in (long, tenfold):
+        (root / "adventure.toml").write_bytes(saved[root])
+    bare, floor, floor_help = med["pass"], med["floor"], med["floor --help"]
+    rows = []
+    for label, _ in commands:
+        a, b = med[f"{label}@long"], med[f"{label}@tenfold"]
         ref = floor_help if label == "--help" else floor
-        rows.append((label, figures[0], figures[0] / ref, figures[1], figures[1] / figures[0]))
+        rows.append((label, a, a / ref, b, b / a))
 
     print(f"\nmachine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
           f"{platform.system()} {platform.release()}; {args.runs} runs each, medians")
