@@ -1,0 +1,61 @@
+"""Import budget (SPEC section 7; like Typer's own test of Rich imports): the cheap commands do not
+import what they do not use. Each runs in a fresh interpreter; the modules it loaded are listed."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from tests.conftest import REPO
+
+PROBE = """
+import json, sys
+sys.argv = ["drunagor"] + json.loads(sys.argv[1])
+from drunagor_log.cli.app import main
+try:
+    main()
+except SystemExit:
+    pass
+sys.stderr.write("\\nMODULES " + json.dumps(sorted(sys.modules)) + "\\n")
+"""
+
+def loaded(args: list[str]) -> set[str]:
+    import os
+
+    env = {"PATH": "/usr/bin:/bin", "NO_COLOR": "1", "HOME": os.getcwd(), "XDG_CACHE_HOME": os.environ["XDG_CACHE_HOME"]}
+    r = subprocess.run([sys.executable, "-c", PROBE, json.dumps(args)], capture_output=True, text=True,
+                       cwd=REPO, env=env)
+    line = [x for x in r.stderr.splitlines() if x.startswith("MODULES ")]
+    assert line, r.stderr
+    return set(json.loads(line[0][len("MODULES "):]))
+
+
+def top(modules: set[str]) -> set[str]:
+    return {m.split(".")[0] for m in modules}
+
+
+@pytest.mark.parametrize("args", [
+    ["show"], ["hero", "show", "Andreas"], ["check"], ["raid", "--dry-run", "--seed", "3"],
+    ["chapter", "show"], ["adventure", "show"], ["--help"], ["raid", "--help"],
+])
+def test_reading_commands_import_neither_tomlkit_nor_rich(args, example):
+    mods = loaded(["-C", str(example), *args])
+    assert not (top(mods) & {"tomlkit", "rich"}), sorted(top(mods) & {"tomlkit", "rich"})
+
+
+def test_raid_loads_only_what_the_table_needs(example):
+    mods = loaded(["-C", str(example), "raid", "--dry-run", "--seed", "3"])
+    # no odds arithmetic, no catalog, no Campaign Logs, no other command module
+    assert "fractions" not in mods
+    assert "drunagor_log.catalog" not in mods
+    assert {m for m in mods if m.startswith("drunagor_log.cli.commands.")} == {"drunagor_log.cli.commands.adventure"}
+    assert "drunagor_log.checks" not in mods
+
+
+def test_show_builds_only_its_own_command_module(example):
+    mods = loaded(["-C", str(example), "show"])
+    assert {m for m in mods if m.startswith("drunagor_log.cli.commands.")} == {"drunagor_log.cli.commands.campaign"}
+    assert "drunagor_log.checks" not in mods
