@@ -338,6 +338,14 @@ class Rewards:
     def __sub__(self, other: Rewards) -> Rewards:
         return Rewards(*(getattr(self, f) - getattr(other, f) for f in fields(self)))
 
+    def owed(self) -> Rewards:
+        """Of a difference (expected - recorded): only what is still missing."""
+        return Rewards(*(max(0, getattr(self, f)) for f in fields(self)))
+
+    def excess(self) -> Rewards:
+        """Of a difference (expected - recorded): only what is recorded beyond the expected."""
+        return Rewards(*(max(0, -getattr(self, f)) for f in fields(self)))
+
     def is_zero(self) -> bool:
         return all(getattr(self, f) == 0 for f in fields(self))
 

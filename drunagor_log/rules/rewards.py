@@ -8,9 +8,10 @@ receive if they had completed the Adventures", RB L980).
 
 from __future__ import annotations
 
-from ..values import record
 from typing import Iterable
 
+from .. import catalog
+from ..catalog import Rewards
 from ..model import CHAPTERS, Hero, Story
 
 FIELDS = ("level1_skills", "level2_skills", "class_abilities", "spoils", "spoils_upgrades")
@@ -23,36 +24,8 @@ LABELS = {
 }
 
 
-@record
-class Tally:
-    level1_skills: int = 0
-    level2_skills: int = 0
-    class_abilities: int = 0
-    spoils: int = 0
-    spoils_upgrades: int = 0
-
-    @classmethod
-    def of(cls, rewards) -> "Tally":
-        return cls(**{f: getattr(rewards, f) for f in FIELDS})
-
-    def __add__(self, other: "Tally") -> "Tally":
-        return Tally(**{f: getattr(self, f) + getattr(other, f) for f in FIELDS})
-
-    def __sub__(self, other: "Tally") -> "Tally":
-        return Tally(**{f: getattr(self, f) - getattr(other, f) for f in FIELDS})
-
-    def owed(self) -> "Tally":
-        """Only what is still missing (negative entries, an excess, dropped)."""
-        return Tally(**{f: max(0, getattr(self, f)) for f in FIELDS})
-
-    def excess(self) -> "Tally":
-        return Tally(**{f: max(0, -getattr(self, f)) for f in FIELDS})
-
-    def is_zero(self) -> bool:
-        return all(getattr(self, f) == 0 for f in FIELDS)
-
-    def as_dict(self) -> dict[str, int]:
-        return {f: getattr(self, f) for f in FIELDS}
+# The counts of rewards: the catalog's value type (+, -, owed(), excess(), is_zero(), as_dict()).
+Tally = Rewards
 
 
 def describe(t: "Tally | dict") -> str:
@@ -68,15 +41,11 @@ def describe(t: "Tally | dict") -> str:
 
 
 def chapter_reward(chapter: str) -> Tally:
-    from .. import catalog
-
-    return Tally.of(catalog.chapter_reward(chapter))
+    return catalog.chapter_reward(chapter)
 
 
 def recruit_row(chapter: str) -> Tally:
-    from .. import catalog
-
-    return Tally.of(catalog.recruit_row(chapter))
+    return catalog.recruit_row(chapter)
 
 
 def expected(joined: str, track: dict[str, str]) -> Tally:
