@@ -12,6 +12,8 @@ command refuses them with "run drunagor migrate" (exit 3). All files of a campai
 all-or-nothing write. Files of a newer schema are never touched.
 
 Schema 1 is the first schema, so STEPS is empty today; the tests inject a synthetic 0 -> 1 step.
+A file whose schema is below the first one the table knows was not written by drunagor: no command
+sends it to `drunagor migrate` (which could not help); `refusal()` says so, for both paths.
 """
 
 from __future__ import annotations
@@ -28,6 +30,22 @@ Step = Callable[[Any, str], None]
 
 # STEPS[n]: schema n -> n + 1, in place. Add one per schema bump; never edit a released step.
 STEPS: dict[int, Step] = {}
+RUN_MIGRATE = "run `drunagor migrate`"
+
+
+def refusal(schema: int, steps: dict[int, Step] | None = None) -> tuple[str, str]:
+    """(message, remedy) for a file at an older `schema`, honest about whether `drunagor migrate` can
+    bring it to store.SCHEMA: only then does the remedy name migrate (SPEC 6: the remedy must work)."""
+    steps = STEPS if steps is None else steps
+    first = min(steps, default=store.SCHEMA)  # the first schema drunagor wrote (1 while STEPS is empty)
+    if schema < first:
+        return (f"schema {schema} was not written by drunagor (its first schema is {first})",
+                f"if the file follows the format in README, set `schema = {store.SCHEMA}`, then run "
+                "`drunagor check`")
+    if all(n in steps for n in range(schema, store.SCHEMA)):
+        return f"schema {schema} is older than this drunagor's ({store.SCHEMA})", RUN_MIGRATE
+    return (f"schema {schema} is older than this drunagor's ({store.SCHEMA}) and no migration from it is known",
+            f"bring the file to the format in README by hand and set `schema = {store.SCHEMA}`")
 
 
 def rename_key(table: Any, old: str, new: str) -> None:
@@ -114,13 +132,10 @@ def plan(c: Campaign, steps: dict[int, Step] | None = None) -> Plan:
             current += 1
             continue
         kind = kind_of(c.root, f.path)
-        try:
-            migrate_doc(f.edit(), kind, steps)
-        except KeyError:
-            raise DataError(f"schema {schema} cannot be migrated: this drunagor migrates from schema "
-                            f"{min(steps, default=store.SCHEMA)} on", file=f.shown, line=f.line(("schema",)),
-                            rule="schema", remedy=f"migrate it with an older drunagor release first, or fix it "
-                                                  f"by hand and set `schema = {store.SCHEMA}`") from None
+        message, remedy = refusal(schema, steps)
+        if remedy != RUN_MIGRATE:  # no chain of steps from this schema: the same refusal as every command's
+            raise DataError(message, file=f.shown, line=f.line(("schema",)), rule="schema", remedy=remedy)
+        migrate_doc(f.edit(), kind, steps)
         after = f.new_bytes()
         if after is None:  # cannot happen: the schema line changed at least
             continue

@@ -310,8 +310,10 @@ def check_schema(data: dict, f: TomlFile, *, migrating: bool = False) -> None:
         raise DataError(f"`schema` must be a whole number, not {schema!r}", file=f.shown, rule="schema",
                         line=f.line(("schema",)), remedy=f"write `schema = {SCHEMA}`")
     if schema < SCHEMA and not migrating:
-        raise DataError(f"schema {schema} is older than this drunagor's ({SCHEMA})", file=f.shown,
-                        rule="schema", line=f.line(("schema",)), remedy="run `drunagor migrate`")
+        from .migrations import refusal  # the migration table says whether `migrate` can help
+
+        message, remedy = refusal(schema)
+        raise DataError(message, file=f.shown, rule="schema", line=f.line(("schema",)), remedy=remedy)
 
 
 def load(path: Path, *, migrating: bool = False) -> TomlFile:

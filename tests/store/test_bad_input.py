@@ -148,7 +148,8 @@ CASES = {
     "schema-text": ("story.toml", STORY.replace("schema = 1", 'schema = "1"'),
                     "{f}:1: schema: `schema` must be a whole number, not '1'; write `schema = 1`"),
     "older-schema": ("story.toml", STORY.replace("schema = 1", "schema = 0"),
-                     "{f}:1: schema: schema 0 is older than this drunagor's (1); run `drunagor migrate`"),
+                     "{f}:1: schema: schema 0 was not written by drunagor (its first schema is 1); if the file "
+                     "follows the format in README, set `schema = 1`, then run `drunagor check`"),
     "nested-too-deep": ("heroes/catharina.toml", CATHARINA + "deep = " + "[" * 3000 + "]" * 3000 + "\n",
                         "{f}: toml-syntax: not valid TOML for drunagor: values nested too deeply; flatten the "
                         "nested arrays or tables"),

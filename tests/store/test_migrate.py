@@ -92,13 +92,36 @@ def old(tmp_path):
     return root
 
 
-def test_other_commands_refuse_an_old_file_and_name_migrate(old, run):
+def test_other_commands_refuse_an_old_file_and_name_migrate(old, run, steps):
     before = snapshot(old)
     r = run("show")
     assert r.exit_code == 3
     assert r.stderr == ("error: campaigns/old/story.toml:1: schema: schema 0 is older than this drunagor's (1); "
                         "run `drunagor migrate`\n")
     assert snapshot(old) == before
+
+
+def test_a_schema_below_the_first_is_not_sent_to_migrate_in_a_circle(old, run):
+    """Schema 1 is the first drunagor wrote: a schema 0 file is not drunagor's, and with no step from 0
+    in the table `migrate` cannot help, so neither show nor migrate suggests it; the remedy they give
+    works (set the schema, then check)."""
+    before = snapshot(old)
+    message = ("error: campaigns/old/story.toml:1: schema: schema 0 was not written by drunagor (its first schema "
+               "is 1); if the file follows the format in README, set `schema = 1`, then run `drunagor check`\n")
+    r = run("show")
+    assert (r.exit_code, r.stderr) == (3, message)
+    r = run("migrate")
+    assert (r.exit_code, r.stderr) == (3, message)
+    assert "drunagor migrate" not in r.stderr
+    assert snapshot(old) == before
+    # the remedy works: with the schema set as told, check reads the files and names what else is off
+    for path in (old / "story.toml", old / "heroes" / "andreas.toml"):
+        path.write_text(path.read_text().replace("schema = 0", "schema = 1"))
+    r = run("check")
+    assert (r.exit_code, r.stdout) == (3, 'campaigns/old/story.toml:9: shape: chapter 01 is True; it must be '
+                                          '"completed" or "skipped"; fix the value, or remove the line to leave '
+                                          'the slot open\ncampaigns/old/heroes/andreas.toml: shape: `class` is '
+                                          'missing; add `class = ...` (text)\n')
 
 
 def test_dry_run_shows_a_unified_diff_and_writes_nothing(old, run, steps):
@@ -178,9 +201,26 @@ def test_no_known_step_is_a_clear_refusal(old, run, monkeypatch):
     before = snapshot(old)
     r = run("migrate")
     assert r.exit_code == 3
-    assert r.stderr == ("error: campaigns/old/story.toml:1: schema: schema 0 cannot be migrated: this drunagor "
-                        "migrates from schema 1 on; migrate it with an older drunagor release first, or fix it by "
-                        "hand and set `schema = 1`\n")
+    assert r.stderr == ("error: campaigns/old/story.toml:1: schema: schema 0 was not written by drunagor (its first "
+                        "schema is 1); if the file follows the format in README, set `schema = 1`, then run "
+                        "`drunagor check`\n")
+    assert snapshot(old) == before
+
+
+def test_a_gap_in_the_table_is_not_sent_to_migrate(old, run, monkeypatch):
+    """A schema above the first but with no step from it (a table with a hole) is refused honestly on
+    both paths: no `drunagor migrate` advice that migrate would refuse."""
+    monkeypatch.setattr(store, "SCHEMA", 3)
+    monkeypatch.setattr(migrations, "STEPS", {0: step_0_to_1, 2: step_0_to_1})
+    for path in (old / "story.toml", old / "heroes" / "andreas.toml", old / "heroes" / "nyx.toml"):
+        path.write_text(path.read_text().replace("schema = 0", "schema = 1"))
+    before = snapshot(old)
+    message = ("error: campaigns/old/story.toml:1: schema: schema 1 is older than this drunagor's (3) and no "
+               "migration from it is known; bring the file to the format in README by hand and set "
+               "`schema = 3`\n")
+    for command in ("show", "migrate"):
+        r = run(command)
+        assert (r.exit_code, r.stderr) == (3, message), command
     assert snapshot(old) == before
 
 
