@@ -542,9 +542,9 @@ def spy(self):
     return original(self)
 pathlib.Path.read_bytes = spy
 sys.argv = ["drunagor", "-C", sys.argv[1], *sys.argv[2:]]
-from drunagor_log.cli.app import app
+from drunagor_log.cli.app import main  # the installed script's path: only the typed command is built
 try:
-    app()
+    main()
 except SystemExit as exit:
     code = exit.code
 heavy = [m for m in ("tomlkit", "fractions", "rich", "drunagor_log.catalog", "drunagor_log.rules.odds")
