@@ -196,6 +196,20 @@ def test_migrate_leaves_a_newer_file_alone_with_a_warning(old, run, steps):
     assert (old / "story.toml").read_text() == STORY_V1
 
 
+@pytest.mark.parametrize("dry", [["--dry-run"], []])
+def test_nothing_to_do_with_a_newer_file_says_which_was_left_alone(old, run, dry):
+    """No false "every file is at schema 1": the counts of current files and the newer ones left alone."""
+    write(old / "story.toml", STORY_V1)
+    write(old / "heroes" / "andreas.toml", HERO_V1)
+    write(old / "heroes" / "nyx.toml", HERO_CURRENT.replace("schema = 1", "schema = 2"))
+    before = snapshot(old)
+    r = run("migrate", *dry)
+    assert r.exit_code == 0, r
+    assert r.stderr == "warning: heroes/nyx.toml: its schema is newer than this drunagor knows (1); left as it is\n"
+    assert r.stdout == "no change: 2 files at schema 1; 1 left alone (newer schema): heroes/nyx.toml\n"
+    assert snapshot(old) == before
+
+
 def test_no_known_step_is_a_clear_refusal(old, run, monkeypatch):
     monkeypatch.setattr(migrations, "STEPS", {})
     before = snapshot(old)

@@ -32,7 +32,11 @@ def migrate(
         n = len(plan.changes)
         files = "file" if n == 1 else "files"
         if not plan.changes:
-            term.line(f"no change: every file is at schema {store.SCHEMA}")
+            if not plan.newer:
+                term.line(f"no change: every file is at schema {store.SCHEMA}")
+            else:  # not "every file": the newer ones are not at this schema, only left alone
+                term.line(f"no change: {plan.current} {'file' if plan.current == 1 else 'files'} at schema "
+                          f"{store.SCHEMA}; {len(plan.newer)} left alone (newer schema): {', '.join(plan.newer)}")
             return
         if dry_run:
             for change in plan.changes:
