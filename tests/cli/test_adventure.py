@@ -299,14 +299,35 @@ def test_end_needs_won_or_lost(run, under_way, args):
     assert snapshot(under_way) == before
 
 
-def test_end_refused_by_the_adventure_track_writes_nothing(run, under_way):
-    # Someone recorded chapter 05 meanwhile: completing it again is refused, and nothing is archived.
-    text = (under_way / "story.toml").read_text().replace('"04" = "completed"\n', '"04" = "completed"\n"05" = "completed"\n')
+def test_end_after_the_chapter_was_filled_meanwhile_archives_and_says_so(run, under_way, monkeypatch):
+    # Chapter 05 was recorded with --force while its adventure was under way: `adventure end` must still
+    # end it (no dead end): it archives, leaves the track as it is, and says how to change it.
+    monkeypatch.setattr("drunagor_log.cli.commands.story._today", lambda: "2026-11-29")
+    ok(run("chapter", "complete", "5", "--force"))
+    track = story(under_way)["track"]
+    r = ok(run("adventure", "end", "--won"))
+    assert r.stdout == ("chapter 05 was already completed on the Adventure Track, which is left as it is; adventure "
+                        "archived as adventures/05-1.toml\n")
+    assert not (under_way / "adventure.toml").exists()
+    assert tomllib.loads((under_way / "adventures" / "05-1.toml").read_text())["outcome"] == "won"
+    assert story(under_way)["track"] == track and "failures" not in story(under_way)
+
+
+@pytest.mark.parametrize("filled, args, line", [
+    ("skipped", "--won", "To record the win instead: drunagor chapter complete 5 --force (recorded in story.toml)."),
+    ("completed", "--lost", "To count the failed attempt anyway: drunagor chapter fail 5 --force (recorded in "
+                            "story.toml)."),
+])
+def test_end_of_a_chapter_filled_by_hand_leaves_the_track_and_gives_the_remedy(run, under_way, filled, args, line):
+    text = (under_way / "story.toml").read_text().replace('"04" = "completed"\n',
+                                                          f'"04" = "completed"\n"05" = "{filled}"\n')
     (under_way / "story.toml").write_text(text)
-    before = snapshot(under_way)
-    r = run("adventure", "end", "--won")
-    assert r.exit_code == 1 and "adventure-track" in r.stderr
-    assert snapshot(under_way) == before
+    r = ok(run("adventure", "end", args))
+    first = (f"chapter 05 was already {filled} on the Adventure Track, which is left as it is" if args == "--won" else
+             f"chapter 05 failed, but it is already {filled} on the Adventure Track: no failed attempt counted")
+    assert r.stdout == f"{first}; adventure archived as adventures/05-1.toml\n{line}\n"
+    assert (under_way / "story.toml").read_text() == text
+    assert not (under_way / "adventure.toml").exists()
 
 
 # ---------------------------------------------------------------------------- Piles of Runes

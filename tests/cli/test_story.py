@@ -364,6 +364,28 @@ def test_track_keys_written_as_single_digits_are_edited_in_place(run, sgc, today
     assert '"02"' not in story(sgc)
 
 
+@pytest.mark.parametrize("verb", ["complete", "skip", "fail"])
+def test_the_chapter_of_the_adventure_under_way_is_ended_by_adventure_end(run, example, verb):
+    # Filling chapter 05 while its adventure is under way left `adventure end` with nothing it could do.
+    before = snapshot(example)
+    r = run("chapter", verb, "5")
+    assert (r.exit_code, r.stderr) == (
+        1, "error: campaigns/example/adventure.toml: adventure: the adventure of chapter 05 is under way; end it "
+           "with `drunagor adventure end --won` (completes the chapter) or `--lost` (records a failed attempt), "
+           "which also archives it" + ("; then skip the chapter if the party gives it up\n" if verb == "skip"
+                                       else "\n"))
+    assert snapshot(example) == before
+    r = run("adventure", "end", "--won" if verb == "complete" else "--lost")
+    assert r.exit_code == 0, r
+
+
+def test_another_chapter_may_be_recorded_while_an_adventure_is_under_way(run, example, today):
+    # Only the chapter under way is refused: correcting another slot of the track stays legal.
+    r = run("chapter", "skip", "3", "--force")
+    assert r.exit_code == 0, r
+    assert story(example).count('"03" = "skipped"') == 1
+
+
 # ------------------------------------------------------------------------------ chapter briefings
 
 def test_chapter_show_7_for_three_heroes_recruits_two_followers(run, sgc):
@@ -463,7 +485,8 @@ def test_check_a_leader_who_is_no_hero(run, sgc):
 
 
 def test_the_example_stays_clean_after_a_full_story_evening(run, example, today):
-    for args in (("chapter", "fail", "5"), ("chapter", "complete", "5"), ("follower", "add", "Maya"),
+    for args in (("adventure", "end", "--lost"), ("chapter", "fail", "5"), ("chapter", "complete", "5"),
+                 ("follower", "add", "Maya"),
                  ("outcome", "add", "Watcher"), ("status", "remove", "imminent"), ("leader", "Nyx")):
         r = run(*args)
         assert r.exit_code == 0, (args, r)

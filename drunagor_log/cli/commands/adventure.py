@@ -359,7 +359,8 @@ def adventure_end(
     """End the adventure: archive its state under adventures/; --won completes the chapter, --lost records a failure.
 
     Everything is written at once or not at all: the archive, the Adventure Track (or the failure count)
-    and the removal of adventure.toml.
+    and the removal of adventure.toml. A chapter already filled on the track meanwhile is left as it is
+    (the adventure is archived all the same, and the way to change the track is printed).
 
     Example: drunagor adventure end --won
     """
@@ -381,6 +382,26 @@ def adventure_end(
         c.delete(c.root / ADVENTURE)
         from .story import record_chapter
 
+        filled = c.story.track.get(ch)
+        if filled is not None:
+            # The slot was filled meanwhile (`chapter complete 5 --force`, or by hand): the adventure still
+            # ends and is archived; the track is left as it is, and the remedy said (never a dead end).
+            archived = f"adventure archived as {ARCHIVE}/{archive.name}"
+            n = int(ch)
+            if won:
+                message = f"chapter {ch} was already {filled} on the Adventure Track, which is left as it is; {archived}"
+                lines = ([] if filled == "completed" else
+                         [f"To record the win instead: drunagor chapter complete {n} --force (recorded in story.toml)."])
+            else:
+                message = (f"chapter {ch} failed, but it is already {filled} on the Adventure Track: no failed "
+                           f"attempt counted; {archived}")
+                lines = [f"To count the failed attempt anyway: drunagor chapter fail {n} --force (recorded in "
+                         "story.toml)."]
+            warn_all(c)
+            finish(c, message, commit)
+            for line in lines:
+                term.line(line)
+            return
         # The Adventure Track (or [failures]) is written by the story commands' own rule (RB L961).
         lines = list(record_chapter(c, ch, "completed" if won else "failed") or [])
         if won:

@@ -495,8 +495,31 @@ def record_chapter(c: "Campaign", chapter: str, state: str, force: bool = False)
     return _record(c, chapter, state, force)[1]
 
 
+def _refuse_under_way(c: "Campaign", n: str, state: str, force: bool) -> None:
+    """`chapter complete|skip|fail N` while the adventure of chapter N is under way: the adventure ends
+    with `adventure end`, which records the chapter itself (through record_chapter, not here). Filling the
+    slot behind its back left adventure.toml with no way out. --force still records it (a correction);
+    `adventure end` then only archives."""
+    f = c.adventure_file
+    if f is None or force:
+        return
+    try:
+        under_way = chapter_id(f.data.get("chapter"))
+    except (ValueError, TypeError):
+        return  # a broken adventure.toml is `check`'s to report
+    if under_way != _chapter_arg(n, c.story):
+        return
+    remedy = ("end it with `drunagor adventure end --won` (completes the chapter) or `--lost` (records a failed "
+              "attempt), which also archives it")
+    if state == "skipped":
+        remedy += "; then skip the chapter if the party gives it up"
+    raise RuleError(f"the adventure of chapter {under_way} is under way", file=f.shown, rule="adventure",
+                    remedy=remedy)
+
+
 def _fill(n: str, state: str, force: bool, commit: bool) -> None:
     with open_campaign(write=True) as c:
+        _refuse_under_way(c, n, state, force)
         message, lines = _record(c, n, state, force)
         changed = finish(c, message, commit)
     if changed:
@@ -515,6 +538,7 @@ def chapter_complete(n: ChapterArg, force: ForceOpt = False, commit: CommitOpt =
     """Fill the next slot of the Adventure Track as completed; list the rewards each hero now owes.
 
     Only the next unfilled slot may be filled (RB L961). --force corrects history and is recorded in story.toml.
+    The chapter of the adventure under way is ended by `drunagor adventure end --won|--lost` instead.
 
     Example: drunagor chapter complete 5
     """
@@ -526,6 +550,7 @@ def chapter_skip(n: ChapterArg, force: ForceOpt = False, commit: CommitOpt = Fal
     """Fill the next slot of the Adventure Track as skipped: no rewards (RB L1084).
 
     Only the next unfilled slot may be filled (RB L961). --force corrects history and is recorded in story.toml.
+    The chapter of the adventure under way is ended by `drunagor adventure end --won|--lost` instead.
 
     Example: drunagor chapter skip 5
     """
@@ -537,6 +562,7 @@ def chapter_fail(n: ChapterArg, force: ForceOpt = False, commit: CommitOpt = Fal
     """Record a failed attempt at the next chapter; its slot stays open.
 
     The attempts are counted under failures in story.toml. --force records one for another chapter.
+    The chapter of the adventure under way is ended by `drunagor adventure end --lost` instead.
 
     Example: drunagor chapter fail 5
     """
