@@ -42,10 +42,11 @@ LOCK = ".drunagor.lock"  # only where a directory cannot be locked (some network
 LOCK_TIMEOUT = 10.0  # seconds a command waits for another one before it gives up (exit 4)
 GITIGNORE_PATTERNS = ("*" + TMP_SUFFIX, JOURNAL + "*", LOCK)
 
-# A real conflict has a start and an end marker; only then are the lone `=======` lines markers too
-# (a line of "=======" inside a multi-line string is text, not a conflict).
-_CONFLICT_START = re.compile(rb"^<{7}(?: |\r?$)", re.M)
-_CONFLICT_END = re.compile(rb"^>{7}(?: |\r?$)", re.M)
+# Conflict markers: 7 characters at column 0, then a space or the end of the line. `<<<<<<<` and
+# `>>>>>>>` are unambiguous, even alone (a conflict half resolved by hand); `=======` and `|||||||` may
+# be text inside a multi-line string, so they count only in a file that is not valid TOML.
+_CONFLICT_SURE = re.compile(rb"^(?:<{7}|>{7})(?: |\r?$)", re.M)
+_CONFLICT_MAYBE = re.compile(rb"^(?:={7}|\|{7})(?: |\r?$)", re.M)
 _CONFLICT = re.compile(rb"^(<{7}|={7}|>{7}|\|{7})(?: |\r?$)", re.M)
 _TOML_LINE = re.compile(r"at line (\d+)")
 _SCHEMA_LINE = re.compile(rb"^\s*schema\s*=\s*(\d+)\s*(?:#.*)?$", re.M)
@@ -110,9 +111,17 @@ def read_bytes(path: Path) -> bytes:
 
 def conflict_lines(raw: bytes) -> list[int]:
     """Line numbers of unresolved git conflict markers (checked before parsing: tomlkit and
-    tomllib would report them as a confusing syntax error)."""
-    if not (_CONFLICT_START.search(raw) and _CONFLICT_END.search(raw)):
-        return []
+    tomllib would report them as a confusing syntax error). A `<<<<<<<` or `>>>>>>>` line is a marker
+    even alone; `=======` and `|||||||` lines are markers only when the file does not parse as TOML (in
+    a valid file they are text inside a multi-line string)."""
+    if not _CONFLICT_SURE.search(raw):
+        if not _CONFLICT_MAYBE.search(raw):
+            return []
+        try:
+            tomllib.loads(raw.decode("utf-8-sig"))
+            return []  # valid TOML: the lines are text
+        except (UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
+            pass
     return [raw.count(b"\n", 0, m.start()) + 1 for m in _CONFLICT.finditer(raw)]
 
 

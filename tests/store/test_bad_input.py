@@ -329,6 +329,44 @@ def test_conflict_markers_of_a_real_git_merge_are_reported_with_their_lines(tmp_
                    "delete the marker lines, then commit"}]
 
 
+CONFLICT = 'party = "Night Watch"\n'
+END = STORY.count("\n") + 1  # the line a marker appended to STORY stands on
+MARKERS = {
+    # a conflict half deleted by hand: one marker alone is still a marker, not a TOML syntax error
+    "lone-start": (STORY + "<<<<<<< HEAD\n", [END]),
+    "lone-end": (STORY + ">>>>>>> ana\n", [END]),
+    "lone-start-at-end-of-file": (STORY + "<<<<<<<", [END]),
+    "lone-end-crlf": (STORY + ">>>>>>>\r\n", [END]),
+    "full": (STORY.replace(CONFLICT, '<<<<<<< HEAD\nparty = "Night Watch"\n=======\nparty = "Dusk Watch"\n'
+                                     '>>>>>>> ana\n'), [3, 5, 7]),
+    "diff3": (STORY.replace(CONFLICT, '<<<<<<< HEAD\nparty = "Night Watch"\n||||||| base\nparty = "Watch"\n'
+                                      '=======\nparty = "Dusk Watch"\n>>>>>>> ana\n'), [3, 5, 7, 9]),
+    # the ambiguous ones count only in a file that is not valid TOML
+    "lone-separator": (STORY + "=======\n", [END]),
+    "lone-base": (STORY + "||||||| base\n", [END]),
+    "separator-and-base": (STORY.replace(CONFLICT, '||||||| base\nparty = "Watch"\n=======\n'), [3, 5]),
+}
+
+
+@pytest.mark.parametrize("case", MARKERS)
+def test_conflict_markers_are_found_before_parsing_even_alone(night, run, case):
+    text, lines = MARKERS[case]
+    story = night / "story.toml"
+    story.write_bytes(text.encode("utf-8"))
+    where = ("lines " if len(lines) > 1 else "line ") + ", ".join(map(str, lines))
+    expect_unreadable(run, night, story, f"{shown(story)}:{lines[0]}: conflict-markers: unresolved git conflict "
+                                         f"markers at {where}; keep the right side of each conflict, delete the "
+                                         "marker lines, then commit")
+
+
+def test_separator_lines_inside_a_valid_multi_line_string_are_text(night, run):
+    story = night / "story.toml"
+    story.write_text(STORY + "notes = '''\nround one\n=======\n||||||| between\nround two\n'''\n")
+    assert store.conflict_lines(story.read_bytes()) == []
+    r = run("-C", str(night), "show", "--json")
+    assert (r.exit_code, r.stderr) == (0, ""), r
+
+
 def test_a_line_of_equals_signs_inside_a_string_is_not_a_conflict(night, run):
     story = night / "story.toml"
     story.write_text(STORY + 'notes = """\nround one\n=======\nround two\n"""\n')
