@@ -340,7 +340,7 @@ def test_the_raid_from_flags_alone_writes_nothing(run, camp):
                      "--rune", "red")
     assert (data["placed"], data["failed"], data["activations"], data["summoned"]) == (1, 2, [None, None], [])
     assert data["matching_piles"] == ["1"] and data["dry_run"] is True
-    r = run("raid", "--face", "A", "--heroes", "2", "--piles", "none")
+    r = run("raid", "--face", "A", "--heroes", "2", "--piles", "none", "--monsters", "0")
     assert r.exit_code == 0
     assert "No Pile of Runes on the board" in r.stdout
     assert r.stdout.endswith("no adventure under way: nothing written\n")
@@ -348,17 +348,63 @@ def test_the_raid_from_flags_alone_writes_nothing(run, camp):
 
 
 def test_the_raid_from_flags_draws_from_the_campaign_s_bag(run, camp):
-    data = raid_json(run, "--face", "B", "--heroes", "4", "--piles", "red", "--seed", "5")
+    data = raid_json(run, "--face", "B", "--heroes", "4", "--piles", "red", "--monsters", "2", "--seed", "5")
     assert data["rune"] == manifest({"red": 7, "blue": 8, "green": 7, "orange": 7, "gray": 7}, random.Random(5))
 
 
 def test_the_raid_from_flags_needs_face_heroes_and_piles(run, camp):
     r = run("raid", "--face", "B")
-    assert (r.exit_code, r.stderr) == (2, "error: no adventure under way: the raid needs --heroes, --piles; e.g. "
-                                          "drunagor raid --face B --heroes 4 --piles red,blue --monsters 3; or start "
-                                          "the adventure (drunagor adventure start)\n")
-    assert run("raid", "--face", "C", "--heroes", "4", "--piles", "red").exit_code == 2
-    assert run("raid", "--face", "A", "--heroes", "6", "--piles", "red").exit_code == 2
+    assert (r.exit_code, r.stderr) == (2, "error: no adventure under way: the raid needs --heroes, --piles, --monsters; "
+                                          "e.g. drunagor raid --face B --heroes 4 --piles red,blue --monsters 3; or "
+                                          "start the adventure (drunagor adventure start)\n")
+    assert run("raid", "--face", "C", "--heroes", "4", "--piles", "red", "--monsters", "0").exit_code == 2
+    assert run("raid", "--face", "A", "--heroes", "6", "--piles", "red", "--monsters", "0").exit_code == 2
+
+
+def test_the_raid_from_flags_needs_the_monsters_on_the_board(run, camp):
+    # Face A summons only on an empty board (RB L284): leaving --monsters out must not mean "none".
+    r = run("raid", "--face", "A", "--heroes", "4", "--piles", "red", "--rune", "red")
+    assert (r.exit_code, r.stderr) == (2, "error: no adventure under way: the raid needs --monsters; e.g. drunagor "
+                                          "raid --face B --heroes 4 --piles red,blue --monsters 3; or start the "
+                                          "adventure (drunagor adventure start)\n")
+
+
+@pytest.mark.parametrize("args, message", [
+    (("--monsters", "13"), "--monsters 13: the Monster Status board has 12 Health Tracks (RB L311), so 0 to 12 "
+                           "monsters take one; give --monsters from 0 to 12"),
+    (("--monsters", "-1"), "--monsters -1: the Monster Status board has 12 Health Tracks (RB L311), so 0 to 12 "
+                           "monsters take one; give --monsters from 0 to 12"),
+    (("--monsters", "2", "--minions", "3"), "--minions 3: a minion on the board is one of the 2 monsters on the "
+                                            "board, and Tidehunter has 4 models (RB L311); give --minions from 0 to 2"),
+    (("--monsters", "12", "--minions", "5"), "--minions 5: a minion on the board is one of the 12 monsters on the "
+                                             "board, and Tidehunter has 4 models (RB L311); give --minions from 0 "
+                                             "to 4"),
+    (("--monsters", "3", "--minions", "-1"), "--minions -1: a minion on the board is one of the 3 monsters on the "
+                                             "board, and Tidehunter has 4 models (RB L311); give --minions from 0 "
+                                             "to 3"),
+    (("--monsters", "0", "--seed", "4", "--rune", "red"), "--seed replays a random draw; --rune records the rune "
+                                                          "drawn at the table; give one of them"),
+])
+def test_the_raid_from_flags_refuses_a_board_that_cannot_be(run, camp, args, message):
+    r = run("raid", "--face", "B", "--heroes", "4", "--piles", "red", "--minion", "Tidehunter", *args)
+    assert (r.exit_code, r.stderr) == (2, f"error: {message}\n")
+
+
+def test_the_raid_from_flags_takes_the_whole_range(run, camp):
+    data = raid_json(run, "--face", "B", "--heroes", "5", "--piles", "red", "--monsters", "12", "--minions", "4",
+                     "--minion", "Tidehunter", "--rune", "red")
+    assert (data["placed"], data["failed"]) == (0, 3)
+    data = raid_json(run, "--face", "A", "--heroes", "1", "--piles", "red", "--monsters", "0", "--minions", "0",
+                     "--rune", "red")
+    assert (data["placed"], data["failed"]) == (1, 0)
+
+
+def test_seed_and_rune_together_are_refused_with_an_adventure_too(run, table):
+    before = snapshot(table)
+    r = run("raid", "--seed", "4", "--rune", "red")
+    assert (r.exit_code, r.stderr) == (2, "error: --seed replays a random draw; --rune records the rune drawn at the "
+                                          "table; give one of them\n")
+    assert snapshot(table) == before
 
 
 def test_flags_contradicting_the_adventure_are_refused(run, table):
@@ -457,6 +503,20 @@ def test_battalion_of_an_unknown_monster_asks_its_rank_once(run, camp):
     assert after["ranks"] == {"Mud Golem": "Black"}
     assert after["monsters"] == [{"name": "Mud Golem", "rank": "Black", "slot": 1}]
     assert run("battalion", "mud golem").exit_code == 0  # remembered
+
+
+@pytest.mark.parametrize("args, message", [
+    ((), "no adventure under way: the battalion needs --monsters, the monsters on the board (status-board tracks "
+         "taken); e.g. drunagor battalion \"Gremlin Horde\" --monsters 11; or start the adventure (drunagor "
+         "adventure start)"),
+    (("--monsters", "13"), "--monsters 13: the Monster Status board has 12 Health Tracks (RB L311), so 0 to 12 "
+                           "monsters take one; give --monsters from 0 to 12"),
+    (("--monsters", "-2"), "--monsters -2: the Monster Status board has 12 Health Tracks (RB L311), so 0 to 12 "
+                           "monsters take one; give --monsters from 0 to 12"),
+])
+def test_battalion_from_flags_needs_a_board_that_can_be(run, camp, args, message):
+    r = run("battalion", "Gremlin Horde", *args)
+    assert (r.exit_code, r.stderr) == (2, f"error: {message}\n")
 
 
 def test_battalion_from_flags_alone(run, camp):

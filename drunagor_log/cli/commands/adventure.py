@@ -770,15 +770,15 @@ def _untracked_piles(text: str, colours: tuple[str, ...]):
 
 
 def raid(
-    rune: Annotated[Optional[str], typer.Option("--rune", metavar="COLOUR", help="The rune manifested at the table (a physical draw).")] = None,
+    rune: Annotated[Optional[str], typer.Option("--rune", metavar="COLOUR", help="The rune manifested at the table (a physical draw; not with --seed).")] = None,
     seed: SeedOpt = None,
     dry_run: DryRunOpt = False,
     json: JsonOpt = False,
     face: Annotated[Optional[str], typer.Option("--face", help="No adventure under way: the card's face, A or B.")] = None,
     heroes: Annotated[Optional[int], typer.Option("--heroes", help="No adventure under way: heroes in the party.")] = None,
     piles: Annotated[Optional[str], typer.Option("--piles", metavar="COLOURS", help="No adventure under way: the Piles of Runes on the board, red,blue (two Piles) or red+blue (one), or none.")] = None,
-    monsters: Annotated[Optional[int], typer.Option("--monsters", help="No adventure under way: monsters on the board (status-board tracks taken).")] = None,
-    minions: Annotated[Optional[int], typer.Option("--minions", help="No adventure under way: models of the raid's minion on the board.")] = None,
+    monsters: Annotated[Optional[int], typer.Option("--monsters", help="No adventure under way (then required): monsters on the board, 0 to 12 (status-board tracks taken).")] = None,
+    minions: Annotated[Optional[int], typer.Option("--minions", help="No adventure under way: models of the raid's minion on the board, 0 to the lesser of --monsters and its models (4 for a Minion); default 0.")] = None,
     minion: Annotated[Optional[str], typer.Option("--minion", help="No adventure under way: the minion the raid summons.")] = None,
     commit: CommitOpt = False,
 ) -> None:
@@ -796,6 +796,9 @@ def raid(
     flags = {"--face": face, "--heroes": heroes, "--piles": piles, "--monsters": monsters,
              "--minions": minions, "--minion": minion}
     given = [k for k, v in flags.items() if v is not None]
+    if seed is not None and rune is not None:
+        raise UsageError("--seed replays a random draw; --rune records the rune drawn at the table",
+                         remedy="give one of them")
     tracked = (root / ADVENTURE).exists()
     if tracked and given:
         raise UsageError(f"an adventure is under way: {', '.join(given)} would contradict adventure.toml",
@@ -823,7 +826,9 @@ def raid(
             on_board = len(board)
         else:
             state = card = board = None
-            missing = [k for k in ("--face", "--heroes", "--piles") if flags[k] is None]
+            # --monsters is required: face A summons only on an empty board (RB L284), so a default of 0
+            # would decide the raid for the party.
+            missing = [k for k in ("--face", "--heroes", "--piles", "--monsters") if flags[k] is None]
             if missing:
                 raise UsageError(f"no adventure under way: the raid needs {', '.join(missing)}",
                                  remedy="e.g. drunagor raid --face B --heroes 4 --piles red,blue --monsters 3; "
@@ -837,10 +842,16 @@ def raid(
             bag = _full_bag(story)
             colours = tuple(bag)
             piles_ = _untracked_piles(piles, colours)
-            on_board = monsters or 0
-            if on_board < 0 or (minions or 0) < 0:
-                raise UsageError("--monsters and --minions count models on the board: 0 or more")
+            on_board = _tracks_taken(monsters)
             minion_ = minion or _next_minion(story)
+            untracked_limit = _untracked_limit(story, minion_)
+            if minions is not None:
+                # A minion on the board is a monster on the board, and the box holds so many models (RB L311).
+                most = min(untracked_limit[0], on_board)
+                if not 0 <= minions <= most:
+                    raise UsageError(f"--minions {minions}: a minion on the board is one of the {on_board} monsters "
+                                     f"on the board, and {minion_} has {untracked_limit[0]} models (RB L311)",
+                                     remedy=f"give --minions from 0 to {most}")
 
         reason = rules.no_summon_reason(face_, monsters_on_board=on_board, piles=piles_)
         drawn = None
@@ -869,7 +880,7 @@ def raid(
             limit = card.model_limit or 12
             rank = card.rank
         else:
-            limit, rank = _untracked_limit(story, minion_)
+            limit, rank = untracked_limit
         result = rules.resolve_raid(face=face_, heroes=heroes_, minion=minion_, piles=piles_, rune=drawn,
                                     models_limit=limit, minion_rank=rank, **kwargs)
 
@@ -905,6 +916,17 @@ def _full_bag(story) -> dict[str, int]:
     from ... import catalog
 
     return dict(story.rules.rune_bag) or dict(catalog.DEFAULT_RUNE_BAG)
+
+
+def _tracks_taken(monsters: int) -> int:
+    """--monsters of a raid or battalion from flags: 0 to 12, the Health Tracks of the Monster Status board."""
+    from ...rules.board import STATUS_BOARD_TRACKS
+
+    if not 0 <= monsters <= STATUS_BOARD_TRACKS:
+        raise UsageError(f"--monsters {monsters}: the Monster Status board has {STATUS_BOARD_TRACKS} Health Tracks "
+                         f"(RB L311), so 0 to {STATUS_BOARD_TRACKS} monsters take one",
+                         remedy=f"give --monsters from 0 to {STATUS_BOARD_TRACKS}")
+    return monsters
 
 
 def _next_minion(story) -> str:
@@ -996,7 +1018,7 @@ def battalion(
     dry_run: DryRunOpt = False,
     json: JsonOpt = False,
     rank: Annotated[Optional[list[str]], typer.Option("--rank", metavar="NAME=RANK", help="Rank of a monster the catalog does not know (repeat).")] = None,
-    on_board: Annotated[Optional[int], typer.Option("--monsters", help="No adventure under way: monsters on the board (status-board tracks taken).")] = None,
+    on_board: Annotated[Optional[int], typer.Option("--monsters", help="No adventure under way (then required): monsters on the board, 0 to 12 (status-board tracks taken).")] = None,
     commit: CommitOpt = False,
 ) -> None:
     """Summon a Monster Battalion NEAR a reference point: place what fits, the rest activate monsters.
@@ -1014,6 +1036,13 @@ def battalion(
     if tracked and on_board is not None:
         raise UsageError("an adventure is under way: --monsters would contradict adventure.toml",
                          file=_shown(root / ADVENTURE), remedy="leave it out: adventure.toml holds the board")
+    if not tracked:
+        if on_board is None:  # the board decides what fits (RB L1319): no default of an empty board
+            raise UsageError("no adventure under way: the battalion needs --monsters, the monsters on the board "
+                             "(status-board tracks taken)",
+                             remedy='e.g. drunagor battalion "Gremlin Horde" --monsters 11; or start the adventure '
+                                    "(drunagor adventure start)")
+        _tracks_taken(on_board)
     given_ranks = _rank_options(rank)
     with Campaign(root, write=tracked and not dry_run) as c:
         state = _load(c) if tracked else None
@@ -1052,7 +1081,7 @@ def battalion(
                 result = resolve_battalion(names, board=state.monsters, ranks=ranks, models_limits=limits,
                                            siege=use_siege)
             else:
-                result = resolve_battalion(names, ranks=ranks, models_limits=limits, monsters_on_board=on_board or 0,
+                result = resolve_battalion(names, ranks=ranks, models_limits=limits, monsters_on_board=on_board,
                                            siege=use_siege)
         except ValueError as exc:
             raise UsageError(str(exc)) from None
