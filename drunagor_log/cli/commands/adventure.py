@@ -182,7 +182,7 @@ adventure_app = typer.Typer(name="adventure", no_args_is_help=True,
 @adventure_app.command("start")
 def adventure_start(
     chapter: Annotated[Optional[str], typer.Argument(help="Chapter number (default: the next on the Adventure Track).")] = None,
-    heroes: Annotated[Optional[int], typer.Option("--heroes", help="Heroes playing (default: the active heroes).")] = None,
+    heroes: Annotated[Optional[int], typer.Option("--heroes", help="Heroes playing, 1 to 5 and at most rules.max_heroes (default: the active heroes).")] = None,
     models: Annotated[Optional[int], typer.Option("--models", help="How many models the raid's Scenario Monster has, when the catalog does not know (asked once, remembered under [cards]).")] = None,
     commit: CommitOpt = False,
 ) -> None:
@@ -196,6 +196,11 @@ def adventure_start(
     from ... import catalog
     from ...rules.adventure import RaidCard, Refused, new_adventure
 
+    if heroes is not None and not 1 <= heroes <= 5:
+        # No party has that many (a usage error, exit 2, as for `chapter show --heroes`); 5 above the
+        # campaign's rules.max_heroes is the rule's refusal below (exit 1).
+        raise UsageError(f"--heroes must be from 1 to 5, not {heroes}",
+                         remedy="4 heroes; 5 with extra-hero content (RB L941-943)")
     with open_campaign(write=True) as c:
         if c.adventure_file is not None:
             under_way = c.adventure_file.data.get("chapter")
