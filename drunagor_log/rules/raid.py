@@ -166,6 +166,8 @@ class RaidResult(Value):
             "placed": self.placed,
             "failed": self.failed,
             "activations": list(self.activations),
+            # Beside the names (SPEC 8): two monsters of one name are told apart by their slot only.
+            "activation_slots": list(self.activation_slots),
             "summoned": [s.as_dict() for s in self.summoned],
             "reason": self.reason,
             "heroes": self.heroes,

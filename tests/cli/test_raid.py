@@ -317,6 +317,22 @@ def test_a_scenario_monster_raid_places_scenario_monsters(run, camp):
     assert state(camp)["monsters"] == [{"name": "Nightmare", "rank": "Scenario", "slot": 1}]
 
 
+def test_raid_json_says_which_of_two_same_named_monsters_each_failure_activates(run, camp):
+    # `activations` holds names (SPEC 8); with two Fell Asteris on the board only the slot tells them apart:
+    # ties of rank go to the higher status-board slot (RB L315), slot 3 before slot 7.
+    write(camp / "story.toml", STORY)
+    board = [("Gremlin Horde", "White", s) for s in (1, 2, 4, 5, 6, 8, 9, 10, 11, 12)]
+    board += [("Fell Asteris", "Gray", 3), ("Fell Asteris", "Gray", 7)]
+    adventure(camp, heroes=3, piles=[{"red": 1}], monsters=board)
+    data = raid_json(run, "--rune", "red", "--dry-run")
+    assert (data["activations"], data["activation_slots"]) == (["Fell Asteris", "Fell Asteris"], [3, 3])
+    data = raid_json(run, "--rune", "gray", "--dry-run")  # a breathing space: nothing fails
+    assert (data["activations"], data["activation_slots"]) == ([], [])
+    (camp / "adventure.toml").unlink()
+    data = raid_json(run, "--face", "B", "--heroes", "3", "--piles", "red", "--monsters", "12", "--rune", "red")
+    assert (data["activations"], data["activation_slots"]) == ([None, None], [None, None])
+
+
 def test_raid_json_has_the_spec_keys(run, table):
     data = raid_json(run, "--seed", "2", "--dry-run")
     assert set(data) >= {"face", "next_face", "rune", "seed", "matching_piles", "party_size", "placed", "failed",
