@@ -435,6 +435,25 @@ def test_a_physical_draw(run, under_way):
     assert snapshot(under_way) == before
 
 
+def test_draw_json_reports_the_draw_and_writes_it(run, under_way):
+    bag = state(under_way)["bag"]
+    drawn = draw_random(bag, 2, random.Random(11))
+    r = ok(run("draw", "2", "--seed", "11", "--json"))
+    left = dict(bag)
+    for colour in drawn:
+        left[colour] -= 1
+    assert json.loads(r.stdout) == {"drawn": drawn, "seed": 11, "runes_in_bag": sum(bag.values()) - 2,
+                                    "by_colour": left, "adventure_fails": False}
+    assert state(under_way)["bag"] == left and state(under_way)["log"][-1]["seed"] == 11
+    colour = next(c for c, n in left.items() if n)
+    r = ok(run("draw", "--rune", colour, "--json"))  # a physical draw has no seed
+    assert json.loads(r.stdout)["drawn"] == [colour] and json.loads(r.stdout)["seed"] is None
+    r = ok(run("draw", "9", "--seed", "1", "--json"))  # the last rune: chapter 05 fails (RB L1203)
+    data = json.loads(r.stdout)
+    assert (data["runes_in_bag"], data["adventure_fails"], len(data["drawn"])) == (0, True, sum(left.values()) - 1)
+    assert data["by_colour"] == {"red": 0, "blue": 0, "green": 0, "orange": 0, "gray": 0}
+
+
 def test_drawing_the_last_rune_fails_the_adventure(run, under_way):
     r = ok(run("draw", "9", "--seed", "1"))  # 6 in the bag: all drawn
     assert r.stdout.endswith("0 runes left in the bag\nThe last rune in the bag was drawn: the adventure fails "

@@ -527,11 +527,13 @@ def draw(
     count: Annotated[Optional[int], typer.Argument(help="How many runes (default 1, or as many as --rune names).")] = None,
     rune: Annotated[Optional[list[str]], typer.Option("--rune", metavar="COLOUR", help="A rune drawn at the table (repeat, or red,blue).")] = None,
     seed: SeedOpt = None,
+    json: JsonOpt = False,
     commit: CommitOpt = False,
 ) -> None:
     """Draw runes from the bag to the Initiative Track, at random (seeded) or as drawn at the table.
 
-    Drawing the last rune of the bag fails the adventure in chapters 01-06 (e.g. RB L1203).
+    Drawing the last rune of the bag fails the adventure in chapters 01-06 (e.g. RB L1203). --json prints
+    the runes drawn, the seed, the bag left and whether the adventure fails.
 
     Example: drunagor draw 2
     """
@@ -575,10 +577,15 @@ def draw(
             entry["seed"] = used_seed
         entry["text"] = message
         _store(c, with_log(state, entry))
-        finish(c, message, commit)
+        finish(c, message, commit, quiet=json)
+    info = catalog.chapter(state.chapter)
+    fails = state.runes_in_bag() == 0 and bool(info.fails_on_last_rune)
+    if json:
+        term.json({"drawn": list(drawn), "seed": used_seed, "runes_in_bag": state.runes_in_bag(),
+                   "by_colour": dict(state.bag), "adventure_fails": fails})
+        return
     if state.runes_in_bag() == 0:
-        info = catalog.chapter(state.chapter)
-        if info.fails_on_last_rune:
+        if fails:
             term.line(f"The last rune in the bag was drawn: the adventure fails{_chapter_ref(info, 'losing')}. "
                       "Record it with `drunagor adventure end --lost`.", "bold red")
         else:
