@@ -13,13 +13,18 @@ from ..model import QUALITIES
 from . import check, problem
 
 
+def _with(message: str, remedy: str | None) -> str:
+    """SPEC 4: every `check` message ends with what would fix it."""
+    return f"{message}; {remedy}" if remedy else message
+
+
 @check("chest-deck")
 def chest_deck(c):
     from ..rules import chest
 
     g = chest.grid(c.story)
     for p in g.problems:
-        yield problem(c.story_file, p.key_path, "chest-deck", p.message)
+        yield problem(c.story_file, p.key_path, "chest-deck", _with(p.message, p.remedy))
     for name, missing in g.missing:
         flags = " ".join(f"--{m} {'|'.join(chest.TYPES if m == 'type' else chest.RARITIES)}" for m in missing)
         i = next(k for k, card in enumerate(c.story.chest_cards) if card.name == name)
@@ -34,9 +39,13 @@ def commander_deck(c):
 
     d = commander.deck(c.story)
     for p in d.problems:
-        yield problem(c.story_file, ("commander", "cards"), "commander-deck", p.message)
-    for name in d.unknown:
-        yield problem(c.story_file, ("commander", "cards"), "commander-deck",
+        at = ("commander", "cards") if p.index is None else ("commander", "cards", p.index)
+        yield problem(c.story_file, at, "commander-deck", _with(p.message, p.remedy))
+    for i, card in enumerate(d.cards):
+        if card.position is not None:
+            continue
+        name = card.card
+        yield problem(c.story_file, ("commander", "cards", i), "commander-deck",
                       f"the Rune position of {name} is not known, so \"no position twice\" (RB L822) cannot be "
                       f"checked; record it once: drunagor commander add \"{name}\" --position COLOUR-top|bottom",
                       "warning")
@@ -52,14 +61,17 @@ def card_facts(c):
         where = ("cards", name)
         t, r, pos, epic = facts.get("type"), facts.get("rarity"), facts.get("position"), facts.get("epic")
         if t is not None and t not in chest.FACT_TYPES:
-            yield problem(f, where, "card-facts", f"{name}: type {t!r} is not one of {', '.join(chest.FACT_TYPES)}")
+            yield problem(f, where, "card-facts", f"{name}: type {t!r} is not one of {', '.join(chest.FACT_TYPES)}; "
+                                                  f"write one of them, or remove the recorded fact")
         if r is not None and r not in chest.RARITIES:
-            yield problem(f, where, "card-facts", f"{name}: rarity {r!r} is not one of {', '.join(chest.RARITIES)}")
+            yield problem(f, where, "card-facts", f"{name}: rarity {r!r} is not one of {', '.join(chest.RARITIES)}; "
+                                                  f"write one of them, or remove the recorded fact")
         if pos is not None and (not isinstance(pos, str) or commander.parse_position(pos) != pos):
             yield problem(f, where, "card-facts", f"{name}: position {pos!r} is not a Rune position; write "
                                                   f"COLOUR-top or COLOUR-bottom, e.g. \"orange-bottom\"")
         if epic is not None and not isinstance(epic, bool):
-            yield problem(f, where, "card-facts", f"{name}: epic must be true or false, not {epic!r}")
+            yield problem(f, where, "card-facts", f"{name}: epic must be true or false, not {epic!r}; write "
+                                                  f"epic = true or epic = false")
         for said in chest.conflicts(name, t if isinstance(t, str) else None, r if isinstance(r, str) else None):
             yield problem(f, where, "card-facts", f"{said}; remove the recorded fact")
         if isinstance(pos, str):
@@ -84,25 +96,29 @@ def spoils_upgrades(c):
     the quality its upgrades reached (one step at a time, RB L421-423)."""
     for s, hero in c.heroes.items():
         f = c.hero_files[s]
-        reached: dict[str, list[str]] = {}
+        reached: dict[str, list[tuple[int, str]]] = {}
         for i, u in enumerate(hero.upgrades):
             if u.to not in QUALITIES[1:]:
                 yield problem(f, ("upgrades", i), "spoils-upgrade",
                               f"upgrade {i + 1} of {hero.name} ({u.item}) reaches {u.to or 'nothing'!r}; an upgrade "
-                              f"reaches \"improved\" or \"ultimate\" (RB L421-423)")
+                              f"reaches \"improved\" or \"ultimate\" (RB L421-423); write one of them, or remove the "
+                              f"entry")
                 continue
-            reached.setdefault(u.item.casefold(), []).append(u.to)
-        for item in hero.equipment:
-            tos = reached.get(item.name.casefold())
-            if item.kind != "spoils" or not tos:
+            reached.setdefault(u.item.casefold(), []).append((i, u.to))
+        for n, item in enumerate(hero.equipment):
+            ups = reached.get(item.name.casefold())
+            if item.kind != "spoils" or not ups:
                 continue
-            if tos.count("ultimate") > 1 or tos.count("improved") > 1:
-                yield problem(f, ("upgrades",), "spoils-upgrade",
+            tos = [to for _, to in ups]
+            again = next((i for k, (i, to) in enumerate(ups) if to in tos[:k]), None)
+            if again is not None:
+                yield problem(f, ("upgrades", again), "spoils-upgrade",
                               f"{hero.name}'s {item.name} is upgraded to the same quality twice; each upgrade goes "
-                              f"one step (RB L421-423)")
+                              f"one step (RB L421-423); remove the entry recorded twice")
             best = max(QUALITIES.index(t) for t in tos)
             have = QUALITIES.index(item.quality or "standard")
             if have < best:
-                yield problem(f, ("equipment",), "spoils-upgrade",
+                yield problem(f, ("equipment", n), "spoils-upgrade",
                               f"{hero.name}'s {item.name} is {QUALITIES[have]}, but an upgrade took it to "
-                              f"{QUALITIES[best]}; fix its quality or the upgrade")
+                              f"{QUALITIES[best]}; write quality = \"{QUALITIES[best]}\" in its entry, or remove "
+                              f"the upgrade")

@@ -130,11 +130,13 @@ def describe_cell(n: int, type_: str, rarity: str) -> str:
 
 @record
 class Finding:
-    """One thing wrong with the deck: a message (with its RB line) and where it is in story.toml."""
+    """One thing wrong with the deck: a message (with its RB line), where it is in story.toml (the
+    entry of `[chest] cards` that breaks the rule, where one does) and what would fix it."""
 
     message: str
     key_path: tuple = ("chest", "cards")
     severity: str = "error"
+    remedy: str | None = None
 
 
 @record
@@ -228,7 +230,9 @@ def grid(story: Story) -> ChestGrid:
             continue
         if f.type == "other":
             problems.append(Finding(f"{card.name} is recorded as neither a Potion nor a Scroll; only "
-                                    f"Potions and Scrolls join the Epic Rare pair (RB L349-355)", at))
+                                    f"Potions and Scrolls join the Epic Rare pair (RB L349-355)", at,
+                                    remedy=f"remove it from [chest] cards, or, if it is a Potion or a Scroll, "
+                                           f"correct `type` in its [cards] entry"))
             continue
         total += card.copies
         if f.missing:
@@ -243,16 +247,31 @@ def grid(story: Story) -> ChestGrid:
             n, want = counts[t][r], target[t][r]
             if n > want:
                 over_cells = True
-                problems.append(Finding(f"{describe_cell(n, t, r)}: the grid holds {want} (RB L357-359)"))
+                held = [(i, c) for i, (c, f) in enumerate(cards) if (f.type, f.rarity) == (t, r) and c.copies]
+                problems.append(Finding(f"{describe_cell(n, t, r)}: the grid holds {want} (RB L357-359)",
+                                        ("chest", "cards", held[-1][0]),
+                                        remedy=_cut(n - want, held, f"{r.capitalize()} {PLURAL[t]}", r)))
         if type_totals[t] > sum(target[t].values()) and not over_cells:
+            held = [(i, c) for i, (c, f) in enumerate(cards) if f.type == t and c.copies]
             problems.append(Finding(f"{type_totals[t]} {PLURAL[t]}: the deck holds {sum(target[t].values())} "
-                                    f"(RB L349-355)"))
+                                    f"(RB L349-355)", ("chest", "cards", held[-1][0]),
+                                    remedy=_cut(type_totals[t] - sum(target[t].values()), held, PLURAL[t])))
     if total > DECK_SIZE and not any("the deck holds" in p.message or "the grid holds" in p.message
                                      for p in problems):
-        problems.append(Finding(f"{total} Potions and Scrolls: the deck holds {DECK_SIZE} (RB L349)"))
+        held = [(i, c) for i, (c, f) in enumerate(cards) if f.type in (*TYPES, None) and c.copies]
+        problems.append(Finding(f"{total} Potions and Scrolls: the deck holds {DECK_SIZE} (RB L349)",
+                                ("chest", "cards", held[-1][0]),
+                                remedy=_cut(total - DECK_SIZE, held, "Potions and Scrolls")))
     problems.extend(_epic_problems(story, cards))
     return ChestGrid(tuple(story.chest_epic), tuple(cards), counts, type_totals, total, tuple(problems),
                      tuple(missing), target)
+
+
+def _cut(extra: int, held: list, what: str, rarity: str | None = None) -> str:
+    """The remedy for a cell or a type over its count: which entries to lower, and by how many."""
+    listed = ", ".join(f"{c.name} x{c.copies}" for _, c in held)
+    fix = f"take {extra} cop{'y' if extra == 1 else 'ies'} of the {what} ({listed}) out of [chest] cards"
+    return fix + (", or correct a rarity recorded wrongly under [cards]" if rarity else "")
 
 
 def _epic_problems(story: Story, cards) -> list[Finding]:
@@ -261,7 +280,7 @@ def _epic_problems(story: Story, cards) -> list[Finding]:
     if not epic:
         if cards:
             return [Finding(f"the Epic Rare pair is not recorded; it is {' and '.join(pair)} (RB L369-371)",
-                            ("chest", "epic"))]
+                            ("chest", "epic"), remedy=f"write epic = {_toml_list(pair)} under [chest]")]
         return []  # nothing of the deck recorded: not an error
     out = []
     wrong = [e for e in epic if not any(same_card(e, p) for p in pair)]
@@ -281,8 +300,14 @@ def _epic_problems(story: Story, cards) -> list[Finding]:
         if not said:
             said.append("a card is listed twice")
         out.append(Finding(f"the Epic Rare pair must be exactly {' and '.join(pair)}, which cannot be "
-                           f"replaced (RB L345, L369-371): {'; '.join(said)}", ("chest", "epic")))
+                           f"replaced (RB L345, L369-371): {'; '.join(said)}", ("chest", "epic"),
+                           remedy=f"write epic = {_toml_list(pair)} under [chest]"))
     return out
+
+
+def _toml_list(names) -> str:
+    """The catalog's pair as a TOML array (plain names: no quote or backslash to escape)."""
+    return "[" + ", ".join(f'"{n}"' for n in names) + "]"
 
 
 def summary(story: Story) -> dict:

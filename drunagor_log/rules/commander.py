@@ -66,8 +66,13 @@ def position_of(name: str, cards: dict) -> Position:
 
 @record
 class Finding:
+    """One thing wrong with the deck; `index` is the entry of `[commander] cards` that breaks the
+    rule (the second card of a position, the card past the tenth), `remedy` what would fix it."""
+
     message: str
     severity: str = "error"
+    index: int | None = None
+    remedy: str | None = None
 
 
 @record
@@ -121,25 +126,36 @@ def deck(story: Story) -> CommanderDeck:
     cards = tuple(position_of(n, story.cards) for n in story.commander)
     problems: list[Finding] = []
     seen: list[str] = []
-    for p in cards:
+    for i, p in enumerate(cards):
         if any(same_card(p.card, s) for s in seen):
-            problems.append(Finding(f"{p.card} is in the deck twice"))
+            problems.append(Finding(f"{p.card} is in the deck twice", index=i,
+                                    remedy=f"remove one of them: drunagor commander remove \"{p.card}\""))
         seen.append(p.card)
     for pos, held in _by_position(cards).items():
-        if len(held) > 1 and len({h.casefold() for h in held}) > 1:
-            problems.append(Finding(f"{' and '.join(held)} both hold the {pos} Rune position: no position may be "
-                                    f"held by two cards (RB L822-824)"))
+        names = [cards[i].card for i in held]
+        if len(held) > 1 and len({h.casefold() for h in names}) > 1:
+            second = next(i for i in held if not same_card(cards[i].card, names[0]))
+            card = cards[second].card
+            problems.append(Finding(f"{' and '.join(names)} both hold the {pos} Rune position: no position may be "
+                                    f"held by two cards (RB L822-824)", index=second,
+                                    remedy=f"remove one of them with drunagor commander remove \"{card}\", or swap "
+                                           f"it for a card of another position: drunagor commander swap "
+                                           f"\"{card}\" CARD"))
     if len(cards) > deck_size():
+        extra = len(cards) - deck_size()
         problems.append(Finding(f"{len(cards)} cards: the deck holds exactly {deck_size()}, one for each Rune "
-                                f"position (RB L820-822)"))
+                                f"position (RB L820-822)", index=deck_size(),
+                                remedy=f"take {extra} card{'s' if extra > 1 else ''} out with drunagor commander "
+                                       f"remove CARD"))
     return CommanderDeck(cards, tuple(problems))
 
 
-def _by_position(cards) -> dict[str, list[str]]:
-    out: dict[str, list[str]] = {}
-    for p in cards:
+def _by_position(cards) -> dict[str, list[int]]:
+    """Rune position -> the indices of the cards holding it, in deck order."""
+    out: dict[str, list[int]] = {}
+    for i, p in enumerate(cards):
         if p.position:
-            out.setdefault(p.position, []).append(p.card)
+            out.setdefault(p.position, []).append(i)
     return out
 
 

@@ -131,8 +131,11 @@ fact missing: the rarity of Potion of Strength is unknown, so its place in the g
     assert data["problems"] == ["5 Common Potions: the grid holds 4 (RB L357-359)"]
     assert data["missing_facts"] == [{"card": "Potion of Strength", "facts": ["rarity"]}]
     assert data["grid"]["potion"]["common"] == {"count": 5, "target": 4}
+    # the line of the entry that tips the cell over, and what to do about it (SPEC 4)
     assert check_json(run) == {
-        "errors": [(13, "chest-deck", "5 Common Potions: the grid holds 4 (RB L357-359)")],
+        "errors": [(17, "chest-deck", "5 Common Potions: the grid holds 4 (RB L357-359); take 1 copy of the Common "
+                                      "Potions (Potion of Healing x5) out of [chest] cards, or correct a rarity "
+                                      "recorded wrongly under [cards]")],
         "warnings": [(16, "chest-deck", 'the rarity of Potion of Strength is not known, so the grid (RB L357-359) '
                       'cannot be checked; record it once: drunagor chest add "Potion of Strength" --copies 0 '
                       '--rarity common|uncommon|rare')],
@@ -467,11 +470,17 @@ def test_commander_full_deck_and_check(run, deck):
     # a hand edit puts two cards on one position: check says so
     story = text(deck / "story.toml").replace('  "Haste",\n', '  "Haste",\n  "Life Heat",\n')
     (deck / "story.toml").write_text(story)
-    line = story.splitlines().index("cards = [", story.splitlines().index("[commander]")) + 1
+    lines = story.splitlines()
+    start = lines.index("cards = [", lines.index("[commander]")) + 1
+    # each names the entry that breaks the rule (the second card of the position, the 11th card) and the fix
+    assert lines[start + 9:start + 11] == ['  "Haste",', '  "Life Heat",']  # lines start+10, start+11
     assert check_json(run) == {"errors": [
-        (line, "commander-deck", "Haste and Life Heat both hold the orange-bottom Rune position: no position may be "
-                                 "held by two cards (RB L822-824)"),
-        (line, "commander-deck", "11 cards: the deck holds exactly 10, one for each Rune position (RB L820-822)"),
+        (start + 11, "commander-deck", "Haste and Life Heat both hold the orange-bottom Rune position: no position "
+                                       "may be held by two cards (RB L822-824); remove one of them with drunagor "
+                                       "commander remove \"Life Heat\", or swap it for a card of another position: "
+                                       "drunagor commander swap \"Life Heat\" CARD"),
+        (start + 11, "commander-deck", "11 cards: the deck holds exactly 10, one for each Rune position "
+                                       "(RB L820-822); take 1 card out with drunagor commander remove CARD"),
     ], "warnings": []}
     assert run("check").exit_code == 1
 
@@ -650,9 +659,9 @@ upgrades = [
         (24, "card-facts", "Haste holds the orange-bottom Rune position (RB L824-826), not red-top; remove the "
                            "recorded fact"),
         (12, "spoils-upgrade", "upgrade 2 of Nyx (War Bow) reaches 'legendary'; an upgrade reaches \"improved\" or "
-                               "\"ultimate\" (RB L421-423)"),
-        (5, "spoils-upgrade", "Nyx's Twin-Blades is standard, but an upgrade took it to improved; fix its quality or "
-                              "the upgrade"),
+                               "\"ultimate\" (RB L421-423); write one of them, or remove the entry"),
+        (6, "spoils-upgrade", "Nyx's Twin-Blades is standard, but an upgrade took it to improved; write quality = "
+                              "\"improved\" in its entry, or remove the upgrade"),
     ], "warnings": []}
 
 
@@ -713,3 +722,44 @@ cards = [
 [cards]
 Claw = { position = "gray-bottom" }
 """)
+
+
+def test_check_names_the_entry_and_the_fix_for_every_deck_and_fact_problem(run, deck):
+    # SPEC 4: FILE:LINE: rule: explanation; remedy, at the entry inside the list
+    write(deck / "story.toml", STORY.replace('"Potion of Healing" = { rarity = "common" }',
+                                             '"Potion of Healing" = { rarity = "common" }\n'
+                                             '"Wand of Sparks" = { type = "wand" }\n'
+                                             '"Scroll of Dread" = { rarity = "epic" }\n'
+                                             '"Silver Locket" = { epic = "yes" }')
+          .replace("cards = []", 'cards = [\n  "Haste",\n  "Claw",\n  "Haste",\n]'))
+    write(deck / "heroes" / "nyx.toml", NYX.rstrip("\n").replace("equipment = [\n", 'equipment = [\n  { name = '
+          '"Twin-Blades", kind = "spoils", quality = "ultimate", place = "equipped" },\n') + """
+upgrades = [
+  { item = "Twin-Blades", to = "improved", discarded = "Ragged Doll", discarded_kind = "adventure" },
+  { item = "Twin-Blades", to = "improved", discarded = "Captain's Brooch", discarded_kind = "adventure" },
+]
+""")
+    lines = text(deck / "story.toml").splitlines()
+    at = {line.strip(): n for n, line in enumerate(lines, 1)}
+    first = lines.index('  "Haste",') + 1
+    assert lines[first + 1] == '  "Haste",'  # the second Haste: line first + 2
+    assert check_json(run) == {"errors": [
+        (first + 2, "commander-deck", 'Haste is in the deck twice; remove one of them: drunagor commander '
+                                               'remove "Haste"'),
+        (at['"Wand of Sparks" = { type = "wand" }'], "card-facts",
+         "Wand of Sparks: type 'wand' is not one of potion, scroll, other; write one of them, or remove the "
+         "recorded fact"),
+        (at['"Scroll of Dread" = { rarity = "epic" }'], "card-facts",
+         "Scroll of Dread: rarity 'epic' is not one of common, uncommon, rare; write one of them, or remove the "
+         "recorded fact"),
+        (at['"Silver Locket" = { epic = "yes" }'], "card-facts",
+         "Silver Locket: epic must be true or false, not 'yes'; write epic = true or epic = false"),
+        (12, "spoils-upgrade", "Nyx's Twin-Blades is upgraded to the same quality twice; each upgrade goes one step "
+                               "(RB L421-423); remove the entry recorded twice"),
+    ], "warnings": [
+        (at['"Claw",'], "commander-deck", 'the Rune position of Claw is not known, so "no position twice" (RB L822) '
+                                          'cannot be checked; record it once: drunagor commander add "Claw" '
+                                          '--position COLOUR-top|bottom'),
+    ]}
+    r = run("check")
+    assert f"campaigns/test/story.toml:{first + 2}: commander-deck: Haste is in the deck twice; " in r.stdout

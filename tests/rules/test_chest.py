@@ -362,6 +362,47 @@ def test_the_same_card_twice_is_a_problem():
     assert [p.message for p in d.problems] == ["Haste is in the deck twice"]
 
 
+def test_findings_name_the_entry_that_breaks_the_rule_and_the_fix():
+    # SPEC 4: `check` says the most precise line and a remedy; the rules give the entry and the remedy
+    d = commander.deck(story(commander_cards=["Flame Swipe", "Haste", "Life Heat"]))
+    assert [(p.index, p.remedy) for p in d.problems] == [
+        (2, 'remove one of them with drunagor commander remove "Life Heat", or swap it for a card of another '
+            'position: drunagor commander swap "Life Heat" CARD')]
+    d = commander.deck(story(commander_cards=["Haste", "Claw", "haste"]))
+    assert [(p.index, p.remedy) for p in d.problems] == [
+        (2, 'remove one of them: drunagor commander remove "Haste"')]
+    names = [f"Card {i}" for i in range(12)]
+    facts = {n: {"position": p} for n, p in zip(names, commander.positions())}
+    d = commander.deck(story(commander_cards=names, facts=facts))
+    assert [(p.index, p.remedy) for p in d.problems] == [
+        (10, "take 2 cards out with drunagor commander remove CARD")]
+    # RB L359: eight Common Potions; the entry that tips the cell over is the last of that cell
+    cards = [("Potion of Healing", 4), ("Scroll of Icy Bolts", 3), ("Potion of Strength", 4)]
+    g = chest.grid(story(cards, FACTS))
+    assert [(p.key_path, p.remedy) for p in g.problems] == [
+        (("chest", "cards", 2), "take 4 copies of the Common Potions (Potion of Healing x4, Potion of Strength x4) "
+                                "out of [chest] cards, or correct a rarity recorded wrongly under [cards]")]
+    g = chest.grid(story([("Potion of Healing", 5), ("Scroll of Beguile", 1), ("Potion of Fortitude", 1)], FACTS))
+    assert [(p.key_path, p.remedy) for p in g.problems] == [
+        (("chest", "cards", 0), "take 1 copy of the Common Potions (Potion of Healing x5) out of [chest] cards, "
+                                "or correct a rarity recorded wrongly under [cards]")]
+    g = chest.grid(story([("Potion of Healing", 9), ("Potion of Strength", 1)]))
+    assert [(p.key_path, p.remedy) for p in g.problems] == [
+        (("chest", "cards", 1), "take 1 copy of the Potions (Potion of Healing x9, Potion of Strength x1) out of "
+                                "[chest] cards")]
+    g = chest.grid(story([("Mystery A", 9), ("Mystery B", 9), ("Mystery C", 1)]))
+    assert [(p.key_path, p.remedy) for p in g.problems] == [
+        (("chest", "cards", 2), "take 1 copy of the Potions and Scrolls (Mystery A x9, Mystery B x9, Mystery C x1) "
+                                "out of [chest] cards")]
+    g = chest.grid(story([("Scroll of Beguile", 2)], epic=["Artisan's Tools"]))
+    assert [(p.key_path, p.remedy) for p in g.problems] == [
+        (("chest", "epic"), "write epic = [\"Artisan's Tools\", \"Treasure Trove\"] under [chest]")]
+    g = chest.grid(story([("Wand", 1)], {"Wand": {"type": "other"}}))
+    assert [(p.key_path, p.remedy) for p in g.problems] == [
+        (("chest", "cards", 0), "remove it from [chest] cards, or, if it is a Potion or a Scroll, correct `type` "
+                                "in its [cards] entry")]
+
+
 def test_hero_from_is_unchanged_by_upgrades_parsing():
     h = hero_from({"name": "Nyx", "class": "Assassin", "role": "Striker",
                    "upgrades": [{"item": "Twin-Blades", "to": "improved", "discarded": "Ragged Doll",
