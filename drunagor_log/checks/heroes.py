@@ -45,9 +45,37 @@ def hero_log_check(c):
 
 
 def _problem(c, f: hero_rules.Finding):
-    file, key = _file_and_key(c, f.hero, f.key)
+    file, key = _file_and_key(c, f.hero, _entry(c, f))
     message = f.message + (f"; {f.remedy}" if f.remedy else "")
     return problem(file, key, f.rule, message, f.severity)
+
+
+def _entry(c, f: hero_rules.Finding) -> tuple:
+    """The finding's key narrowed to the list entry it is about, where the finding names one: an
+    unknown status or Spoils card is the entry holding that name (SPEC 4: the most precise line)."""
+    if f.rule != "unknown-name" or f.key not in (("statuses",), ("equipment",)):
+        return f.key
+    hero = next((h for h in c.heroes.values() if h.name == f.hero), None)
+    if hero is None:
+        return f.key
+    names = hero.statuses if f.key == ("statuses",) else [i.name for i in hero.equipment]
+    at = next((i for i, n in enumerate(names) if f.message.endswith(f" {n!r}")), None)
+    return f.key if at is None else (*f.key, at)
+
+
+def _last_entry(h, field: str) -> tuple:
+    """The key path of the last entry counted for a reward field: the likeliest extra one."""
+    key, _ = REWARD_KEYS[field]
+    if field.startswith("level"):
+        level = int(field[5])
+        at = [i for i, sk in enumerate(h.skills) if sk.level == level]
+    elif field == "class_abilities":
+        at = list(range(len(h.class_abilities)))
+    elif field == "spoils":
+        at = [i for i, item in enumerate(h.equipment) if item.kind == "spoils"]
+    else:
+        at = list(range(len(h.upgrades)))
+    return (key, at[-1]) if at else (key,)
 
 
 def sources(joined: str, track: dict[str, str]) -> str:
@@ -80,8 +108,7 @@ def rewards_check(c):
                               "warning")
         for field, n in over.items():
             if n:
-                key, _ = REWARD_KEYS[field]
-                file, key = _file_and_key(c, h.name, (key,))
+                file, key = _file_and_key(c, h.name, _last_entry(h, field))
                 yield problem(file, key, "rewards",
                               f"{h.name} has {rewards.describe({field: n})} more than {where} give; "
                               "remove the extra entry if it was recorded by mistake (or fix the Adventure Track)",

@@ -303,7 +303,8 @@ def test_show_and_check_report_owed_and_excess(run, party):
             "Hero or Role Skill more than the chapters give)") in run("show").stdout
     r = run("check")
     assert r.exit_code == 0
-    assert ("campaigns/sgc/heroes/andreas.toml:9: rewards: Andreas has 1 Level 1 Hero or Role Skill more than "
+    # the line of the last Level 1 skill (the "Extra" just learnt), not the `skills = [` line
+    assert ("campaigns/sgc/heroes/andreas.toml:11: rewards: Andreas has 1 Level 1 Hero or Role Skill more than "
             "chapters 01, 02, 03 completed give; remove the extra entry if it was recorded by mistake (or fix the "
             "Adventure Track) (warning)") in r.stdout.splitlines()
     assert run("check", "--strict").exit_code == 1
@@ -614,6 +615,23 @@ def test_check_reports_hero_rules(run, party):
     assert ("campaigns/sgc/heroes/vorn.toml:2: starting-gear: Vorn has 0 of the 2 pieces of Starting Gear a new "
             "hero starts with (RB L989); record them: drunagor hero gain Vorn ITEM --kind starting (warning)") \
         in r.stdout.splitlines()
+
+
+def test_check_names_the_entry_of_an_unknown_status_or_spoils_card(run, party):
+    # SPEC 4: the most precise line: the entry inside the list, not the list's first line
+    write(party / "heroes" / "andreas.toml", ANDREAS.replace('statuses = []', 'statuses = [\n  "Haunted",\n  '
+                                                             '"Hauntd",\n]').replace(
+        '  { name = "Cloth Armor", kind = "starting", place = "equipped" },\n',
+        '  { name = "Cloth Armor", kind = "starting", place = "equipped" },\n'
+        '  { name = "Twin Blades", kind = "spoils", quality = "standard", place = "equipped" },\n'))
+    lines = text(party / "heroes" / "andreas.toml").splitlines()
+    assert (lines[8], lines[17]) == ('  "Hauntd",', '  { name = "Twin Blades", kind = "spoils", quality = '
+                                                   '"standard", place = "equipped" },')
+    out = run("check").stdout.splitlines()
+    assert ("campaigns/sgc/heroes/andreas.toml:9: unknown-name: Andreas: unknown hero status 'Hauntd'; did you mean "
+            "'Haunted'? (warning)") in out
+    assert ("campaigns/sgc/heroes/andreas.toml:18: unknown-name: Andreas: unknown Spoils of the Hero card "
+            "'Twin Blades'; did you mean 'Twin-Blades'? (warning)") in out
 
 
 def test_check_too_many_heroes(run, party):
