@@ -15,12 +15,14 @@ EXAMPLE = REPO / "campaigns" / "example"
 
 
 @pytest.fixture(autouse=True)
-def _isolate(tmp_path, monkeypatch):
+def _isolate(tmp_path, tmp_path_factory, monkeypatch):
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.setenv("COLUMNS", "120")
     monkeypatch.delenv("DRUNAGOR_CAMPAIGN", raising=False)
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / ".cache"))  # check's archive cache
+    # drunagor's disk cache (parsed catalog, checked archives): per test, and outside the test's
+    # folder, which is often a git repository of its own.
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("xdg-cache")))
     for var in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"):
         monkeypatch.delenv(var, raising=False)
     yield

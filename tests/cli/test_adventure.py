@@ -596,12 +596,15 @@ def test_an_archived_adventure_of_the_wrong_shape_is_reported(run, party):
                                           "whole number from 1 to 5, not 0; set it from 1 to 5\n")
 
 
-def test_check_reads_an_archive_again_once_it_changes(run, example, tmp_path):
+def test_check_reads_an_archive_again_once_it_changes(run, example):
+    import os
+    from pathlib import Path
+
     # A clean check remembers the archives that passed (outside the campaign: XDG_CACHE_HOME)...
     assert ok(run("check")).stdout == ""
     import marshal
 
-    (cache,) = (tmp_path / ".cache" / "drunagor").glob("checked-archives-*")
+    (cache,) = (Path(os.environ["XDG_CACHE_HOME"]) / "drunagor").glob("checked-archives-*")
     assert sorted(marshal.loads(cache.read_bytes())[1]) == ["03-1.toml", "04-1.toml"]
     assert not list(example.rglob("*cache*"))
     # ...and a later edit of one of them (new size and time) is read and reported all the same.
@@ -611,3 +614,30 @@ def test_check_reads_an_archive_again_once_it_changes(run, example, tmp_path):
     r = run("check")
     assert r.exit_code == 3
     assert r.stdout.startswith(f"campaigns/example/adventures/04-1.toml:{text.count(chr(10)) + 1}: toml-syntax: ")
+
+
+# ------------------------------------------------------------------------- --help examples (SPEC 2)
+
+def _examples(module) -> list[str]:
+    import inspect
+    import re
+
+    return re.findall(r"^\s*Example: drunagor (.+)$", inspect.getsource(module), re.M)
+
+
+@pytest.mark.parametrize("example_line", _examples(__import__("drunagor_log.cli.commands.adventure", fromlist=["x"])))
+def test_every_help_example_runs_on_the_shipped_example(run, tmp_path, example_line):
+    # SPEC 2: every command can be tried at once on campaigns/example; each `Example:` line of --help is
+    # run as written (steps joined by &&) on a fresh copy.
+    import shlex
+    import shutil
+
+    from tests.conftest import EXAMPLE
+
+    root = tmp_path / "copy" / "example"
+    shutil.copytree(EXAMPLE, root)
+    for step in f"drunagor {example_line}".split(" && "):
+        program, *args = shlex.split(step)
+        assert program == "drunagor", step
+        r = run("-C", str(root), *args)
+        assert r.exit_code == 0, (step, r)
