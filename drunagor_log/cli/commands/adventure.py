@@ -191,7 +191,7 @@ def adventure_start(
     The bag is the campaign's rules.rune_bag; Stirring Darkness moves that many runes of each colour to
     the Initiative Track; the chapter's raid card (if any) starts face A up.
 
-    Example: drunagor adventure start 05
+    Example: drunagor adventure end --won && drunagor adventure start 6
     """
     from ... import catalog
     from ...rules.adventure import RaidCard, Refused, new_adventure
@@ -490,7 +490,7 @@ def tiebreak(
     A Pile left empty leaves the board. When the Pile holds no more runes than that, --runes may be
     left out (RB L1100).
 
-    Example: drunagor tiebreak 1 --runes red,gray
+    Example: drunagor tiebreak 1 --runes blue,green
     """
     from ... import catalog
     from ...rules.adventure import Refused, tie_breaker_runes, with_log

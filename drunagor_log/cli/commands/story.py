@@ -316,7 +316,7 @@ def follower_add(name: NameArg, commit: CommitOpt = False) -> None:
 
     A name drunagor does not know is accepted with a warning that suggests the closest known one.
 
-    Example: drunagor follower add "Vorn the Warrior"
+    Example: drunagor follower add "Maya the Ranger"
     """
     _add("followers", name, commit)
 
@@ -334,7 +334,7 @@ def follower_remove(name: NameArg, commit: CommitOpt = False) -> None:
 def outcome_add(name: NameArg, commit: CommitOpt = False) -> None:
     """Write an Outcome on the Story Record when the book says so (RB L962).
 
-    Example: drunagor outcome add "Drinking Pal"
+    Example: drunagor outcome add "Promised Reward"
     """
     _add("outcomes", name, commit)
 
@@ -352,7 +352,7 @@ def outcome_remove(name: NameArg, commit: CommitOpt = False) -> None:
 def status_add(name: NameArg, commit: CommitOpt = False) -> None:
     """Write a status on the Story Record (the party's, not a hero's).
 
-    Example: drunagor status add "Imminent Danger"
+    Example: drunagor status add "Dark Past"
     """
     _add("statuses", name, commit)
 
@@ -540,7 +540,7 @@ def chapter_complete(n: ChapterArg, force: ForceOpt = False, commit: CommitOpt =
     Only the next unfilled slot may be filled (RB L961). --force corrects history and is recorded in story.toml.
     The chapter of the adventure under way is ended by `drunagor adventure end --won|--lost` instead.
 
-    Example: drunagor chapter complete 5
+    Example: drunagor adventure end --won && drunagor chapter complete 6
     """
     _fill(n, "completed", force, commit)
 
@@ -552,7 +552,7 @@ def chapter_skip(n: ChapterArg, force: ForceOpt = False, commit: CommitOpt = Fal
     Only the next unfilled slot may be filled (RB L961). --force corrects history and is recorded in story.toml.
     The chapter of the adventure under way is ended by `drunagor adventure end --won|--lost` instead.
 
-    Example: drunagor chapter skip 5
+    Example: drunagor adventure end --lost && drunagor chapter skip 5
     """
     _fill(n, "skipped", force, commit)
 
@@ -564,7 +564,7 @@ def chapter_fail(n: ChapterArg, force: ForceOpt = False, commit: CommitOpt = Fal
     The attempts are counted under failures in story.toml. --force records one for another chapter.
     The chapter of the adventure under way is ended by `drunagor adventure end --lost` instead.
 
-    Example: drunagor chapter fail 5
+    Example: drunagor adventure end --won && drunagor chapter fail 6
     """
     _fill(n, "failed", force, commit)
 
