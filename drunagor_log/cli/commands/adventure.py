@@ -189,7 +189,8 @@ def adventure_start(
     """Start chapter N: the rune bag, Stirring Darkness on the track, the raid card face A, an empty board.
 
     The bag is the campaign's rules.rune_bag; Stirring Darkness moves that many runes of each colour to
-    the Initiative Track; the chapter's raid card (if any) starts face A up.
+    the Initiative Track; the chapter's raid card (if any) starts face A up. One adventure at a time: on
+    the shipped example chapter 05 is under way, so the example ends it first.
 
     Example: drunagor adventure end --won && drunagor adventure start 6
     """
