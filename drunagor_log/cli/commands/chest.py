@@ -390,7 +390,10 @@ def chest_swap(
     With --yes the deck changes and those cards leave the Campaign Logs (and the party stash), all
     in one write. --type/--rarity give IN's facts when drunagor does not know them (remembered).
 
-    Example: drunagor chest swap "Scroll of Incinerate" "Scroll of Protection" --yes
+    On the example campaign an adventure is under way, so this shows the swap and writes nothing;
+    after `drunagor adventure end`, add --yes to do it.
+
+    Example: drunagor chest swap "Scroll of Incinerate" "Scroll of Protection"
     """
     from ...rules import chest
 
@@ -568,7 +571,9 @@ def commander_add(
     orange-top); otherwise give --position once and it is stored under [cards]. For a card already
     in the deck, --position records (or corrects) its position.
 
-    Example: drunagor commander add "Flame Swipe"
+    On the example campaign Haste holds orange-bottom, so Life Heat joins once Haste is out.
+
+    Example: drunagor commander remove Haste && drunagor commander add "Life Heat"
     """
     from ...rules import commander
 
@@ -610,7 +615,7 @@ def commander_swap(
     "You could choose to combine Haste with Flame Swipe (replacing Inferno)" (RB L826); Haste and
     Life Heat both hold orange-bottom, so they are never in the deck together (RB L824).
 
-    Example: drunagor commander swap Inferno "Flame Swipe"
+    Example: drunagor commander swap "Flame Swipe" Inferno
     """
     from ...rules import commander
 
@@ -633,7 +638,7 @@ def commander_remove(
 ) -> None:
     """Take a card out of the Commander Attack deck (to correct the record).
 
-    Example: drunagor commander remove "Life Heat"
+    Example: drunagor commander remove Haste
     """
     from ...rules import commander
 

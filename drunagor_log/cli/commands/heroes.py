@@ -207,7 +207,9 @@ def add(
     Joining after chapter 01, the hero is owed the new-recruit rewards of the next chapter
     (RB L1005-1016); the command lists them.
 
-    Example: drunagor hero add Nyx --role Striker --player Carla --gear "Blooded Sword" --gear "Leather Armor"
+    The example campaign has its 4 heroes (max_heroes = 4, RB L943), so one leaves first.
+
+    Example: drunagor hero remove Vacrem && drunagor hero add Kellan --role Leader --class Paladin --player Eva --gear "Blooded Sword" --gear "Cloth Armor"
     """
     from ... import catalog
 
@@ -446,7 +448,7 @@ def relearn(
 
     A skill stays at its level (and keeps its chapter); a Class Ability is replaced by another.
 
-    Example: drunagor hero relearn Nyx "Shadow Step" "Quick Strike" --tree melee
+    Example: drunagor hero relearn Nyx "Agility 1" "Quick Strike" --tree melee
     """
     tree_ = _pick(tree, TREES, "skill tree") if tree else None
     with open_campaign(write=True) as c:
@@ -497,7 +499,7 @@ def gain(
     The kind comes from the catalog, or from [cards] in story.toml; for a card neither knows, give
     --kind once and it is remembered there. Cards in `stored` can never be gained again (RB L429-431).
 
-    Example: drunagor hero gain Nyx Twin-Blades
+    Example: drunagor hero gain Nyx "Ragged Doll" --bag
     """
     kind_ = _pick(kind, EQUIPMENT_KINDS, "equipment kind") if kind else None
     quality_ = _pick(quality, QUALITIES, "quality") if quality else None
@@ -604,7 +606,9 @@ def give(
 
     A Spoils card keeps counting as the reward of the hero who earned it (`from` in the log).
 
-    Example: drunagor hero give stash Nyx "Potion of Healing"
+    The example campaign's stash is empty until a hero leaves with Consumables.
+
+    Example: drunagor hero remove Vacrem && drunagor hero give stash Nyx "Artisan's Tools"
     """
     from ... import catalog
 
@@ -696,7 +700,7 @@ def aura(
 ) -> None:
     """Set the hero's Aura (one at a time: a new one replaces the old), or --clear it.
 
-    Example: drunagor hero aura Andreas Bastion
+    Example: drunagor hero aura Andreas Taunt
     """
     if (aura_ is None) == (not clear):
         raise UsageError("give an AURA or --clear (not both)", remedy="e.g. drunagor hero aura Andreas Bastion")
