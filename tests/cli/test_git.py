@@ -492,7 +492,9 @@ def test_new_outside_a_repository_writes_the_same_files(no_repo, run, tmp_path):
 
 @pytest.fixture
 def shared(git, example) -> Git:
-    """The example campaign (after chapter 04) committed on main, as two players would clone it."""
+    """The example campaign (after chapter 04, between adventures: no chapter 05 under way, which would
+    make `chapter complete 5` wait for `adventure end`) committed on main, as two players would clone it."""
+    (example / "adventure.toml").unlink()
     git.commit_all("the campaign so far")
     return git
 
