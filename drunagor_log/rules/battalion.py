@@ -28,6 +28,7 @@ from drunagor_log.rules.board import (
     MINION_MODELS,
     STATUS_BOARD_TRACKS,
     Monster,
+    Placed,
     Value,
     activation_priority,
     canonical_rank,
@@ -41,18 +42,7 @@ from drunagor_log.rules.board import (
 COMMANDS_PER_MONSTER = 2
 
 
-class Placement(Value):
-    """A monster placed by the battalion, with its status-board slot."""
-
-    __slots__ = ("name", "slot")
-    name: str
-    slot: int
-
-    def __init__(self, name: str, slot: int) -> None:
-        self._set(name=name, slot=slot)
-
-    def as_dict(self) -> dict[str, object]:
-        return {"name": self.name, "slot": self.slot}
+Placement = Placed  # the board's value type: a name and a status-board slot
 
 
 class SiegeActivation(Value):

@@ -96,6 +96,20 @@ class Value:
         return f"{type(self).__name__}({args})"
 
 
+class Placed(Value):
+    """A monster a raid or a battalion put on the board, with its status-board slot."""
+
+    __slots__ = ("name", "slot")
+    name: str
+    slot: int
+
+    def __init__(self, name: str, slot: int) -> None:
+        self._set(name=name, slot=slot)
+
+    def as_dict(self) -> dict[str, object]:
+        return {"name": self.name, "slot": self.slot}
+
+
 class Monster(Value):
     """One monster model on the board: a non-boss holds one status-board track (`slot`)."""
 

@@ -19,6 +19,7 @@ from drunagor_log.rules.board import (
     MINION_MODELS,
     STATUS_BOARD_TRACKS,
     Monster,
+    Placed,
     Pile,
     Value,
     canonical_rank,
@@ -112,18 +113,7 @@ class RaidStep(Value):
         self._set(number=number, title=title, fact=fact, rule=rule)
 
 
-class Summoned(Value):
-    """A minion placed by the raid, with its status-board slot."""
-
-    __slots__ = ("name", "slot")
-    name: str
-    slot: int
-
-    def __init__(self, name: str, slot: int) -> None:
-        self._set(name=name, slot=slot)
-
-    def as_dict(self) -> dict[str, object]:
-        return {"name": self.name, "slot": self.slot}
+Summoned = Placed  # the board's value type: a name and a status-board slot
 
 
 class RaidResult(Value):
