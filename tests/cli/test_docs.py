@@ -1,0 +1,47 @@
+"""Docs agree with the program (after sqlite-utils): every command has help with an example and is
+shown in the README."""
+
+from __future__ import annotations
+
+import typer.main
+
+from drunagor_log.cli.app import build_app
+from tests.conftest import REPO
+
+
+def command_paths():
+    group = typer.main.get_command(build_app())
+
+    def walk(cmd, path):
+        subs = getattr(cmd, "commands", None)
+        if subs:
+            for name, sub in subs.items():
+                yield from walk(sub, path + [name])
+        else:
+            yield path, cmd
+
+    yield from walk(group, [])
+
+
+def test_every_command_is_in_the_readme_and_its_help_has_an_example():
+    readme = (REPO / "README.md").read_text()
+    missing_docs, missing_example = [], []
+    for path, cmd in command_paths():
+        words = " ".join(path)
+        # a table row may document alternatives together: `drunagor outcome add\|remove NAME`
+        if f"drunagor {words}" not in readme and not any(
+                f"drunagor {' '.join(path[:-1])} " in line and path[-1] in line for line in readme.splitlines()):
+            missing_docs.append(words)
+        if "Example" not in (cmd.help or ""):
+            missing_example.append(words)
+    assert missing_docs == []
+    assert missing_example == []
+
+
+def test_quickstart_is_exactly_two_commands_and_ci_runs_the_second():
+    readme = (REPO / "README.md").read_text()
+    block = readme.split("## Quickstart", 1)[1].split("```sh\n", 1)[1].split("```", 1)[0]
+    lines = [line for line in block.splitlines() if line.strip()]
+    assert len(lines) == 2
+    assert lines[0].endswith("drunagor show")
+    assert lines[1] in (REPO / ".ci" / "run").read_text()
