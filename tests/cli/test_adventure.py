@@ -614,30 +614,3 @@ def test_check_reads_an_archive_again_once_it_changes(run, example):
     r = run("check")
     assert r.exit_code == 3
     assert r.stdout.startswith(f"campaigns/example/adventures/04-1.toml:{text.count(chr(10)) + 1}: toml-syntax: ")
-
-
-# ------------------------------------------------------------------------- --help examples (SPEC 2)
-
-def _examples(module) -> list[str]:
-    import inspect
-    import re
-
-    return re.findall(r"^\s*Example: drunagor (.+)$", inspect.getsource(module), re.M)
-
-
-@pytest.mark.parametrize("example_line", _examples(__import__("drunagor_log.cli.commands.adventure", fromlist=["x"])))
-def test_every_help_example_runs_on_the_shipped_example(run, tmp_path, example_line):
-    # SPEC 2: every command can be tried at once on campaigns/example; each `Example:` line of --help is
-    # run as written (steps joined by &&) on a fresh copy.
-    import shlex
-    import shutil
-
-    from tests.conftest import EXAMPLE
-
-    root = tmp_path / "copy" / "example"
-    shutil.copytree(EXAMPLE, root)
-    for step in f"drunagor {example_line}".split(" && "):
-        program, *args = shlex.split(step)
-        assert program == "drunagor", step
-        r = run("-C", str(root), *args)
-        assert r.exit_code == 0, (step, r)

@@ -763,37 +763,3 @@ upgrades = [
     ]}
     r = run("check")
     assert f"campaigns/test/story.toml:{first + 2}: commander-deck: Haste is in the deck twice; " in r.stdout
-
-
-# ------------------------------------------------------------------------- --help examples (SPEC 2)
-
-
-def _examples() -> list[str]:
-    import inspect
-    import re
-
-    from drunagor_log.cli.commands import chest as module
-
-    return re.findall(r"^\s*Example: drunagor (.+)$", inspect.getsource(module), re.M)
-
-
-def test_every_command_has_a_help_example():
-    assert len(_examples()) == 8  # chest show/add/swap, commander show/add/swap/remove, spoils upgrade
-
-
-@pytest.mark.parametrize("example_line", _examples())
-def test_every_help_example_runs_on_the_shipped_example(run, tmp_path, example_line):
-    # SPEC 2: every command can be tried at once on campaigns/example; each `Example:` line of --help is
-    # run as written (steps joined by &&) on a fresh copy
-    import shlex
-    import shutil
-
-    from tests.conftest import EXAMPLE
-
-    root = tmp_path / "copy" / "example"
-    shutil.copytree(EXAMPLE, root)
-    for step in ("drunagor " + example_line).split(" && "):
-        args = shlex.split(step)
-        assert args[0] == "drunagor", step
-        r = run("-C", str(root), *args[1:])
-        assert r.exit_code == 0, (step, r)

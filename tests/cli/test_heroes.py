@@ -775,39 +775,3 @@ def test_equipment_edits_keep_the_file_valid_one_per_line_and_the_comments(run):
             assert body == "[]\n" if not model else body.count("\n  { name = ") == len(model)
 
     check()
-
-
-# ------------------------------------------------------------------------- --help examples (SPEC 2)
-
-
-def _examples() -> list[str]:
-    import inspect
-    import re
-
-    from drunagor_log.cli.commands import heroes as module
-
-    source = inspect.getsource(module)
-    return (re.findall(r"^\s*Example: drunagor (.+)$", source, re.M)
-            + re.findall(r'\\n\\nExample: drunagor ([^"\\]+)"', source))  # the `hero` group's own help
-
-
-def test_every_command_has_a_help_example():
-    assert len(_examples()) == 17  # 14 hero subcommands, recruit, camp, and the `hero` group
-
-
-@pytest.mark.parametrize("example_line", _examples())
-def test_every_help_example_runs_on_the_shipped_example(run, tmp_path, example_line):
-    # SPEC 2: every command can be tried at once on campaigns/example; each `Example:` line of --help is
-    # run as written (steps joined by &&) on a fresh copy
-    import shlex
-    import shutil
-
-    from tests.conftest import EXAMPLE
-
-    root = tmp_path / "copy" / "example"
-    shutil.copytree(EXAMPLE, root)
-    for step in ("drunagor " + example_line).split(" && "):
-        args = shlex.split(step)
-        assert args[0] == "drunagor", step
-        r = run("-C", str(root), *args[1:])
-        assert r.exit_code == 0, (step, r)
