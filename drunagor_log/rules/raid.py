@@ -224,6 +224,16 @@ def resolve_raid(
         4, "Flip the card", f"Face {face} -> face {next_face}, even when nothing is summoned.", "RB L286"
     )
 
+    def nothing_summoned(rune_shown: str | None, why: str) -> RaidResult:
+        """Steps 3 and 4 when no minion can come: skip the summon, flip the card (RB L286)."""
+        steps.append(RaidStep(3, "Summon a Raid Party of Minions", "Skipped: nothing is summoned.", "RB L301"))
+        steps.append(flip_step)
+        return RaidResult(
+            face=face, next_face=next_face, rune=rune_shown, matching_piles=(), heroes=heroes,
+            party_size=party_size, placed=0, failed=0, activations=(), activation_slots=(), summoned=(),
+            reason=why, steps=tuple(steps), minion=minion, board=monsters if tracked else None,
+        )
+
     # Step 1: face check (RB L284-285).
     if face == "A" and on_board:
         steps.append(RaidStep(
@@ -255,13 +265,7 @@ def resolve_raid(
                 "manifested.",
                 "RB L297",
             ))
-        steps.append(RaidStep(3, "Summon a Raid Party of Minions", "Skipped: nothing is summoned.", "RB L301"))
-        steps.append(flip_step)
-        return RaidResult(
-            face=face, next_face=next_face, rune=None, matching_piles=(), heroes=heroes,
-            party_size=party_size, placed=0, failed=0, activations=(), activation_slots=(), summoned=(),
-            reason=reason, steps=tuple(steps), minion=minion, board=monsters if tracked else None,
-        )
+        return nothing_summoned(None, reason)
 
     # Step 2: manifest a rune and look for it in the Piles of Runes (RB L292-297).
     if rune is None or not str(rune).strip():
@@ -276,13 +280,7 @@ def resolve_raid(
             "nothing is summoned.",
             "RB L296",
         ))
-        steps.append(RaidStep(3, "Summon a Raid Party of Minions", "Skipped: nothing is summoned.", "RB L301"))
-        steps.append(flip_step)
-        return RaidResult(
-            face=face, next_face=next_face, rune=rune, matching_piles=(), heroes=heroes,
-            party_size=party_size, placed=0, failed=0, activations=(), activation_slots=(), summoned=(),
-            reason=reason, steps=tuple(steps), minion=minion, board=monsters if tracked else None,
-        )
+        return nothing_summoned(rune, reason)
     if len(matching) == 1:
         fact = (f"Manifested {rune} (back in the bag); Pile {matching[0]} holds {rune}: the minions spawn "
                 "adjacent to it.")
