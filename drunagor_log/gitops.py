@@ -28,7 +28,7 @@ from .errors import RuleError, UsageError
 PREFIX = "drunagor: "
 UNDO_TRAILER = "Drunagor-Undo"
 
-# `drunagor new` writes these into the campaign folder (see store.py TMP_SUFFIX, JOURNAL, LOCK).
+# `drunagor new` writes these into the campaign folder (see store/__init__.py TMP_SUFFIX, JOURNAL, LOCK).
 _IGNORED = getattr(store, "GITIGNORE_PATTERNS", ("*" + store.TMP_SUFFIX, store.JOURNAL + "*", store.LOCK))
 GITIGNORE = ("# drunagor's own temporary files: atomic writes, the multi-file journal, the campaign lock\n"
              + "".join(p + "\n" for p in _IGNORED))

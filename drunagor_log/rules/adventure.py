@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from drunagor_log.tomltext import basic_string
+from drunagor_log.store.tomltext import basic_string
 from drunagor_log.rules.board import (
     STATUS_BOARD_TRACKS,
     Monster,
@@ -611,7 +611,7 @@ def _array(key: str, entries: Sequence[Mapping[str, object]]) -> list[str]:
 
 
 _BARE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
-_toml_str = basic_string  # TOML basic strings (drunagor_log/tomltext.py)
+_toml_str = basic_string  # TOML basic strings (drunagor_log/store/tomltext.py)
 
 
 def _key(key: str) -> str:

@@ -6,7 +6,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from ...tomltext import basic_string as _toml_str
+from ...store.tomltext import basic_string as _toml_str
 
 from ...campaign import ADVENTURE, HEROES, STORY, Campaign, list_campaigns
 from ...errors import DataError, ExitCode, RuleError, UsageError

@@ -50,7 +50,7 @@ def _toml(value) -> str:
         return "true" if value else "false"
     if isinstance(value, int):
         return str(value)
-    from ...tomltext import basic_string
+    from ...store.tomltext import basic_string
 
     return basic_string(value)
 

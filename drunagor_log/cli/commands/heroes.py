@@ -11,7 +11,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from ...tomltext import basic_string as _toml_str
+from ...store.tomltext import basic_string as _toml_str
 
 from ...errors import RuleError, UsageError
 from ...model import EQUIPMENT_KINDS, QUALITIES, TREES, Hero

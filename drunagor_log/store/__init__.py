@@ -33,7 +33,7 @@ import tomllib
 from pathlib import Path
 from typing import Any, Iterator
 
-from .errors import ChangedOnDisk, DataError
+from ..errors import ChangedOnDisk, DataError
 
 SCHEMA = 1
 TMP_SUFFIX = ".drunagor-tmp"
@@ -319,7 +319,7 @@ def check_schema(data: dict, f: TomlFile, *, migrating: bool = False) -> None:
         raise DataError(f"`schema` must be a whole number, not {schema!r}", file=f.shown, rule="schema",
                         line=f.line(("schema",)), remedy=f"write `schema = {SCHEMA}`")
     if schema < SCHEMA and not migrating:
-        from .migrations import refusal  # the migration table says whether `migrate` can help
+        from ..migrations import refusal  # the migration table says whether `migrate` can help
 
         message, remedy = refusal(schema)
         raise DataError(message, file=f.shown, rule="schema", line=f.line(("schema",)), remedy=remedy)
