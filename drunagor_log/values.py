@@ -17,7 +17,9 @@ Values support `replace(value, **changes)` and `fields(value)` (names, in order)
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, TypeVar, dataclass_transform
+
+T = TypeVar("T")
 
 
 class Factory:
@@ -81,10 +83,14 @@ def _delete(self, name):
     raise AttributeError(f"{self.__class__.__name__} is immutable: cannot delete {name!r}")
 
 
-def record(cls=None, /, **_options):
-    """Make `cls` an immutable value type; `@record` and `@record(frozen=True)` both work."""
+@dataclass_transform(frozen_default=True, field_specifiers=(Factory,))
+def record(cls: Any = None, /, **_options: Any) -> Any:
+    """Make `cls` an immutable value type; `@record` and `@record(frozen=True)` both work.
 
-    def wrap(cls):
+    `dataclass_transform` tells type checkers that a record has a dataclass-like `__init__` over
+    its annotated fields (mypy then checks every construction)."""
+
+    def wrap(cls: Any) -> Any:
         names: list[str] = []
         defaults: dict[str, Any] = {}
         for klass in reversed(cls.__mro__):

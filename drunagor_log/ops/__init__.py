@@ -1,0 +1,53 @@
+"""Campaign operations: one function per thing a player does, the library under every front end.
+
+The command line, the sheets, the token import and `sync` all call these; none of them edits a file
+or enforces a rule itself. An operation takes an open `Campaign` (opened for writing when it
+writes), resolves the names the user typed, asks `rules/` whether the action is allowed, edits the
+campaign's files through the store, and returns a `Change`; a refusal is a `DrunagorError` with its
+exit code. Nothing is on disk until the campaign is saved, so several operations can make one
+all-or-nothing write:
+
+    from drunagor_log import ops
+    from drunagor_log.campaign import Campaign
+
+    with Campaign(Path("campaigns/example"), write=True) as c:
+        change = ops.heroes.gain(c, "Nyx", "Buckler")
+        c.save()
+    print(change.summary)          # Nyx gains Buckler (spoils, standard, equipped)
+
+`ops.apply(root, operation, ...)` does the same in one call.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable
+
+from ..values import Factory, record
+
+
+@record
+class Change:
+    """What an operation did: the one line a command prints, and what else a front end may show.
+
+    `summary` is the line a writing command prints ("Nyx gains Buckler ..."); `notes` are further
+    lines of output (rewards owed, a reminder of what to do next); `warnings` go to stderr; `data` is
+    the operation's result for `--json`. A reading operation returns the same shape with `data` only.
+    """
+
+    summary: str = ""
+    notes: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
+    data: dict = Factory(dict)
+
+
+def apply(root: Path, operation: Callable[..., Change], *args: Any, **kwargs: Any) -> tuple[Change, list[str]]:
+    """Open the campaign at `root` for writing, run `operation(campaign, *args, **kwargs)`, save.
+
+    Returns the change and the files written (relative to the campaign folder; empty when the
+    operation changed nothing)."""
+    from ..campaign import Campaign
+
+    with Campaign(root, write=True) as c:
+        change = operation(c, *args, **kwargs)
+        return change, c.save()
