@@ -245,9 +245,9 @@ class Campaign:
         if text:
             import tomllib
 
-            import tomlkit
+            from .store import edit
 
-            f._doc = tomlkit.parse(text)
+            f._doc = edit.new_document(text)
             f.data = tomllib.loads(text)
         self._new[path] = f
         return f
@@ -278,9 +278,9 @@ class Campaign:
                 tx.expect(f.path, f.raw)
         created: list[tuple[store.TomlFile, bytes]] = []
         for path, f in self._new.items():
-            import tomlkit  # only for a created TOML file: `drunagor raid` never imports it (SPEC 7)
+            from .store import edit  # tomlkit only for a created TOML file: `drunagor raid` never imports it (SPEC 7)
 
-            data = tomlkit.dumps(f.edit()).encode()
+            data = edit.dumps(f.edit()).encode()
             tx.write(path, data, None)
             created.append((f, data))
         for path, data in self._raw_writes.items():

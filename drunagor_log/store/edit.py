@@ -1,0 +1,266 @@
+"""The TOML editing layer: every change drunagor makes inside a campaign file, in one place.
+
+Operations (drunagor_log/ops/) get a file's tomlkit document from `TomlFile.edit()` and change it
+only through these functions, so the files keep one layout everywhere:
+
+- a list the tool records (followers, skills, equipment, chest cards...) holds one entry per line,
+  so two players adding to it in git merge cleanly;
+- a new top-level key goes beside its neighbours, before the file's first table;
+- a new key in a table goes after the table's entries, before the blank line that closes it;
+- comments, key order and keys a user added survive.
+
+This is the only module that calls tomlkit's private API (`_insert_at`, `_insert_after`, `_map`),
+pinned to the tested minor version in pyproject.toml and guarded by the round-trip property tests.
+tomlkit is imported inside the functions: reading commands never load it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Iterable
+
+from .tomltext import basic_string
+
+
+def _casefold_match(a: str, b: str) -> bool:
+    return a.casefold() == b.casefold()
+
+
+def value_text(value: Any) -> str:
+    """A scalar as TOML text: true/false, a whole number, or a basic string."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    return basic_string(value)
+
+
+def inline(fields: dict[str, Any]) -> Any:
+    """An inline table as the files write them: `{ name = "...", copies = 2 }` (None fields left out)."""
+    import tomlkit
+
+    body = ", ".join(f"{k} = {value_text(v)}" for k, v in fields.items() if v is not None)
+    # The trailing newline matters when the table goes into a [table]: tomlkit would eat the blank line after it.
+    return tomlkit.parse(f"x = {{ {body} }}\n")["x"]
+
+
+def item(value: Any) -> Any:
+    """A tomlkit item for a plain value (a dict becomes an inline table)."""
+    import tomlkit
+
+    if isinstance(value, dict):
+        return inline(value)
+    if isinstance(value, str):
+        return tomlkit.parse("x = " + basic_string(value))["x"]
+    return value
+
+
+def _entry_text(value: Any) -> str:
+    return inline(value).as_string() if isinstance(value, dict) else value_text(value)
+
+
+def _array_lines(lines: list[str]) -> Any:
+    import tomlkit
+
+    return tomlkit.parse("x = [\n" + "".join(f"  {line},\n" for line in lines) + "]\n")["x"]
+
+
+def append_entries(container: Any, key: str, values: Iterable[Any]) -> None:
+    """Append to the array `container[key]`, one entry per line (merge-friendly).
+
+    A missing array is created (at the top level, before the first table); a one-line array is
+    rewritten as a multi-line one, keeping its trailing comment."""
+    values = list(values)
+    if not values:
+        return
+    if key not in container:
+        new = _array_lines([_entry_text(v) for v in values])
+        new.trivia.trail = "\n"
+        add_key(container, key, new)
+        return
+    arr = container[key]
+    if "\n" in arr.as_string():
+        for v in values:
+            arr.append(item(v))
+        return
+    lines = [e.as_string().strip() for e in arr] + [_entry_text(v) for v in values]
+    container[key] = _array_lines(lines)  # tomlkit keeps the key's place and trailing comment
+
+
+def append_entry(container: Any, key: str, value: Any) -> None:
+    """Append one entry to the array `container[key]` (see append_entries)."""
+    append_entries(container, key, [value])
+
+
+def remove_entry(container: Any, key: str, index: int) -> None:
+    """Remove entry `index` of the array `container[key]`; an emptied array is written `[]`."""
+    import tomlkit
+
+    arr = container[key]
+    del arr[index]
+    if len(arr) == 0:
+        container[key] = tomlkit.array()  # `[]`, not an empty multiline bracket; keeps the comment
+
+
+def replace_entry(container: Any, key: str, index: int, value: Any) -> None:
+    """Replace entry `index` of the array `container[key]` in place (its line stays where it is)."""
+    container[key][index] = item(value)
+
+
+def add_key(container: Any, key: str, value: Any) -> None:
+    """A new key; at the top level of a document it goes before the first table."""
+    from tomlkit.items import AoT, Table, Whitespace
+
+    if hasattr(container, "body"):  # a document
+        body = container.body
+        for i, (k, entry) in enumerate(body):
+            if k is not None and isinstance(entry, (Table, AoT)):
+                while i > 0 and body[i - 1][0] is None and isinstance(body[i - 1][1], Whitespace):
+                    i -= 1  # before the blank line that sets the table off
+                container._insert_at(i, key, value)
+                return
+    container[key] = value
+
+
+def insert_top(doc: Any, key: str, value: Any, after: Iterable[str] = ()) -> None:
+    """Add a top-level key after the first of `after` the document has, else as add_key does."""
+    for prev in after:
+        if prev in doc:
+            doc._insert_after(prev, key, value)  # tomlkit 0.13 (pinned): keeps everything else as is
+            return
+    add_key(doc, key, value)
+
+
+def table(doc: Any, key: str) -> Any:
+    """The table `doc[key]`, created (empty) when missing."""
+    import tomlkit
+
+    if key not in doc:
+        doc[key] = tomlkit.table()
+    return doc[key]
+
+
+def add_to_table(tbl: Any, key: str, value: Any) -> None:
+    """A new key at the end of a table's entries, before the blank lines that close it (tomlkit
+    would put it after them, gluing the next table header to it)."""
+    from tomlkit.items import Whitespace
+
+    if "\n" not in value.trivia.trail:
+        value.trivia.trail = "\n"
+    body = tbl.value.body
+    idx = len(body)
+    while idx > 0 and body[idx - 1][0] is None and isinstance(body[idx - 1][1], Whitespace):
+        idx -= 1
+    if idx == len(body):
+        tbl[key] = value
+    else:
+        tbl.value._insert_at(idx, key, value)
+
+
+def find_key(tbl: Any, name: str, match: Callable[[str, str], bool] = _casefold_match) -> str | None:
+    """The key of `tbl` that names `name` (by `match`), or None."""
+    return next((k for k in tbl.keys() if match(k, name)), None)
+
+
+def set_card_facts(doc: Any, name: str, facts: dict[str, Any],
+                   match: Callable[[str, str], bool] = _casefold_match) -> None:
+    """Record facts about a card under [cards] (SPEC "User-recorded facts"), in the card's own entry.
+
+    Facts that are None are left out; an entry the file already has (by `match`) keeps its other
+    facts and its place."""
+    facts = {k: v for k, v in facts.items() if v is not None}
+    if not facts:
+        return
+    cards = table(doc, "cards")
+    key = find_key(cards, name, match)
+    if key is not None and hasattr(cards[key], "keys"):
+        for k, v in facts.items():
+            cards[key][k] = v
+        return
+    add_to_table(cards, name, inline(facts))
+
+
+def forget_card(doc: Any, name: str, match: Callable[[str, str], bool] = _casefold_match) -> bool:
+    """Remove a card's entry from [cards]; False when there is none."""
+    if "cards" not in doc:
+        return False
+    key = find_key(doc["cards"], name, match)
+    if key is None:
+        return False
+    del doc["cards"][key]
+    return True
+
+
+def chapter_key(tbl: Any, ch: str, chapter_id: Callable[[Any], str]) -> str | None:
+    """The key the file uses for chapter `ch` in a table ("03", or "3" as a user may write it)."""
+    for key in tbl:
+        try:
+            if chapter_id(key) == ch:
+                return key
+        except ValueError:
+            continue
+    return None
+
+
+def put_chapter(tbl: Any, ch: str, value: Any, chapter_id: Callable[[Any], str]) -> None:
+    """Set chapter `ch` in a [track]-like table, a new key going in chapter order."""
+    from tomlkit.items import KeyType, SingleKey
+
+    key = chapter_key(tbl, ch, chapter_id)
+    if key is not None:
+        tbl[key] = value  # keeps the line's comment
+        return
+    present = {}
+    for k in tbl:
+        try:
+            present[chapter_id(k)] = k
+        except ValueError:
+            continue
+    new = SingleKey(ch, t=KeyType.Basic)  # "05", quoted like the rest of the track
+    before = [c for c in present if c < ch]
+    later = [c for c in present if c > ch]
+    body = tbl.value
+    if before:
+        body._insert_after(present[max(before)], new, value)
+    elif later:
+        body._insert_at(body._map[present[min(later)]], new, value)
+    else:
+        tbl.add(new, value)
+
+
+def put_in_chapter_table(doc: Any, name: str, ch: str, value: Any, chapter_id: Callable[[Any], str],
+                         after: str | None = None) -> None:
+    """Set chapter `ch` in table `name`, creating the table (after table `after`) if missing."""
+    import tomlkit
+
+    if name in doc:
+        put_chapter(doc[name], ch, value, chapter_id)
+        return
+    tbl = tomlkit.table()
+    put_chapter(tbl, ch, value, chapter_id)
+    tbl.add(tomlkit.nl())  # a blank line before the next table
+    if after is not None and after in doc:
+        doc._insert_after(after, name, tbl)
+    else:
+        doc[name] = tbl
+
+
+def remove_chapter(tbl: Any, ch: str, chapter_id: Callable[[Any], str]) -> bool:
+    """Remove chapter `ch` from a [track]-like table; False when it is not there."""
+    key = chapter_key(tbl, ch, chapter_id)
+    if key is None:
+        return False
+    del tbl[key]
+    return True
+
+
+def new_document(text: str) -> Any:
+    """A tomlkit document parsed from text drunagor wrote itself (a new campaign file)."""
+    import tomlkit
+
+    return tomlkit.parse(text)
+
+
+def dumps(doc: Any) -> str:
+    import tomlkit
+
+    return tomlkit.dumps(doc)
