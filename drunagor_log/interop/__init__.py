@@ -1,0 +1,1 @@
+"""Front ends that move a campaign in and out of drunagor: the companion apps' token."""
