@@ -1,12 +1,33 @@
 """The one terminal facade (after hatch's cli/terminal.py): data to stdout, messages to stderr,
 colour decided once. Rich is imported only when output goes to a colour terminal; piped output and
-`--json` never touch it (Rich wraps long lines and eats `[...]` in user text)."""
+`--json` never touch it (Rich wraps long lines and eats `[...]` in user text).
+
+On a colour terminal every line is wrapped at word boundaries to the terminal's width, with a
+hanging indent that keeps a numbered step or an indented explanation aligned; a rune's colour name
+gets a mark in that colour beside it, and the words that decide a raid (summoned, a breathing space,
+failed summons, the card's face) stand out. Colour adds nothing the words do not say: piped output,
+`NO_COLOR` and `--no-color` print the same words, unwrapped and byte for byte as before.
+"""
 
 from __future__ import annotations
 
 import os
+import re
 import sys
 from typing import Any, Sequence
+
+RUNE_STYLES = {"red": "bold red", "blue": "bold blue", "green": "bold green", "orange": "bold dark_orange",
+               "gray": "bold grey62", "grey": "bold grey62"}
+RUNE_MARK = "\u25cf"  # ●, drawn just before the colour's name
+_RUNE_WORD = re.compile(r"\b(red|blue|green|orange|gray|grey)\b")
+# The outcome of each raid and battalion step (SPEC 5.5): what the table looks for in the output.
+EMPHASIS = (  # later patterns win where two overlap
+    (re.compile(r"\b(?:[Ss]ummoned|placed|activates?)\b"), "bold magenta"),
+    (re.compile(r"\b(?:a breathing space|nothing (?:is )?summoned|Skipped)\b"), "bold cyan"),
+    (re.compile(r"\b(?:fails? to be summoned|failed summons?|adventure fails|is defeated)\b"), "bold red"),
+    (re.compile(r"\b[Ff]ace [AB]\b"), "bold"),
+)
+_HANG = re.compile(r"^(\s*(?:\d+\.\s+|[-*\u2022]\s+)?)")
 
 
 class Terminal:
@@ -33,12 +54,29 @@ class Terminal:
 
     # -- data, to stdout
     def line(self, text: str = "", style: str | None = None) -> None:
-        if self.rich and style:
-            from rich.markup import escape
-
-            self.console().print(f"[{style}]{escape(text)}[/]")
-        else:
+        if not self.rich:
             print(text)
+            return
+        for part in text.split("\n"):
+            self._print_wrapped(self.console(), styled(part, style))
+
+    def _print_wrapped(self, console, text) -> None:
+        """Print a Rich Text wrapped to the console's width, continuation lines hanging under the text
+        after the line's indent and step number ("1. ", "   ")."""
+        from rich.text import Text
+
+        width = console.width
+        hang = len(_HANG.match(text.plain).group(1))  # type: ignore[union-attr]
+        if hang >= width // 2:
+            hang = 0
+        if text.cell_len <= width:
+            console.print(text, soft_wrap=True)
+            return
+        head, body = text[:hang], text[hang:]
+        lines = body.wrap(console, width - hang, overflow="fold")
+        for i, piece in enumerate(lines):
+            piece.rstrip()
+            console.print((head if i == 0 else Text(" " * hang)) + piece, soft_wrap=True)
 
     def heading(self, text: str) -> None:
         self.line(text, "bold")
@@ -68,15 +106,58 @@ class Terminal:
             print("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip())
 
     # -- messages, to stderr
+    def _err_console(self):
+        if getattr(self, "_stderr_console", None) is None:
+            from rich.console import Console
+
+            self._stderr_console = Console(stderr=True, highlight=False)
+        return self._stderr_console
+
+    def _err_rich(self) -> bool:
+        if self.no_color or os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+            return False
+        try:
+            return sys.stderr.isatty()
+        except (AttributeError, ValueError):
+            return False
+
+    def _message(self, label: str, style: str, text: str) -> None:
+        if not self._err_rich():
+            print(f"{label}: {text}", file=sys.stderr)
+            return
+        from rich.text import Text
+
+        line = Text(f"{label}: ", style=style) + Text(text)
+        self._print_wrapped(self._err_console(), line)
+
     def error(self, text: str) -> None:
-        print(f"error: {text}", file=sys.stderr)
+        self._message("error", "bold red", text)
 
     def warn(self, text: str) -> None:
-        print(f"warning: {text}", file=sys.stderr)
+        self._message("warning", "bold yellow", text)
 
     def done(self, text: str) -> None:
         """The one line a write prints to say what changed."""
         self.line(text, "green")
+
+
+def styled(text: str, style: str | None = None):
+    """A Rich Text of a line of output: each rune colour with its mark, the raid's outcomes stressed."""
+    from rich.text import Text
+
+    out = Text(style=style or "")
+    pos = 0
+    for m in _RUNE_WORD.finditer(text):
+        out.append(text[pos:m.start()])
+        out.append(RUNE_MARK, style=RUNE_STYLES[m.group(1)])  # joined to the word: never wrapped apart
+        out.append(m.group(1))
+        pos = m.end()
+    out.append(text[pos:])
+    plain = out.plain
+    for pattern, emphasis in EMPHASIS:
+        for m in pattern.finditer(plain):
+            out.stylize(emphasis, m.start(), m.end())
+    return out
 
 
 def _esc(text: str) -> str:

@@ -1,0 +1,111 @@
+"""The terminal at the table (issue 20): on a terminal, lines wrap at word boundaries to its width
+with a hanging indent; NO_COLOR and piped output stay the plain text, byte for byte.
+
+Each command runs in a real pseudo-terminal of 60, 80 and 120 columns (pty), as a player's laptop
+runs it."""
+
+from __future__ import annotations
+
+import os
+import re
+import select
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from tests.conftest import EXAMPLE
+
+pty = pytest.importorskip("pty", reason="pseudo-terminals are POSIX only")
+if sys.platform == "win32":  # pragma: no cover
+    pytest.skip("pseudo-terminals are POSIX only", allow_module_level=True)
+
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+COMMANDS = [
+    ("show",),
+    ("raid", "--seed", "12", "--dry-run"),
+    ("raid", "--seed", "7", "--dry-run"),
+    ("adventure", "show"),
+    ("odds",),
+    ("hero", "show", "Vacrem"),
+    ("chapter", "show"),
+    ("camp", "--help"),
+]
+
+
+def _run_pty(args: list[str], cols: int, env_extra: dict[str, str] | None = None) -> str:
+    import fcntl
+    import struct
+    import termios
+
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, cols, 0, 0))
+    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "COLUMNS", "LINES")}
+    env.update({"TERM": "xterm-256color", **(env_extra or {})})
+    proc = subprocess.Popen([sys.executable, "-m", "drunagor_log", *args], stdin=slave, stdout=slave,
+                            stderr=slave, env=env, close_fds=True)
+    os.close(slave)
+    out = b""
+    while True:
+        ready, _, _ = select.select([master], [], [], 20)
+        if not ready:
+            break
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:  # the child closed the terminal
+            break
+        if not chunk:
+            break
+        out += chunk
+    proc.wait(timeout=20)
+    os.close(master)
+    return out.decode().replace("\r\n", "\n")
+
+
+def _run_piped(args: list[str]) -> str:
+    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "COLUMNS")}
+    return subprocess.run([sys.executable, "-m", "drunagor_log", *args], capture_output=True, text=True,
+                          env=env, check=False).stdout
+
+
+@pytest.fixture(scope="module")
+def campaign(tmp_path_factory):
+    dest = tmp_path_factory.mktemp("term") / "example"
+    shutil.copytree(EXAMPLE, dest)
+    return dest
+
+
+@pytest.mark.parametrize("cols", [60, 80, 120])
+@pytest.mark.parametrize("cmd", COMMANDS, ids=" ".join)
+def test_every_line_fits_and_no_word_is_split(campaign, cmd, cols):
+    args = ["-C", str(campaign), *cmd]
+    plain = _run_piped(args)
+    shown = ANSI.sub("", _run_pty(args, cols))
+    assert shown.strip(), "the command printed nothing on a terminal"
+    for line in shown.splitlines():
+        assert len(line) <= cols, f"{len(line)} > {cols} columns: {line!r}"
+    tokens = set(shown.replace("\u25cf", "").split())
+    box = set("│┃━─╇┼┡┩┏┓┗┛")
+    for word in plain.split():
+        if set(word) & box:
+            continue
+        assert word in tokens or word.strip("()[],;:.") in {t.strip("()[],;:.") for t in tokens}, (
+            f"{word!r} is split or missing at {cols} columns:\n{shown}")
+
+
+@pytest.mark.parametrize("cmd", COMMANDS[:5], ids=" ".join)
+def test_no_color_on_a_terminal_is_the_plain_text_byte_for_byte(campaign, cmd):
+    args = ["-C", str(campaign), *cmd]
+    assert _run_pty(args, 80, {"NO_COLOR": "1"}) == _run_piped(args)
+    assert _run_pty(["--no-color", *args], 80) == _run_piped(args)
+
+
+def test_colour_terminal_marks_each_rune_and_wraps_steps_under_their_text(campaign):
+    out = _run_pty(["-C", str(campaign), "raid", "--seed", "12", "--dry-run"], 60)
+    assert "\x1b[" in out  # colour on a terminal
+    text = ANSI.sub("", out)
+    assert "\u25cfgray" in text  # the mark beside the word: a colour-blind player reads the word
+    lines = text.splitlines()
+    i = next(n for n, line in enumerate(lines) if line.startswith("   Manifested"))
+    assert lines[i + 1].startswith("   ") and not lines[i + 1].startswith("    ")  # hangs under the step's text
