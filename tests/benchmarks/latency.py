@@ -27,6 +27,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 FLOOR = HERE / "floor_app.py"
+FLOOR_RICH = HERE / "floor_rich_app.py"  # one Rich table: the fair floor for output on a terminal
 
 HEROES = [  # name, role, class (the fifth is a hero from another product: any name with a class)
     ("Andreas", "Support", None),
@@ -125,15 +126,43 @@ def run_once(cmd: list[str], reset=None) -> float:
     return time.perf_counter() - t
 
 
+def run_once_tty(cmd: list[str], reset=None, cols: int = 80) -> float:
+    """One fresh process whose output goes to a pseudo-terminal `cols` wide (a colour terminal)."""
+    import fcntl
+    import pty
+    import struct
+    import termios
+
+    if reset:
+        reset()
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, cols, 0, 0))
+    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "COLUMNS")}
+    env["TERM"] = "xterm-256color"
+    t = time.perf_counter()
+    proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdin=subprocess.DEVNULL, stdout=slave, stderr=slave)
+    os.close(slave)
+    while True:
+        try:
+            if not os.read(master, 65536):
+                break
+        except OSError:
+            break
+    proc.wait()
+    elapsed = time.perf_counter() - t
+    os.close(master)
+    return elapsed
+
+
 def measure(jobs: dict[str, tuple[list[str], object]], runs: int) -> dict[str, float]:
     """Median seconds of each job. The jobs take turns (round robin), so a machine that slows down
     or speeds up during the run shifts every figure alike instead of skewing the ratios."""
     samples: dict[str, list[float]] = {k: [] for k in jobs}
     for name, (cmd, reset) in jobs.items():  # one untimed warm-up each (disk and bytecode caches)
-        run_once(cmd, reset)
+        (run_once_tty if name.startswith("tty ") else run_once)(cmd, reset)
     for _ in range(runs):
         for name, (cmd, reset) in jobs.items():
-            samples[name].append(run_once(cmd, reset))
+            samples[name].append((run_once_tty if name.startswith("tty ") else run_once)(cmd, reset))
     return {k: statistics.median(v) for k, v in samples.items()}
 
 
@@ -146,6 +175,7 @@ def main() -> None:
     sys.path.insert(0, str(REPO))
     compileall.compile_dir(REPO / "drunagor_log", quiet=1)
     compileall.compile_file(FLOOR, quiet=1)
+    compileall.compile_file(FLOOR_RICH, quiet=1)
     base = args.keep or Path(tempfile.mkdtemp(prefix="drunagor-bench-"))
     base.mkdir(parents=True, exist_ok=True)
     print(f"building fixtures in {base} ...", file=sys.stderr)
@@ -169,6 +199,10 @@ def main() -> None:
         "floor": ([py, str(FLOOR), "--name", "x"], None),
         "floor --help": ([py, str(FLOOR), "--help"], None),
     }
+    tty_commands = [("show", ["show"]), ("raid --dry-run", ["raid", "--dry-run", "--seed", "7"])]
+    jobs["tty floor"] = ([py, str(FLOOR_RICH), "--name", "x"], None)
+    for label, cmd in tty_commands:
+        jobs[f"tty {label}"] = ([exe, "-C", str(long), *cmd], None)
     saved = {root: (root / "adventure.toml").read_bytes() for root in (long, tenfold)}
     for label, cmd in commands:
         for root in (long, tenfold):
@@ -195,6 +229,11 @@ def main() -> None:
         ok1 = "ok" if ra <= 1.3 else "OVER"
         ok2 = "ok" if rb <= 1.1 else "OVER"
         print(f"{label:<16}{a * 1000:9.1f}{ra:9.2f}{'<=1.3 ' + ok1:>9}{b * 1000:13.1f}{rb:8.2f}{'<=1.1 ' + ok2:>9}")
+    tty_floor = med["tty floor"]
+    print(f"\non a terminal (pseudo-terminal, 80 columns, colour):\nfloor (typer + one Rich table) {tty_floor * 1000:7.1f} ms")
+    for label, _ in tty_commands:
+        a = med[f"tty {label}"]
+        print(f"{label:<16}{a * 1000:9.1f}{a / tty_floor:9.2f}{'<=1.2 ' + ('ok' if a / tty_floor <= 1.2 else 'OVER'):>9}")
     if not args.keep:
         shutil.rmtree(base, ignore_errors=True)
 
