@@ -29,8 +29,8 @@ def _holds_story(folder: Path) -> bool:
 
 
 def find_campaign(option: str | None, cwd: Path | None = None) -> Path:
-    """SPEC section 3: -C/--campaign > DRUNAGOR_CAMPAIGN > the current directory if it holds
-    story.toml > the only campaign under ./campaigns/."""
+    """SPEC sections 3 and 9: -C/--campaign > DRUNAGOR_CAMPAIGN > the current directory or the
+    nearest folder above it that holds story.toml > the only campaign under ./campaigns/."""
     cwd = cwd or Path.cwd()
     for source, value in (("-C/--campaign", option), ("DRUNAGOR_CAMPAIGN", os.environ.get("DRUNAGOR_CAMPAIGN"))):
         if value:
@@ -41,8 +41,9 @@ def find_campaign(option: str | None, cwd: Path | None = None) -> Path:
                 raise UsageError(f"{source} names {value!r}, which holds no {STORY}",
                                  remedy="give the folder of a campaign (drunagor list shows them)")
             return path
-    if _holds_story(cwd):
-        return cwd
+    for folder in (cwd, *cwd.parents):  # from any folder inside a campaign, as git finds .git
+        if _holds_story(folder):
+            return folder
     found = list_campaigns(cwd / "campaigns")
     if len(found) == 1:
         return found[0]

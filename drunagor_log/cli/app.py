@@ -19,7 +19,7 @@ from .common import state
 from .terminal import term
 
 # Module under cli/commands/ of every top-level command, in the order `--help` lists them.
-MODULES = ("campaign", "story", "heroes", "chest", "adventure", "gitcmds", "maintenance")
+MODULES = ("campaign", "story", "heroes", "chest", "adventure", "gitcmds", "maintenance", "shell")
 COMMANDS = {
     "new": "campaign", "show": "campaign", "check": "campaign", "list": "campaign",
     "party": "story", "leader": "story", "follower": "story", "outcome": "story", "status": "story",
@@ -30,12 +30,41 @@ COMMANDS = {
     "monster": "adventure", "raid": "adventure", "battalion": "adventure", "odds": "adventure",
     "history": "gitcmds", "undo": "gitcmds",
     "migrate": "maintenance",
+    "completion": "shell",
 }
 GLOBAL_WITH_VALUE = ("-C", "--campaign")
+GLOBAL_FLAGS = ("--no-color",)
+
+
+def globals_first(args: list[str]) -> list[str]:
+    """The global options moved before the command, wherever they were typed (SPEC section 9:
+    `drunagor show --no-color`, `drunagor hero show Nyx -C DIR`). Nothing after `--` moves."""
+    front: list[str] = []
+    rest: list[str] = []
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg == "--":
+            rest.extend(args[i:])
+            break
+        if arg in GLOBAL_WITH_VALUE and i + 1 < len(args):
+            front += args[i:i + 2]
+            i += 2
+            continue
+        if arg in GLOBAL_FLAGS or arg.startswith("--campaign="):
+            front.append(arg)
+        else:
+            rest.append(arg)
+        i += 1
+    return front + rest
 
 
 class DrunagorGroup(TyperGroup):
-    """Turns every user-facing failure into one message and its exit code (SPEC section 6)."""
+    """Turns every user-facing failure into one message and its exit code (SPEC section 6), and
+    takes the global options anywhere on the line."""
+
+    def parse_args(self, ctx, args):
+        return super().parse_args(ctx, globals_first(list(args)))
 
     def invoke(self, ctx):
         try:
@@ -120,5 +149,11 @@ def __getattr__(name: str):
 def main() -> None:
     import sys
 
+    from . import completion
+
+    if completion.requested():  # the shell asks what may come next: build only the typed command
+        typed = command_typed(completion.typed_words())
+        completion.run(build_app, typed if typed in COMMANDS else None)
+        return
     typed = command_typed(sys.argv[1:])
     build_app(typed if typed in COMMANDS else None)()

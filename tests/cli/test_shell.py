@@ -1,0 +1,88 @@
+"""Global options anywhere on the line, discovery from a folder inside a campaign, and shell
+completion driven through its real protocol (the shell's environment variables, a subprocess)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+
+def test_global_options_after_the_command(run, example, tmp_path):
+    before = run("-C", str(example), "hero", "show", "Nyx")
+    assert before.exit_code == 0
+    for args in (("hero", "show", "Nyx", "-C", str(example)),
+                 ("hero", "show", "-C", str(example), "Nyx", "--no-color"),
+                 ("hero", "show", "Nyx", f"--campaign={example}")):
+        after = run(*args)
+        assert (after.exit_code, after.stdout, after.stderr) == (0, before.stdout, ""), args
+
+
+def test_show_no_color_after_the_command(run, example):
+    assert run("show", "--no-color").stdout == run("--no-color", "show").stdout != ""
+
+
+def test_nothing_after_double_dash_moves():
+    from drunagor_log.cli.app import globals_first
+
+    assert globals_first(["party", "--", "-C"]) == ["party", "--", "-C"]
+    assert globals_first(["party", "X", "-C", "d", "--no-color"]) == ["-C", "d", "--no-color", "party", "X"]
+
+
+def test_discovery_walks_up_from_a_folder_inside_the_campaign(run, example, monkeypatch):
+    monkeypatch.chdir(example / "heroes")
+    r = run("hero", "show", "Nyx")
+    assert r.exit_code == 0 and r.stdout.startswith("Nyx: Assassin, Striker")
+
+
+@pytest.mark.parametrize("shell, marker", [("bash", "complete -o default -F _drunagor_completion drunagor"),
+                                           ("zsh", "#compdef drunagor"), ("fish", "complete --command drunagor")])
+def test_completion_script(run, shell, marker):
+    r = run("completion", shell)
+    assert r.exit_code == 0 and marker in r.stdout and "_DRUNAGOR_COMPLETE" in r.stdout
+
+
+def test_completion_of_an_unknown_shell_is_a_usage_error(run):
+    r = run("completion", "tcsh")
+    assert r.exit_code == 2
+    assert r.stderr == "error: no completion for the shell 'tcsh'; use one of bash, zsh, fish\n"
+
+
+def _complete(cwd, shell: str, line: str) -> list[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("COMP_", "_TYPER", "_DRUNAGOR"))}
+    env["_DRUNAGOR_COMPLETE"] = f"complete_{shell}"
+    if shell == "bash":
+        words = line.split(" ")
+        env.update(COMP_WORDS=line, COMP_CWORD=str(len(words) - 1))
+    else:
+        env["_TYPER_COMPLETE_ARGS"] = line
+        if shell == "fish":
+            env["_TYPER_COMPLETE_FISH_ACTION"] = "get-args"
+    r = subprocess.run([sys.executable, "-m", "drunagor_log"], cwd=cwd, env=env, capture_output=True,
+                       text=True, timeout=60)
+    assert r.returncode == 0 and r.stderr == "", r.stderr
+    return [line for line in r.stdout.splitlines() if line]  # bash reads an empty line as no match
+
+
+def test_completion_offers_campaign_and_catalog_names(example):
+    assert _complete(example, "bash", "drunagor hero show ") == ["Andreas", "Catharina", "Nyx", "Vacrem"]
+    assert _complete(example, "bash", "drunagor hero show Ca") == ["Catharina"]
+    assert _complete(example, "bash", "drunagor hero drop Nyx ") == ["Blooded Sword", "Leather Armor", "Twin-Blades"]
+    assert _complete(example, "bash", "drunagor raid --rune ") == ["red", "blue", "green", "orange", "gray"]
+    assert _complete(example, "bash", "drunagor chapter show ") == [f"0{n}" for n in range(1, 10)]
+    assert "raid" in _complete(example, "bash", "drunagor ra")
+    assert "--dry-run" in _complete(example, "bash", "drunagor raid --")
+    assert _complete(example, "fish", "drunagor follower add Vo") == ["Vorn the Warrior"]
+    assert _complete(example, "bash", "drunagor -C . status remove ") == ["Imminent Danger"]
+
+
+def test_completion_of_monsters_on_the_board_in_zsh(example):
+    out = "\n".join(_complete(example, "zsh", "drunagor monster remove "))
+    for name in ("Fell Asteris", "Gremlin Horde", "Tidehunter"):
+        assert f'"{name}"' in out
+
+
+def test_completion_outside_a_campaign_offers_nothing_and_no_error(tmp_path):
+    assert _complete(tmp_path, "bash", "drunagor hero show ") == []
