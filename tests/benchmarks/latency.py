@@ -209,6 +209,10 @@ def main() -> None:
             def reset(root=root):
                 (root / "adventure.toml").write_bytes(saved[root])  # each writing raid starts alike
             jobs[f"{label}@{root.name}"] = ([exe, "-C", str(root), *cmd], reset if label == "raid" else None)
+    commands.append(("complete hero", []))  # a shell's completion request (bash) for a hero's name
+    for root in (long, tenfold):
+        jobs[f"complete hero@{root.name}"] = (["env", f"COMP_WORDS=drunagor -C {root} hero show ", "COMP_CWORD=4",
+                                               "_DRUNAGOR_COMPLETE=complete_bash", exe], None)
     med = measure(jobs, args.runs)
     for root in (long, tenfold):
         (root / "adventure.toml").write_bytes(saved[root])
