@@ -211,7 +211,7 @@ def main() -> None:
             jobs[f"{label}@{root.name}"] = ([exe, "-C", str(root), *cmd], reset if label == "raid" else None)
     commands.append(("complete hero", []))  # a shell's completion request (bash) for a hero's name
     for root in (long, tenfold):
-        jobs[f"complete hero@{root.name}"] = (["env", f"COMP_WORDS=drunagor -C {root} hero show ", "COMP_CWORD=4",
+        jobs[f"complete hero@{root.name}"] = (["env", f"COMP_WORDS=drunagor -C {root} hero show ", "COMP_CWORD=5",
                                                "_DRUNAGOR_COMPLETE=complete_bash", exe], None)
     med = measure(jobs, args.runs)
     for root in (long, tenfold):
