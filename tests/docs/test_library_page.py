@@ -1,0 +1,36 @@
+"""docs/library.md: its Python example runs on a copy of the example campaign and prints what the
+page says it prints."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+
+import pytest
+
+from tests.conftest import REPO, snapshot
+
+
+def python_blocks() -> list[str]:
+    return re.findall(r"```python\n(.*?)```", (REPO / "docs" / "library.md").read_text(encoding="utf-8"), re.S)
+
+
+def test_the_library_example_runs_and_prints_its_summary(example):
+    pytest.importorskip("drunagor_log.ops.heroes", reason="the heroes operations are not in this branch yet")
+    code = python_blocks()[0]
+    printed = re.search(r"print\(change\.summary\)\s+# (.+)", code).group(1)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(code, "docs/library.md", "exec"), {})
+    assert out.getvalue() == printed + "\n"
+    assert "Buckler" in (example / "heroes" / "nyx.toml").read_text()
+
+
+def test_apply_writes_the_same_change(example):
+    pytest.importorskip("drunagor_log.ops.heroes", reason="the heroes operations are not in this branch yet")
+    before = snapshot(example)
+    scope: dict = {}
+    exec("from pathlib import Path\nfrom drunagor_log import ops\n" + python_blocks()[1], scope)
+    assert scope["written"] == ["heroes/nyx.toml"]
+    assert snapshot(example).keys() == before.keys() and snapshot(example) != before
