@@ -17,7 +17,7 @@ class State:
 
 state = State()
 
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object (stable keys, see README).")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object (stable keys, see docs/).")]
 CommitOpt = Annotated[bool, typer.Option("--commit", help="Commit the changed campaign files to git.")]
 ForceOpt = Annotated[bool, typer.Option("--force", help="Correct history: allow it, and record that you did.")]
 

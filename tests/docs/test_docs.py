@@ -89,6 +89,12 @@ def test_every_anchor_link_names_a_heading():
     assert broken == []
 
 
+def test_the_readme_is_the_front_door():
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    assert len(readme.splitlines()) < 200
+    assert "](docs/index.md)" in readme and "](docs/reference.md)" in readme
+
+
 def test_quickstart_is_exactly_two_commands_and_ci_runs_the_second():
     readme = (REPO / "README.md").read_text()
     block = readme.split("## Quickstart", 1)[1].split("```sh\n", 1)[1].split("```", 1)[0]
