@@ -52,7 +52,8 @@ def section(path: list[str], cmd, ctx) -> list[str]:
     help_text = inspect.cleandoc(cmd.help or "")
     examples = EXAMPLE.findall(help_text)
     body = EXAMPLE.sub("", help_text).strip()
-    out = [f"## {' '.join(path)}", "", "```text", cmd.get_usage(ctx), "```", ""]
+    usage = " ".join(["Usage:", ctx.command_path, *cmd.collect_usage_pieces(ctx)])  # never wrapped
+    out = [f"## {' '.join(path)}", "", "```text", usage, "```", ""]
     if body:
         out += [text(body), ""]
     params = [(p, p.get_help_record(ctx)) for p in cmd.get_params(ctx)]
