@@ -63,7 +63,7 @@ def section(path: list[str], cmd, ctx) -> list[str]:
             out += [f"{title}:", ""]
             out += [f"- `{name}`" + (f": {text(' '.join(h.split()))}" if h else "") for name, h in rows]
             out.append("")
-    subs = getattr(cmd, "list_commands", lambda _ctx: [])(ctx)
+    subs: list[str] = getattr(cmd, "list_commands", lambda _ctx: [])(ctx)
     if subs:
         out += ["Commands: " + ", ".join(f"[{name}](#{anchor(path + [name])})" for name in subs), ""]
     if examples:
