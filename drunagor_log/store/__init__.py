@@ -436,14 +436,15 @@ def _replace(src: Path, dst: Path) -> None:
 
 
 def _write_failed(path: Path, exc: OSError, committed: bool = False) -> DataError:
+    why, cause = exc.strerror or exc, "fix the cause (disk space, permissions)"
     if _busy(exc):
-        exc = OSError(exc.errno, "another program has the file open: close it there")
+        why, cause = "another program has it open", "close it in that program (a spreadsheet, a viewer)"
     if committed:
-        return DataError(f"cannot finish writing ({exc.strerror or exc})", file=display(path), rule="file",
-                         remedy=f"the change is committed in {JOURNAL}; fix the cause (disk space, "
-                                "permissions) and run any drunagor command to complete it")
-    return DataError(f"cannot write the file ({exc.strerror or exc})", file=display(path), rule="file",
-                     remedy="nothing was written; fix the cause (disk space, permissions) and re-run")
+        return DataError(f"cannot finish writing ({why})", file=display(path), rule="file",
+                         remedy=f"the change is committed in {JOURNAL}; {cause} and run any drunagor "
+                                "command to complete it")
+    return DataError(f"cannot write the file ({why})", file=display(path), rule="file",
+                     remedy=f"nothing was written; {cause} and re-run")
 
 
 def atomic_write(path: Path, data: bytes) -> None:
