@@ -676,11 +676,11 @@ def roll_forward(root: Path) -> bool:
                 if "delete" in op:
                     target = root / op["delete"]
                     if target.is_file() or target.is_symlink():
-                        _patiently(target.unlink)
+                        target.unlink()
                 else:
                     tmp, target = root / op["tmp"], root / op["target"]
                     if tmp.exists():  # else: already renamed before the crash
-                        _replace(tmp, target)
+                        os.replace(tmp, target)
                 dirs.add(target.parent)
                 _test_hook("applied")
             for d in dirs:

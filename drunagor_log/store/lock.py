@@ -35,6 +35,7 @@ import errno
 import os
 import time
 from pathlib import Path
+from typing import Any
 
 from ..errors import ChangedOnDisk, DataError
 
@@ -113,14 +114,15 @@ class _LockFileEx(_Backend):
                         ("Offset", wintypes.DWORD), ("OffsetHigh", wintypes.DWORD),
                         ("hEvent", wintypes.HANDLE)]
 
-        k32 = ctypes.WinDLL("kernel32", use_last_error=True)
+        windows: Any = ctypes  # WinDLL and get_last_error exist only on Windows (and in the tests' stand-in)
+        k32 = windows.WinDLL("kernel32", use_last_error=True)
         k32.LockFileEx.argtypes = [wintypes.HANDLE, wintypes.DWORD, wintypes.DWORD, wintypes.DWORD,
                                    wintypes.DWORD, ctypes.POINTER(Overlapped)]
         k32.LockFileEx.restype = wintypes.BOOL
         k32.UnlockFileEx.argtypes = [wintypes.HANDLE, wintypes.DWORD, wintypes.DWORD, wintypes.DWORD,
                                      ctypes.POINTER(Overlapped)]
         k32.UnlockFileEx.restype = wintypes.BOOL
-        self.ctypes, self.k32, self.msvcrt, self.Overlapped = ctypes, k32, msvcrt, Overlapped
+        self.ctypes, self.k32, self.msvcrt, self.Overlapped = windows, k32, msvcrt, Overlapped
 
     def open(self, root: Path) -> int:
         if not os.path.isdir(root):  # as on POSIX: a missing folder is not "cannot lock"
