@@ -464,23 +464,38 @@ def atomic_write(path: Path, data: bytes) -> None:
 
 class _Signals:
     """Defer Ctrl-C and termination signals while files are being put in place, so that a commit
-    is never torn by them (SIGKILL cannot be deferred: the journal covers it)."""
+    is never torn by them (SIGKILL cannot be deferred: the journal covers it). POSIX blocks them
+    with the signal mask; Windows has none, so there Ctrl-C and Ctrl-Break are caught by a handler
+    for the duration and raised again at the end."""
 
     def __enter__(self):
         import signal
         import threading
 
         self.old = None
-        if hasattr(signal, "pthread_sigmask") and threading.current_thread() is threading.main_thread():
+        self.held = {}
+        self.caught = []
+        if threading.current_thread() is not threading.main_thread():
+            return self
+        if hasattr(signal, "pthread_sigmask"):
             block = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
             self.old = signal.pthread_sigmask(signal.SIG_BLOCK, block)
+        else:
+            for name in ("SIGINT", "SIGBREAK"):
+                if hasattr(signal, name):
+                    sig = getattr(signal, name)
+                    self.held[sig] = signal.signal(sig, lambda signum, frame: self.caught.append(signum))
         return self
 
     def __exit__(self, *exc):
-        if self.old is not None:
-            import signal
+        import signal
 
+        if self.old is not None:
             signal.pthread_sigmask(signal.SIG_SETMASK, self.old)
+        for sig, handler in self.held.items():
+            signal.signal(sig, handler)
+        if self.caught:
+            signal.raise_signal(self.caught[0])  # delivered now, to the handler it was meant for
 
 
 def _relative(root: Path, path: Path) -> str:

@@ -298,3 +298,37 @@ def test_an_encoding_the_user_chose_is_kept(monkeypatch):
     piped = io.TextIOWrapper(io.BytesIO(), encoding="cp1252")
     terminal.utf8_when_piped(piped)
     assert piped.encoding == "cp1252"
+
+
+CTRL_C = textwrap.dedent('''
+    import os, signal, sys
+    from pathlib import Path
+    from drunagor_log import store
+    from drunagor_log.campaign import Campaign
+    root = Path(sys.argv[1])
+
+    def ctrl_c(point):
+        if point == "staged":  # the first file staged, the second not yet, no journal
+            os.kill(os.getpid(), signal.SIGINT)
+
+    store._test_hook = ctrl_c
+    try:
+        with Campaign(root, write=True) as c:
+            c.story_file.edit()["party"] = "Interrupted Watch"
+            c.create(root / "heroes" / "nyx.toml", 'schema = 1\\nname = "Nyx"\\n')
+            c.save()
+        print("not interrupted")
+    except KeyboardInterrupt:
+        print("interrupted after the write")
+''')
+
+
+@posix_host
+def test_ctrl_c_without_a_signal_mask_waits_for_the_write_to_finish(night, tmp_path):
+    """Windows has no pthread_sigmask: Ctrl-C is held by a handler while files are put in place,
+    then raised, so the command still stops, after a whole write rather than in the middle."""
+    r = windowsish(str(night), cwd=tmp_path, code=CTRL_C)
+    assert (r.returncode, r.stdout) == (0, "interrupted after the write\n"), r.stderr
+    assert 'party = "Interrupted Watch"' in (night / "story.toml").read_text()
+    assert (night / "heroes" / "nyx.toml").read_bytes() == b'schema = 1\nname = "Nyx"\n'
+    assert not [p for p in night.rglob("*") if store.TMP_SUFFIX in p.name or store.JOURNAL in p.name]
