@@ -307,7 +307,7 @@ class Campaign:
             self._forget(path)
         self._raw_writes.clear()
         self._deletes.clear()
-        return [str(p.relative_to(self.root)) if p.is_relative_to(self.root) else str(p) for p in changed]
+        return [p.relative_to(self.root).as_posix() if p.is_relative_to(self.root) else str(p) for p in changed]
 
     # -- helpers
     def _forget(self, path: Path) -> None:

@@ -266,7 +266,7 @@ def uncommitted(root: Path) -> list[str]:
         if status[0] in "RC":  # a rename's source path follows; not with --no-renames, kept for safety
             i += 1
         i += 1
-        rel = os.path.relpath(top / path, here)  # porcelain paths are relative to the top
+        rel = Path(os.path.relpath(top / path, here)).as_posix()  # porcelain paths are relative to the top
         if not _is_tool_file(rel):
             files.append(rel)
     return files

@@ -123,7 +123,7 @@ def plan(c: Campaign, steps: dict[int, Step] | None = None) -> Plan:
     steps = STEPS if steps is None else steps
     changes, newer, current = [], [], 0
     for f in campaign_files(c):
-        rel = str(Path(f.path).relative_to(c.root)) if f.path.is_relative_to(c.root) else f.shown
+        rel = Path(f.path).relative_to(c.root).as_posix() if f.path.is_relative_to(c.root) else f.shown
         schema = f.schema
         if f.read_only:
             newer.append(rel)

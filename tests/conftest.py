@@ -3,6 +3,7 @@ width, and invokes the CLI in process (typer.testing.CliRunner)."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import textwrap
 from pathlib import Path
@@ -25,7 +26,16 @@ def _isolate(tmp_path, tmp_path_factory, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("xdg-cache")))
     for var in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"):
         monkeypatch.delenv(var, raising=False)
+    if os.name == "nt":  # campaign files are LF on every system (.gitattributes eol=lf): so are the tests'
+        write_text = Path.write_text
+        monkeypatch.setattr(Path, "write_text", lambda self, data, encoding=None, errors=None, newline="\n":
+                            write_text(self, data, encoding, errors, newline))
     yield
+
+
+def pytest_runtest_setup(item):
+    if item.get_closest_marker("posix") and os.name != "posix":
+        pytest.skip("POSIX-only behaviour (SIGKILL, fork, file modes, FIFOs, symlinks, flock)")
 
 
 class Result:
@@ -62,7 +72,7 @@ def example(tmp_path) -> Path:
 
 def write(path: Path, text: str) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(textwrap.dedent(text).lstrip("\n"))
+    path.write_bytes(textwrap.dedent(text).lstrip("\n").encode())  # \n on every system
     return path
 
 
@@ -92,5 +102,7 @@ def camp(tmp_path) -> Path:
 
 
 def snapshot(root: Path) -> dict[str, bytes]:
-    """Every file below root with its bytes (to assert nothing changed)."""
-    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+    """Every file below root with its bytes (to assert nothing changed), but the campaign lock's
+    file (on Windows every command may create it: it is not campaign data)."""
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*"))
+            if p.is_file() and p.name != ".drunagor.lock"}

@@ -34,6 +34,8 @@ class Terminal:
     def __init__(self) -> None:
         self.no_color = False
         self._console = None
+        if os.name == "nt":
+            utf8_when_piped(sys.stdout)
 
     @property
     def rich(self) -> bool:
@@ -158,6 +160,21 @@ def styled(text: str, style: str | None = None):
         for m in pattern.finditer(plain):
             out.stylize(emphasis, m.start(), m.end())
     return out
+
+
+def utf8_when_piped(stream: Any) -> None:
+    """Piped output in UTF-8, as on Linux and macOS. Windows gives a pipe or a file the ANSI code page
+    (cp1252 and the like), which cannot encode every name a player types: a hero called "Łucja" would
+    end a command in UnicodeEncodeError. A console already gets Unicode (and Rich's colour), and
+    PYTHONIOENCODING or PYTHONUTF8 are the user's own choice."""
+    if os.environ.get("PYTHONIOENCODING") or os.environ.get("PYTHONUTF8"):
+        return
+    try:
+        if stream.isatty() or (stream.encoding or "").lower().replace("-", "") == "utf8":
+            return
+        stream.reconfigure(encoding="utf-8")
+    except (AttributeError, ValueError, OSError):
+        pass  # not a real stream (a test runner's), or already written to
 
 
 def _esc(text: str) -> str:

@@ -34,12 +34,11 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from ..errors import ChangedOnDisk, DataError
+from .lock import LOCK, LOCK_TIMEOUT, CampaignLock  # noqa: F401  (store.CampaignLock, store.LOCK)
 
 SCHEMA = 1
 TMP_SUFFIX = ".drunagor-tmp"
 JOURNAL = ".drunagor-journal"
-LOCK = ".drunagor.lock"  # only where a directory cannot be locked (some network file systems)
-LOCK_TIMEOUT = 10.0  # seconds a command waits for another one before it gives up (exit 4)
 GITIGNORE_PATTERNS = ("*" + TMP_SUFFIX, JOURNAL + "*", LOCK)
 
 # Conflict markers: 7 characters at column 0, then a space or the end of the line. `<<<<<<<` and
@@ -64,7 +63,7 @@ def display(path: Path) -> str:
     if full == cwd:
         return "."
     if full.startswith(cwd.rstrip(os.sep) + os.sep):
-        return full[len(cwd.rstrip(os.sep)) + 1:]
+        return full[len(cwd.rstrip(os.sep)) + 1:].replace(os.sep, "/")  # one message on every system
     return str(path)
 
 
@@ -340,7 +339,10 @@ def schema_of(raw: bytes) -> int | None:
 
 
 def _fsync_dir(directory: Path) -> None:
-    """Make a rename in `directory` durable (best effort: some file systems refuse it)."""
+    """Make a rename in `directory` durable (best effort: some file systems refuse it). Windows
+    cannot open a folder as a file, and NTFS journals its renames itself: nothing to do there."""
+    if os.name == "nt":
+        return
     try:
         fd = os.open(directory, os.O_RDONLY)
     except OSError:
@@ -361,8 +363,13 @@ def _tmp_for(path: Path) -> Path:
     return path.with_name(f".{path.name}.{os.getpid()}-{next(_TMP_COUNTER)}{TMP_SUFFIX}")
 
 
+# O_BINARY (Windows): without it os.write turns every "\n" into "\r\n"; files stay LF everywhere.
+_TMP_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+
+
 def _write_tmp(path: Path, data: bytes) -> Path:
-    """Write `data` beside `path` in a temp file, fsynced, with the target's mode."""
+    """Write `data` beside `path` in a temp file, fsynced, with the target's mode (where the
+    system has fchmod: not Windows before Python 3.13, whose files have no POSIX mode to keep)."""
     tmp = _tmp_for(path)
     try:
         mode = path.stat().st_mode & 0o7777
@@ -370,13 +377,14 @@ def _write_tmp(path: Path, data: bytes) -> Path:
         umask = os.umask(0)
         os.umask(umask)
         mode = 0o666 & ~umask
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    fd = os.open(tmp, _TMP_FLAGS, 0o600)
     try:
         view = memoryview(data)
         while view:
             view = view[os.write(fd, view):]
         os.fsync(fd)
-        os.fchmod(fd, mode)
+        if hasattr(os, "fchmod"):
+            os.fchmod(fd, mode)
     except BaseException:
         os.close(fd)
         tmp.unlink(missing_ok=True)
@@ -399,13 +407,44 @@ def _make_parent(path: Path) -> None:
         _fsync_dir(d.parent)
 
 
+# Windows refuses to replace or delete a file another program holds open without sharing it for
+# deletion (ERROR_ACCESS_DENIED, ERROR_SHARING_VIOLATION, ERROR_LOCK_VIOLATION): a virus scanner, an
+# indexer or a sync client does so for a moment, a spreadsheet or viewer for as long as it is open.
+_BUSY_WINERRORS = (5, 32, 33)
+_BUSY_PAUSES = (0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5)  # about a second and a quarter in all
+
+
+def _busy(exc: OSError) -> bool:
+    return getattr(exc, "winerror", None) in _BUSY_WINERRORS
+
+
+def _patiently(action, *args) -> None:
+    """os.replace or unlink, retried for a moment while Windows says another program has the file
+    open (POSIX never refuses a rename for that, so this is one call there)."""
+    for pause in _BUSY_PAUSES:
+        try:
+            return action(*args)
+        except PermissionError as exc:
+            if not _busy(exc):
+                raise
+        time.sleep(pause)
+    return action(*args)
+
+
+def _replace(src: Path, dst: Path) -> None:
+    _patiently(os.replace, src, dst)
+
+
 def _write_failed(path: Path, exc: OSError, committed: bool = False) -> DataError:
+    why, cause = exc.strerror or exc, "fix the cause (disk space, permissions)"
+    if _busy(exc):
+        why, cause = "another program has it open", "close it in that program (a spreadsheet, a viewer)"
     if committed:
-        return DataError(f"cannot finish writing ({exc.strerror or exc})", file=display(path), rule="file",
-                         remedy=f"the change is committed in {JOURNAL}; fix the cause (disk space, "
-                                "permissions) and run any drunagor command to complete it")
-    return DataError(f"cannot write the file ({exc.strerror or exc})", file=display(path), rule="file",
-                     remedy="nothing was written; fix the cause (disk space, permissions) and re-run")
+        return DataError(f"cannot finish writing ({why})", file=display(path), rule="file",
+                         remedy=f"the change is committed in {JOURNAL}; {cause} and run any drunagor "
+                                "command to complete it")
+    return DataError(f"cannot write the file ({why})", file=display(path), rule="file",
+                     remedy=f"nothing was written; {cause} and re-run")
 
 
 def atomic_write(path: Path, data: bytes) -> None:
@@ -414,7 +453,7 @@ def atomic_write(path: Path, data: bytes) -> None:
         _make_parent(path)
         tmp = _write_tmp(path, data)
         try:
-            os.replace(tmp, path)
+            _replace(tmp, path)
         except BaseException:
             tmp.unlink(missing_ok=True)
             raise
@@ -425,30 +464,45 @@ def atomic_write(path: Path, data: bytes) -> None:
 
 class _Signals:
     """Defer Ctrl-C and termination signals while files are being put in place, so that a commit
-    is never torn by them (SIGKILL cannot be deferred: the journal covers it)."""
+    is never torn by them (SIGKILL cannot be deferred: the journal covers it). POSIX blocks them
+    with the signal mask; Windows has none, so there Ctrl-C and Ctrl-Break are caught by a handler
+    for the duration and raised again at the end."""
 
     def __enter__(self):
         import signal
         import threading
 
         self.old = None
-        if hasattr(signal, "pthread_sigmask") and threading.current_thread() is threading.main_thread():
+        self.held = {}
+        self.caught = []
+        if threading.current_thread() is not threading.main_thread():
+            return self
+        if hasattr(signal, "pthread_sigmask"):
             block = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
             self.old = signal.pthread_sigmask(signal.SIG_BLOCK, block)
+        else:
+            for name in ("SIGINT", "SIGBREAK"):
+                if hasattr(signal, name):
+                    sig = getattr(signal, name)
+                    self.held[sig] = signal.signal(sig, lambda signum, frame: self.caught.append(signum))
         return self
 
     def __exit__(self, *exc):
-        if self.old is not None:
-            import signal
+        import signal
 
+        if self.old is not None:
             signal.pthread_sigmask(signal.SIG_SETMASK, self.old)
+        for sig, handler in self.held.items():
+            signal.signal(sig, handler)
+        if self.caught:
+            signal.raise_signal(self.caught[0])  # delivered now, to the handler it was meant for
 
 
 def _relative(root: Path, path: Path) -> str:
     rel = os.path.relpath(os.path.abspath(path), os.path.abspath(root))
     if rel.startswith(".."):
         raise ValueError(f"{path} is outside the campaign folder {root}")
-    return rel
+    return rel.replace(os.sep, "/")  # the journal reads the same on every system
 
 
 class Transaction:
@@ -522,7 +576,7 @@ class Transaction:
             _test_hook("staged")
             try:
                 self._verify()  # as late as possible: the window for an editor is one rename
-                os.replace(tmp, path)
+                _replace(tmp, path)
             except OSError as exc:
                 tmp.unlink(missing_ok=True)
                 raise _write_failed(path, exc) from None
@@ -533,7 +587,7 @@ class Transaction:
             path = next(iter(self.deletes))
             self._verify()
             try:
-                path.unlink(missing_ok=True)
+                _patiently(path.unlink, True)  # missing_ok
             except OSError as exc:
                 raise _write_failed(path, exc) from None
         _test_hook("applied")
@@ -681,142 +735,6 @@ def _temp_files(root: Path) -> Iterator[Path]:
                             yield Path(e.path)
             except OSError:
                 continue
-
-
-# --------------------------------------------------------------------------------------- locking
-
-
-class _Held:
-    """A lock this process holds on one campaign: one descriptor, counted by mode, so that a
-    command may open the same campaign twice (nested) without waiting for itself."""
-
-    def __init__(self, fd: int):
-        self.fd = fd
-        self.shared = 0
-        self.exclusive = 0
-
-
-_HELD: dict[str, _Held] = {}
-
-
-def _lock_timeout() -> float:
-    value = os.environ.get("DRUNAGOR_LOCK_TIMEOUT")
-    try:
-        return float(value) if value else LOCK_TIMEOUT
-    except ValueError:
-        return LOCK_TIMEOUT
-
-
-class CampaignLock:
-    """A lock on one campaign for a read-modify-write: exclusive for writers, shared for readers.
-
-    It is a `flock` on the campaign directory itself, so it leaves no file behind (a lock file,
-    .drunagor.lock, only where a directory cannot be locked). The kernel releases it when the
-    process dies, so a killed command never leaves a stale lock."""
-
-    def __init__(self, root: Path, timeout: float | None = None, *, shared: bool = False):
-        self.root = root
-        self.timeout = _lock_timeout() if timeout is None else timeout
-        self.shared = shared
-        self.fd: int | None = None
-        self._key: str | None = None
-
-    def __enter__(self) -> "CampaignLock":
-        import fcntl
-
-        key = os.path.realpath(self.root)
-        held = _HELD.get(key)
-        if held is None:
-            fd = self._acquire(self._open(), fcntl.LOCK_SH if self.shared else fcntl.LOCK_EX)
-            held = _HELD[key] = _Held(fd)
-        elif not self.shared and held.exclusive == 0:
-            self._acquire(held.fd, fcntl.LOCK_EX, nested=True)  # upgrade: a nested read, then a write
-        if self.shared:
-            held.shared += 1
-        else:
-            held.exclusive += 1
-        self._key = key
-        self.fd = held.fd
-        return self
-
-    def _open(self) -> int:
-        try:
-            return os.open(self.root, os.O_RDONLY)
-        except OSError as exc:
-            raise DataError(f"cannot open the campaign folder ({exc.strerror or exc})",
-                            file=display(self.root), rule="file",
-                            remedy="check that it exists and its permissions") from None
-
-    def _acquire(self, fd: int, mode: int, *, nested: bool = False) -> int:
-        """Wait for the lock; return the descriptor that holds it (the lock file on a file system
-        that cannot lock directories). A descriptor of our own is closed if the lock is not had."""
-        import fcntl
-
-        deadline = time.monotonic() + self.timeout
-        pause = 0.001
-        fallback = not nested
-        try:
-            while True:
-                try:
-                    fcntl.flock(fd, mode | fcntl.LOCK_NB)
-                    return fd
-                except BlockingIOError:
-                    pass
-                except OSError as exc:
-                    if not fallback or exc.errno not in (errno.EBADF, errno.EINVAL, errno.ENOLCK,
-                                                         errno.EOPNOTSUPP):
-                        raise
-                    fallback = False
-                    os.close(fd)
-                    fd = -1
-                    try:
-                        fd = os.open(self.root / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
-                    except OSError as exc2:
-                        raise DataError(f"cannot lock the campaign ({exc2.strerror or exc2})",
-                                        file=display(self.root), rule="file") from None
-                    continue
-                if time.monotonic() > deadline:
-                    # only a writer keeps a reader out; a writer waits for readers and writers
-                    what = "using" if mode == fcntl.LOCK_EX else "writing"
-                    raise ChangedOnDisk(f"another drunagor command is still {what} this campaign "
-                                        f"(waited {self.timeout:g} s)", file=display(self.root), rule="lock",
-                                        remedy="nothing was written; wait for it to finish, then re-run")
-                time.sleep(pause)
-                pause = min(pause * 2, 0.02)
-        except BaseException:
-            if not nested and fd >= 0:
-                os.close(fd)
-            raise
-
-    def __exit__(self, *exc) -> None:
-        if self._key is None:
-            return
-        import fcntl
-
-        held = _HELD.get(self._key)
-        key, self._key, self.fd = self._key, None, None
-        if held is None:
-            return
-        if self.shared:
-            held.shared -= 1
-        else:
-            held.exclusive -= 1
-        if held.shared <= 0 and held.exclusive <= 0:
-            del _HELD[key]
-            os.close(held.fd)  # closing the descriptor releases the flock
-        elif held.exclusive == 0 and not self.shared:
-            try:  # back to the shared lock an outer reader holds
-                fcntl.flock(held.fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-            except OSError:
-                pass
-
-    @staticmethod
-    def held(root: Path) -> str | None:
-        """"exclusive", "shared" or None: what this process holds on the campaign."""
-        h = _HELD.get(os.path.realpath(root))
-        if h is None:
-            return None
-        return "exclusive" if h.exclusive else "shared"
 
 
 def complete_pending(root: Path) -> bool:

@@ -26,6 +26,7 @@ def loaded(args: list[str]) -> set[str]:
     import os
 
     env = {"PATH": "/usr/bin:/bin", "NO_COLOR": "1", "HOME": os.getcwd(), "XDG_CACHE_HOME": os.environ["XDG_CACHE_HOME"]}
+    env.update({k: os.environ[k] for k in ("SYSTEMROOT",) if k in os.environ})  # Windows' Python needs it
     r = subprocess.run([sys.executable, "-c", PROBE, json.dumps(args)], capture_output=True, text=True,
                        cwd=REPO, env=env)
     line = [x for x in r.stderr.splitlines() if x.startswith("MODULES ")]

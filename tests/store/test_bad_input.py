@@ -193,6 +193,7 @@ def test_a_file_where_the_heroes_folder_should_be(night, run):
                       "Campaign Logs; move the file away and create the folder heroes/")
 
 
+@pytest.mark.posix  # a symlink: Windows allows it only to administrators or in developer mode
 def test_hidden_files_in_heroes_are_not_logs(night, run):
     """An editor's lock (.#andreas.toml, a dangling link) or swap file is not a Campaign Log."""
     os.symlink("nobody@host.1234", night / "heroes" / ".#andreas.toml")

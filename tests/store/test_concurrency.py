@@ -226,12 +226,17 @@ def test_saving_twice_in_one_command_is_not_a_conflict_with_itself(night):
 
 # ------------------------------------------------------------------------------ the lock itself
 
+# The store's own lock, so that the tests run on Windows too (test_portable.py checks, on POSIX, that
+# it is a flock on the folder itself).
 HOLDER = textwrap.dedent(r'''
-    import fcntl, os, sys
-    fd = os.open(sys.argv[1], os.O_RDONLY)
-    fcntl.flock(fd, fcntl.LOCK_EX if sys.argv[2] == "write" else fcntl.LOCK_SH)
+    import os, sys
+    sys.path.insert(0, sys.argv[3])
+    from pathlib import Path
+    from drunagor_log.store import CampaignLock
+    CampaignLock(Path(sys.argv[1]), shared=sys.argv[2] == "read").__enter__()
     print("held", flush=True)
     sys.stdin.read()  # until the test closes stdin
+    os._exit(0)  # without unlocking: the system releases the lock with the process
 ''')
 
 
@@ -241,7 +246,7 @@ def holder(night):
     procs = []
 
     def hold(mode: str):
-        p = subprocess.Popen([sys.executable, "-c", HOLDER, str(night), mode], stdin=subprocess.PIPE,
+        p = subprocess.Popen([sys.executable, "-c", HOLDER, str(night), mode, str(REPO)], stdin=subprocess.PIPE,
                              stdout=subprocess.PIPE, text=True)
         assert p.stdout.readline() == "held\n"
         procs.append(p)
@@ -279,13 +284,28 @@ def test_readers_do_not_wait_for_each_other(night, run, holder, monkeypatch):
     assert run("-C", str(night), "show").exit_code == 0
 
 
-def test_the_lock_leaves_no_file_and_dies_with_its_process(night, run):
-    before = snapshot(night)
+@pytest.mark.posix
+def test_the_lock_is_a_flock_on_the_folder_and_leaves_no_file(night, run, monkeypatch):
+    import fcntl
+
+    monkeypatch.setenv("DRUNAGOR_LOCK_TIMEOUT", "0.2")
+    before = {p.name for p in night.iterdir()}
     assert run("-C", str(night), "party", "Night Watch").exit_code == 0  # no change, no file
-    assert snapshot(night) == before
-    p = subprocess.run([sys.executable, "-c", HOLDER, str(night), "write"], input="", capture_output=True,
-                       text=True)
-    assert p.stdout == "held\n"  # the holder exited without unlocking: the kernel released it
+    assert {p.name for p in night.iterdir()} == before
+    fd = os.open(night, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)  # as a reading command of another drunagor
+        r = run("-C", str(night), "party", "Day Watch")
+        assert r.exit_code == 4 and "still using this campaign" in r.stderr
+    finally:
+        os.close(fd)
+    assert not (night / store.LOCK).exists()
+
+
+def test_the_lock_dies_with_its_process(night, run):
+    p = subprocess.run([sys.executable, "-c", HOLDER, str(night), "write", str(REPO)], input="",
+                       capture_output=True, text=True)
+    assert p.stdout == "held\n"  # the holder exited without unlocking: the system released it
     assert run("-C", str(night), "party", "Day Watch").exit_code == 0
 
 

@@ -31,7 +31,7 @@ import pytest
 from drunagor_log import store
 from tests.conftest import REPO, write
 
-pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork and SIGKILL")
+pytestmark = [pytest.mark.posix, pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork and SIGKILL")]
 
 STORY = """\
 schema = 1

@@ -56,6 +56,7 @@ def test_unchanged_document_is_not_written(camp):
     assert story.stat().st_mtime_ns == 1
 
 
+@pytest.mark.posix  # file modes: Windows keeps only a read-only flag
 def test_atomic_write_keeps_the_mode(tmp_path):
     target = tmp_path / "f.toml"
     target.write_text("schema = 1\n")

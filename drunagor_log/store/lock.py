@@ -1,0 +1,314 @@
+"""The campaign lock (SPEC section 6): exclusive for a command that writes, shared for one that reads.
+
+What it must do, on Linux, macOS and Windows alike:
+
+- shared for readers (they never wait for each other), exclusive for writers (a writer waits for
+  readers and writers, a reader for a writer, so nobody reads half of a multi-file write);
+- attempts that never block, retried until LOCK_TIMEOUT (DRUNAGOR_LOCK_TIMEOUT) runs out, then
+  exit 4 with "another drunagor command is still using this campaign": a command never hangs;
+- released by the operating system when the process dies, so a killed command leaves no stale lock;
+- on POSIX, the campaign folder itself is locked: no lock file appears in the campaign. The file
+  `.drunagor.lock` (ignored by git, see GITIGNORE_PATTERNS) is used only where a folder cannot be
+  locked: on Windows, and on the few POSIX file systems that refuse flock on a directory.
+
+Why the platform primitives and not a library (compared in November 2026, issue 19):
+
+- `filelock` (4.x): `FileLock`/`SoftFileLock` are exclusive only, so readers would wait for each
+  other. Its read-write lock is built on SQLite transactions over a database file: a sqlite3 import
+  on every command and a database in every campaign folder, instead of the lock-free folder.
+- `portalocker` (4.x): exclusive locks on Windows through msvcrt; shared locks there need pywin32
+  (its `win32` extra, a large native package) and raise ImportError without it. It locks open
+  files, not folders, so the POSIX folder lock would stay ours anyway.
+- The primitives give everything in a few lines, with no dependency: `fcntl.flock` on POSIX
+  (LOCK_SH / LOCK_EX, LOCK_NB), and on Windows `LockFileEx` / `UnlockFileEx` from kernel32 through
+  ctypes (shared or LOCKFILE_EXCLUSIVE_LOCK, LOCKFILE_FAIL_IMMEDIATELY; released by the system when
+  the handle is closed or the process ends). `msvcrt.locking` alone will not do: it has no shared
+  mode (_LK_RLCK is documented as the same as _LK_LOCK).
+
+The backend is chosen by what imports: `fcntl` (POSIX) or else `msvcrt` (Windows). Both sit behind
+the three methods of `_Backend`, so `CampaignLock` (nesting, timeout, messages) is one code path.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+from ..errors import ChangedOnDisk, DataError
+
+LOCK = ".drunagor.lock"  # only where a directory cannot be locked (Windows, some network file systems)
+LOCK_TIMEOUT = 10.0  # seconds a command waits for another one before it gives up (exit 4)
+
+
+def _display(path: Path) -> str:
+    from . import display  # the store package imports this module: resolved at call time
+
+    return display(path)
+
+
+# -------------------------------------------------------------------------------------- backends
+
+
+class _Backend:
+    """One operating system's lock calls. `lock` is one attempt that never waits: True when the
+    lock is had, False when another process holds a conflicting one, OSError when the file system
+    cannot lock this descriptor at all."""
+
+    def open(self, root: Path) -> int:
+        raise NotImplementedError
+
+    def lock(self, fd: int, shared: bool, *, converting: bool = False) -> bool:
+        raise NotImplementedError
+
+    def downgrade(self, fd: int) -> None:
+        """Exclusive to shared, never waiting, never letting a writer in between."""
+        raise NotImplementedError
+
+    def release(self, fd: int) -> None:
+        """Unlock (closing the descriptor afterwards releases anything left)."""
+
+
+class _Flock(_Backend):
+    """POSIX: flock(2) on a descriptor of the campaign folder itself."""
+
+    # errors that mean "this file system cannot flock a directory": use the lock file instead
+    UNSUPPORTED = (errno.EBADF, errno.EINVAL, errno.ENOLCK, errno.EOPNOTSUPP)
+
+    def __init__(self, fcntl) -> None:
+        self.fcntl = fcntl
+
+    def open(self, root: Path) -> int:
+        return os.open(root, os.O_RDONLY)
+
+    def lock(self, fd: int, shared: bool, *, converting: bool = False) -> bool:
+        f = self.fcntl
+        try:  # on a descriptor already locked, flock converts the lock in place
+            f.flock(fd, (f.LOCK_SH if shared else f.LOCK_EX) | f.LOCK_NB)
+            return True
+        except BlockingIOError:
+            return False
+
+    def downgrade(self, fd: int) -> None:
+        try:
+            self.fcntl.flock(fd, self.fcntl.LOCK_SH | self.fcntl.LOCK_NB)
+        except OSError:
+            pass
+
+
+class _LockFileEx(_Backend):
+    """Windows: LockFileEx on the first byte of `.drunagor.lock` (a folder cannot be opened as a
+    file there). The byte lies past the end of the empty file: locking it blocks no reads."""
+
+    EXCLUSIVE, FAIL_IMMEDIATELY = 0x2, 0x1  # LOCKFILE_EXCLUSIVE_LOCK, LOCKFILE_FAIL_IMMEDIATELY
+    BUSY = (33, 997)  # ERROR_LOCK_VIOLATION; ERROR_IO_PENDING (a handle opened for overlapped I/O)
+
+    def __init__(self, msvcrt) -> None:
+        import ctypes
+        from ctypes import wintypes
+
+        class Overlapped(ctypes.Structure):  # OVERLAPPED: Offset/OffsetHigh = 0, the first byte
+            _fields_ = [("Internal", ctypes.c_size_t), ("InternalHigh", ctypes.c_size_t),
+                        ("Offset", wintypes.DWORD), ("OffsetHigh", wintypes.DWORD),
+                        ("hEvent", wintypes.HANDLE)]
+
+        windows: Any = ctypes  # WinDLL and get_last_error exist only on Windows (and in the tests' stand-in)
+        k32 = windows.WinDLL("kernel32", use_last_error=True)
+        k32.LockFileEx.argtypes = [wintypes.HANDLE, wintypes.DWORD, wintypes.DWORD, wintypes.DWORD,
+                                   wintypes.DWORD, ctypes.POINTER(Overlapped)]
+        k32.LockFileEx.restype = wintypes.BOOL
+        k32.UnlockFileEx.argtypes = [wintypes.HANDLE, wintypes.DWORD, wintypes.DWORD, wintypes.DWORD,
+                                     ctypes.POINTER(Overlapped)]
+        k32.UnlockFileEx.restype = wintypes.BOOL
+        self.ctypes, self.k32, self.msvcrt, self.Overlapped = windows, k32, msvcrt, Overlapped
+
+    def open(self, root: Path) -> int:
+        if not os.path.isdir(root):  # as on POSIX: a missing folder is not "cannot lock"
+            raise FileNotFoundError(errno.ENOENT, "No such file or directory", str(root))
+        flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_BINARY", 0) | getattr(os, "O_NOINHERIT", 0)
+        return os.open(root / LOCK, flags, 0o644)
+
+    def lock(self, fd: int, shared: bool, *, converting: bool = False) -> bool:
+        if converting:  # shared to exclusive: a handle's exclusive lock may not overlap its own shared one
+            self.release(fd)
+        flags = self.FAIL_IMMEDIATELY | (0 if shared else self.EXCLUSIVE)
+        handle = self.msvcrt.get_osfhandle(fd)
+        if self.k32.LockFileEx(handle, flags, 0, 1, 0, self.ctypes.byref(self.Overlapped())):
+            return True
+        code = self.ctypes.get_last_error()
+        if code in self.BUSY:
+            return False
+        raise OSError(errno.ENOLCK, f"LockFileEx failed (Windows error {code})")
+
+    def downgrade(self, fd: int) -> None:
+        # Documented for LockFileEx: a range locked exclusive and shared by one handle needs two
+        # unlocks, and the first releases the exclusive lock. So: add a shared lock, drop the other.
+        if self.lock(fd, True):
+            self.release(fd)
+
+    def release(self, fd: int) -> None:
+        handle = self.msvcrt.get_osfhandle(fd)
+        self.k32.UnlockFileEx(handle, 0, 1, 0, self.ctypes.byref(self.Overlapped()))  # none held: ignored
+
+
+_BACKEND: _Backend | None = None
+
+
+def backend() -> _Backend:
+    """The lock calls of this system (chosen once, at the first lock)."""
+    global _BACKEND
+    if _BACKEND is None:
+        try:
+            import fcntl
+        except ImportError:
+            try:
+                import msvcrt
+            except ImportError:
+                raise DataError("this system offers neither flock (POSIX) nor LockFileEx (Windows), so "
+                                "drunagor cannot lock a campaign", rule="lock",
+                                remedy="run drunagor on Linux, macOS or Windows") from None
+            _BACKEND = _LockFileEx(msvcrt)
+        else:
+            _BACKEND = _Flock(fcntl)
+    return _BACKEND
+
+
+# ---------------------------------------------------------------------------------- the lock
+
+
+class _Held:
+    """A lock this process holds on one campaign: one descriptor, counted by mode, so that a
+    command may open the same campaign twice (nested) without waiting for itself."""
+
+    def __init__(self, fd: int):
+        self.fd = fd
+        self.shared = 0
+        self.exclusive = 0
+
+
+_HELD: dict[str, _Held] = {}
+
+
+def _lock_timeout() -> float:
+    value = os.environ.get("DRUNAGOR_LOCK_TIMEOUT")
+    try:
+        return float(value) if value else LOCK_TIMEOUT
+    except ValueError:
+        return LOCK_TIMEOUT
+
+
+def _key(root: Path) -> str:
+    return os.path.normcase(os.path.realpath(root))
+
+
+class CampaignLock:
+    """A lock on one campaign for a read-modify-write: exclusive for writers, shared for readers.
+
+    On POSIX it is a `flock` on the campaign directory itself, so it leaves no file behind (a lock
+    file, .drunagor.lock, only where a directory cannot be locked); on Windows a LockFileEx on
+    .drunagor.lock. The system releases it when the process dies, so a killed command never leaves
+    a stale lock."""
+
+    def __init__(self, root: Path, timeout: float | None = None, *, shared: bool = False):
+        self.root = root
+        self.timeout = _lock_timeout() if timeout is None else timeout
+        self.shared = shared
+        self.fd: int | None = None
+        self._key: str | None = None
+
+    def __enter__(self) -> "CampaignLock":
+        key = _key(self.root)
+        held = _HELD.get(key)
+        if held is None:
+            fd = self._acquire(self._open(), self.shared)
+            held = _HELD[key] = _Held(fd)
+        elif not self.shared and held.exclusive == 0:
+            self._acquire(held.fd, False, nested=True)  # upgrade: a nested read, then a write
+        if self.shared:
+            held.shared += 1
+        else:
+            held.exclusive += 1
+        self._key = key
+        self.fd = held.fd
+        return self
+
+    def _open(self) -> int:
+        try:
+            return backend().open(self.root)
+        except OSError as exc:
+            raise DataError(f"cannot open the campaign folder ({exc.strerror or exc})",
+                            file=_display(self.root), rule="file",
+                            remedy="check that it exists and its permissions") from None
+
+    def _acquire(self, fd: int, shared: bool, *, nested: bool = False) -> int:
+        """Wait for the lock; return the descriptor that holds it (the lock file on a file system
+        that cannot lock directories). A descriptor of our own is closed if the lock is not had."""
+        lib = backend()
+        deadline = time.monotonic() + self.timeout
+        pause = 0.001
+        fallback = not nested and isinstance(lib, _Flock)
+        try:
+            while True:
+                try:
+                    if lib.lock(fd, shared, converting=nested):
+                        return fd
+                except OSError as exc:
+                    if not fallback or exc.errno not in _Flock.UNSUPPORTED:
+                        raise DataError(f"cannot lock the campaign ({exc.strerror or exc})",
+                                        file=_display(self.root), rule="lock",
+                                        remedy="nothing was written; keep the campaign on a local disk, "
+                                        "or on a network share that supports file locks") from None
+                    fallback = False
+                    os.close(fd)
+                    fd = -1
+                    fd = self._lock_file()
+                    continue
+                if time.monotonic() > deadline:
+                    # only a writer keeps a reader out; a writer waits for readers and writers
+                    what = "writing" if shared else "using"
+                    raise ChangedOnDisk(f"another drunagor command is still {what} this campaign "
+                                        f"(waited {self.timeout:g} s)", file=_display(self.root), rule="lock",
+                                        remedy="nothing was written; wait for it to finish, then re-run")
+                time.sleep(pause)
+                pause = min(pause * 2, 0.02)
+        except BaseException:
+            if not nested and fd >= 0:
+                os.close(fd)
+            raise
+
+    def _lock_file(self) -> int:
+        try:
+            return os.open(self.root / LOCK, os.O_RDWR | os.O_CREAT | getattr(os, "O_BINARY", 0), 0o644)
+        except OSError as exc:
+            raise DataError(f"cannot lock the campaign ({exc.strerror or exc})",
+                            file=_display(self.root), rule="file") from None
+
+    def __exit__(self, *exc) -> None:
+        if self._key is None:
+            return
+        held = _HELD.get(self._key)
+        key, self._key, self.fd = self._key, None, None
+        if held is None:
+            return
+        if self.shared:
+            held.shared -= 1
+        else:
+            held.exclusive -= 1
+        if held.shared <= 0 and held.exclusive <= 0:
+            del _HELD[key]
+            try:
+                backend().release(held.fd)
+            finally:
+                os.close(held.fd)  # closing the descriptor releases the lock in any case
+        elif held.exclusive == 0 and not self.shared:
+            backend().downgrade(held.fd)  # back to the shared lock an outer reader holds
+
+    @staticmethod
+    def held(root: Path) -> str | None:
+        """"exclusive", "shared" or None: what this process holds on the campaign."""
+        h = _HELD.get(_key(root))
+        if h is None:
+            return None
+        return "exclusive" if h.exclusive else "shared"
