@@ -19,7 +19,7 @@ from .common import state
 from .terminal import term
 
 # Module under cli/commands/ of every top-level command, in the order `--help` lists them.
-MODULES = ("campaign", "story", "heroes", "chest", "adventure", "gitcmds", "maintenance", "shell")
+MODULES = ("campaign", "story", "heroes", "chest", "adventure", "sheet", "gitcmds", "maintenance", "shell")
 COMMANDS = {
     "new": "campaign", "show": "campaign", "check": "campaign", "list": "campaign",
     "party": "story", "leader": "story", "follower": "story", "outcome": "story", "status": "story",
@@ -31,6 +31,7 @@ COMMANDS = {
     "history": "gitcmds", "undo": "gitcmds",
     "migrate": "maintenance",
     "completion": "shell",
+    "sheet": "sheet",
 }
 GLOBAL_WITH_VALUE = ("-C", "--campaign")
 GLOBAL_FLAGS = ("--no-color",)

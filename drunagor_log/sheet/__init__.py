@@ -1,0 +1,414 @@
+"""The campaign as sheets to look at: a self-contained HTML page or Markdown (`drunagor sheet`).
+
+A front end over the campaign model, like the command line: `view(campaign)` reads the open
+`Campaign` (the Story Record, the Campaign Logs, adventure.toml and the archived adventures under
+adventures/) and asks `rules/` what the rules say about it (rewards owed, the chest grid, the
+Commander deck by Rune position, the Monster Status board), giving one plain dict; `render(view, fmt)`
+fills a Jinja2 template with it. Nothing here reads a TOML file itself, and nothing is guessed: what
+the files do not record is shown as not recorded.
+
+The sheets, in order: the Story Record; one Campaign Log per hero; the Chest and Commander Attack
+decks; the adventure under way (when there is one); the timeline of archived adventures (when there
+are any). Each is one printed page (print CSS: a page break before each sheet, no row cut in two).
+The output holds no date, so a sheet made again from unchanged files is the same bytes.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from ..campaign import ARCHIVE, Campaign
+from ..errors import DataError
+from ..model import CHAPTERS, Hero, Item, Story
+
+FORMATS = ("html", "md")
+SUFFIX = {"html": ".html", "md": ".md"}
+DEFAULT_NAME = "sheet"  # campaigns/<slug>/sheet.html (or sheet.md)
+TEMPLATES = Path(__file__).parent / "templates"
+RECENT_EVENTS = 6  # table events of the adventure under way shown on its sheet
+MAX_DOTS = 20  # runes drawn of one colour (the number beside them says how many there are)
+RAID_SEED = re.compile(r"\s*\(seed \d+\)")
+
+
+# ------------------------------------------------------------------------------------ the view
+
+
+def view(c: Campaign) -> dict[str, Any]:
+    """Everything the sheets show, as plain values (str, int, bool, None, lists and dicts)."""
+    from .. import __version__
+
+    story = c.story
+    heroes = _ordered(story, c.heroes)
+    adventure = _adventure(c)
+    timeline = _timeline(c)
+    sheets = [{"id": "story", "title": "Story Record"}]
+    sheets += [{"id": f"hero-{h['slug']}", "title": f"Campaign Log: {h['name']}"} for h in heroes]
+    sheets.append({"id": "decks", "title": "Chest and Commander decks"})
+    if adventure is not None:
+        sheets.append({"id": "adventure", "title": f"Chapter {adventure['chapter']} under way"})
+    if timeline:
+        sheets.append({"id": "timeline", "title": "Timeline of adventures"})
+    return {
+        "folder": c.root.name,
+        "version": __version__,
+        "party": story.party,
+        "sheets": sheets,
+        "story": _story(story, c.heroes, adventure),
+        "heroes": heroes,
+        "chest": _chest(story),
+        "commander": _commander(story),
+        "adventure": adventure,
+        "timeline": timeline,
+    }
+
+
+def _ordered(story: Story, heroes: dict[str, Hero]) -> list[dict[str, Any]]:
+    """The Campaign Logs: heroes in the party first, then those who left (each by file name)."""
+    party = [h for h in heroes.values() if h.active]
+    rows = [(s, h) for s, h in heroes.items() if h.active] + [(s, h) for s, h in heroes.items() if not h.active]
+    return [_hero(slug, h, story, party) for slug, h in rows]
+
+
+def _story(story: Story, heroes: dict[str, Hero], adventure: dict | None) -> dict[str, Any]:
+    from .. import catalog
+
+    nxt = story.next_chapter()
+    under_way = adventure["chapter"] if adventure else None
+    track = [{"chapter": ch, "title": catalog.chapter(ch).title, "state": story.track.get(ch),
+              "failures": story.failures.get(ch, 0), "next": ch == nxt, "under_way": ch == under_way}
+             for ch in CHAPTERS]
+    leader = (story.leader or "").casefold()
+    return {
+        "party": story.party,
+        "leader": story.leader,
+        # The ending is recorded when chapter 09 ends (SPEC 9); shown once the model holds it.
+        "ending": getattr(story, "ending", None),
+        "finished": nxt is None,
+        "next_chapter": nxt,
+        "next_title": catalog.chapter(nxt).title if nxt else None,
+        "track": track,
+        "followers": list(story.followers),
+        "outcomes": list(story.outcomes),
+        "statuses": list(story.statuses),
+        "stored": list(story.stored),
+        "stash": list(story.stash),
+        "corrections": list(story.corrections),
+        "roster": [{"name": h.name, "class": h.cls, "role": h.role, "player": h.player, "active": h.active,
+                    "leader": bool(leader) and h.name.casefold() == leader} for h in heroes.values()],
+        "max_heroes": story.rules.max_heroes,
+        "trauma_limit": story.rules.trauma_limit,
+    }
+
+
+def _hero(slug: str, h: Hero, story: Story, party: list[Hero]) -> dict[str, Any]:
+    from ..rules import rewards
+
+    owed = rewards.describe(rewards.owed_for(h, story, party)) if h.active else ""
+    excess = rewards.describe(rewards.excess_for(h, story, party)) if h.active else ""
+    return {
+        "slug": slug,
+        "name": h.name,
+        "class": h.cls,
+        "role": h.role,
+        "player": h.player,
+        "joined": h.joined,
+        "active": h.active,
+        # `left` is the chapter before which the hero left; a hero in the party who has one came back.
+        "left": h.left,
+        "returned": h.active and h.left is not None,
+        "aura": h.aura,
+        "statuses": list(h.statuses),
+        "class_abilities": list(h.class_abilities),
+        "skills": [{"name": s.name, "tree": s.tree, "level": s.level, "chapter": s.chapter} for s in h.skills],
+        "equipped": [_item(i) for i in h.equipment if i.place == "equipped"],
+        "bag": [_item(i) for i in h.equipment if i.place == "bag"],
+        "upgrades": [{"item": u.item, "to": u.to, "discarded": u.discarded, "chapter": u.chapter}
+                     for u in h.upgrades],
+        "owed": owed,
+        "excess": excess,
+    }
+
+
+def _item(i: Item) -> dict[str, Any]:
+    return {"name": i.name, "kind": i.kind, "quality": i.quality, "given_by": i.given_by}
+
+
+# --------------------------------------------------------------------------------- the two decks
+
+
+def _chest(story: Story) -> dict[str, Any]:
+    from ..rules import chest
+
+    g = chest.grid(story)
+    rows = []
+    for t in chest.TYPES:
+        cells = []
+        for r in chest.RARITIES:
+            cards = [{"name": card.name, "copies": card.copies} for card, f in g.cards
+                     if (f.type, f.rarity) == (t, r)]
+            cells.append({"rarity": r, "count": g.counts[t][r], "target": g.target[t][r], "cards": cards})
+        rows.append({"type": t, "label": chest.PLURAL[t], "cells": cells,
+                     "count": g.type_totals[t], "target": sum(g.target[t].values())})
+    unplaced = [{"name": card.name, "copies": card.copies, "type": f.type, "rarity": f.rarity}
+                for card, f in g.cards if f.type not in chest.TYPES or f.rarity is None]
+    return {
+        "status": g.status,
+        "text": g.text(),
+        "epic": list(g.epic),
+        "epic_pair": list(chest.epic_pair()),
+        "epic_ok": g.epic_ok,
+        "rarities": list(chest.RARITIES),
+        "rows": rows,
+        "count": g.total,
+        "size": chest.DECK_SIZE,
+        "unplaced": unplaced,
+        "problems": [p.message for p in g.problems],
+    }
+
+
+def _commander(story: Story) -> dict[str, Any]:
+    from ..rules import commander
+
+    d = commander.deck(story)
+    held = d.by_position
+    return {
+        "status": d.status,
+        "text": d.text(),
+        "count": len(d.cards),
+        "size": commander.deck_size(),
+        "colours": [{"colour": colour, "css": _rune_css(colour),
+                     "top": held[f"{colour}-top"], "bottom": held[f"{colour}-bottom"]}
+                    for colour in commander.colours()],
+        "unknown": list(d.unknown),
+        "problems": [p.message for p in d.problems],
+    }
+
+
+# ------------------------------------------------------------------------------ the adventures
+
+
+def _state(c: Campaign, f):
+    """An adventure file (adventure.toml, or an archive) as the adventure state, through the one
+    codec every command reads it with; a file of the wrong shape is reported as `show` reports it."""
+    from ..rules.adventure import StateError, line_of, state_from
+
+    try:
+        return state_from(f.data)
+    except StateError as exc:
+        raise DataError(exc.message, file=f.shown, line=line_of(f.text, exc.path), rule="adventure-state",
+                        remedy=exc.remedy) from None
+
+
+def _adventure(c: Campaign) -> dict[str, Any] | None:
+    from .. import catalog
+    from ..rules.board import SLOT_COLOURS, STATUS_BOARD_TRACKS
+
+    f = c.adventure_file
+    if f is None:
+        return None
+    state = _state(c, f)
+    by_slot = {m.slot: m for m in state.monsters if m.slot is not None}
+    slots = []
+    for n in range(1, STATUS_BOARD_TRACKS + 1):
+        m = by_slot.get(n)
+        slots.append({"slot": n, "colour": SLOT_COLOURS[n - 1], "css": SLOT_COLOURS[n - 1].replace(" ", "-"),
+                      "board": 1 if n <= STATUS_BOARD_TRACKS // 2 else 2,
+                      "monster": m.name if m else None, "rank": m.rank if m else None})
+    raid = state.raid
+    return {
+        "chapter": state.chapter,
+        "title": catalog.chapter(state.chapter).title,
+        "heroes": state.heroes,
+        "raid": None if raid is None else {"card": raid.card, "face": raid.face, "minions": list(raid.minions),
+                                           "rank": raid.rank, "model_limit": raid.model_limit},
+        "boards": [[s for s in slots if s["board"] == b] for b in (1, 2)],
+        "taken": len(by_slot),
+        "tracks": STATUS_BOARD_TRACKS,
+        "bosses": [{"name": m.name, "rank": m.rank} for m in state.monsters if m.slot is None],
+        "bag": _runes(state.bag),
+        "runes_in_bag": state.runes_in_bag(),
+        "track": _runes(state.track),
+        "runes_on_track": sum(state.track.values()),
+        "piles": [{"id": p.id, "runes": _rune_list(p.runes),
+                   "counts": [r for r in _runes(p.runes) if r["count"]]} for p in state.piles],
+        "cubes": _cubes(state, c.story.rules.trauma_limit),
+        "recent": [{"event": str(e.get("event", "")), "text": str(e["text"])}
+                   for e in state.log if e.get("text")][-RECENT_EVENTS:],
+    }
+
+
+def _cubes(state, trauma_limit: int) -> list[dict[str, Any]]:
+    """The heroes' Trauma and Curse Cubes, where adventure.toml tracks them (`drunagor cube`); an
+    adventure file without them shows none. Each entry is a table or a value with those fields."""
+    cubes = getattr(state, "cubes", None) or {}
+    rows = []
+    for hero, entry in dict(cubes).items():
+        def field(name, default=None):
+            return entry.get(name, default) if isinstance(entry, dict) else getattr(entry, name, default)
+
+        rows.append({"hero": str(hero), "trauma": field("trauma", 0), "curse": field("curse", 0),
+                     "trauma_limit": field("trauma_limit", trauma_limit),
+                     "curse_capacity": field("curse_capacity")})
+    return rows
+
+
+def _rune_css(colour: str) -> str:
+    """The CSS class of a rune colour; a colour the catalog does not know gets a plain one (the
+    colours come from story.toml: never written into the page's CSS)."""
+    from .. import catalog
+
+    return colour if colour in catalog.RUNE_COLOURS else "other"
+
+
+def _runes(counts: dict[str, int]) -> list[dict[str, Any]]:
+    return [{"colour": colour, "css": _rune_css(colour), "count": n, "dots": min(n, MAX_DOTS)}
+            for colour, n in counts.items()]
+
+
+def _rune_list(counts: dict[str, int]) -> list[dict[str, Any]]:
+    """One entry per rune: a Pile drawn as its runes."""
+    return [{"colour": colour, "css": _rune_css(colour)} for colour, n in counts.items()
+            for _ in range(min(n, MAX_DOTS))]
+
+
+def _archive_order(path: Path) -> tuple:
+    """adventures/05-2.toml: chapter 05, attempt 2; other names after, by name."""
+    chapter, _, attempt = path.stem.partition("-")
+    if chapter.isdigit() and attempt.isdigit():
+        return (0, int(chapter), int(attempt), path.name)
+    return (1, 0, 0, path.name)
+
+
+def _timeline(c: Campaign) -> list[dict[str, Any]]:
+    from .. import catalog
+
+    folder = c.root / ARCHIVE
+    if not folder.is_dir():
+        return []
+    rows = []
+    for path in sorted((p for p in folder.glob("*.toml") if not p.name.startswith(".")), key=_archive_order):
+        state = _state(c, c.file(path))
+        _, chapter, attempt, _ = _archive_order(path)
+        raids = [{"face": str(e.get("face", "")), "rune": str(e["rune"]) if e.get("rune") else None,
+                  "css": _rune_css(str(e.get("rune"))), "text": RAID_SEED.sub("", str(e.get("text", "")))}
+                 for e in state.log if e.get("event") == "raid"]
+        rows.append({
+            "file": f"{ARCHIVE}/{path.name}",
+            "chapter": state.chapter,
+            "title": catalog.chapter(state.chapter).title,
+            "attempt": attempt or None,
+            "outcome": state.outcome,
+            "heroes": state.heroes,
+            "raid_card": state.raid.card if state.raid is not None else None,
+            "raids": raids,
+            "draws": sum(1 for e in state.log if e.get("event") == "draw"),
+        })
+    return rows
+
+
+# ----------------------------------------------------------------------------------- rendering
+
+
+def render(data: dict[str, Any], fmt: str = "html") -> str:
+    """The sheets as one HTML page or one Markdown document. Jinja2 is imported here, and only
+    `drunagor sheet` calls this (tests/cli/test_import_budget.py keeps it so)."""
+    import jinja2
+
+    common = dict(loader=jinja2.FileSystemLoader(TEMPLATES), trim_blocks=True, lstrip_blocks=True,
+                  undefined=jinja2.StrictUndefined, bytecode_cache=_bytecode_cache(jinja2))
+    if fmt == "html":
+        env = jinja2.Environment(autoescape=True, **common)
+    else:
+        # Markdown has no autoescape of its own: every value goes through md_escape (finalize), so a
+        # name like `<script>` or `*Bold*` is text, and a `|` does not break a table row.
+        env = jinja2.Environment(autoescape=False, finalize=md_escape, **common)
+        env.filters["names"] = md_names
+    env.filters["plural"] = plural
+    return env.get_template(f"sheet.{fmt}.j2").render(**data)
+
+
+def md_escape(value: Any) -> Any:
+    """A value as Markdown text: characters Markdown would read as markup are escaped, `<` and `&`
+    become entities (GitHub renders them as the characters), a line break becomes a space."""
+    if value is None:
+        return ""
+    if not isinstance(value, str) or hasattr(value, "__html__"):  # a number, or text already escaped
+        return value
+    text = value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    text = " ".join(text.split())
+    return _MD_SPECIAL.sub(r"\\\1", text)
+
+
+# In running text and table cells only these start markup: emphasis, code, links, a cell's end.
+def _bytecode_cache(jinja2):
+    """The compiled templates, kept in drunagor's cache (diskcache.folder(); keyed by the template's
+    text, so an upgraded template is compiled again): compiling them is most of a sheet's time.
+    None (compile every time) when the cache folder cannot be made."""
+    import os
+
+    from ..diskcache import folder
+
+    path = os.path.join(folder(), "templates")
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError:
+        return None
+    return jinja2.FileSystemBytecodeCache(path)
+
+
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]|~])")
+
+
+def md_names(items: list, empty: str = "none") -> Any:
+    """"A, B" for the Markdown sheet: each name escaped, the result marked as escaped already."""
+    from markupsafe import Markup
+
+    return Markup(", ".join(md_escape(str(i)) for i in items) if items else md_escape(empty))
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
+# ------------------------------------------------------------------------------------- writing
+
+
+def format_for(fmt: str | None, out: str | None) -> str:
+    """--format as given; else the suffix of --out (.md or .markdown: Markdown); else HTML."""
+    from ..errors import UsageError
+
+    if fmt is not None:
+        if fmt.casefold() in ("markdown", "md"):
+            return "md"
+        if fmt.casefold() == "html":
+            return "html"
+        raise UsageError(f"--format {fmt!r}: a sheet is html or md", remedy="give --format html or --format md")
+    if out and out != "-" and Path(out).suffix.casefold() in (".md", ".markdown"):
+        return "md"
+    return "html"
+
+
+def output_path(root: Path, fmt: str, out: str | None) -> Path:
+    """Where the sheet goes: --out PATH (a folder gets sheet.html or sheet.md in it), else
+    sheet.html (sheet.md) in the campaign folder."""
+    name = f"{DEFAULT_NAME}{SUFFIX[fmt]}"
+    if out is None:
+        return root / name
+    path = Path(out).expanduser()
+    return path / name if path.is_dir() else path
+
+
+def write(path: Path, text: str) -> bool:
+    """Write the sheet atomically; an unchanged sheet is left as it is. True when written."""
+    from .. import store
+
+    data = text.encode("utf-8")
+    try:
+        if path.is_file() and path.read_bytes() == data:
+            return False
+    except OSError:
+        pass  # unreadable: written over (and the write says why, if it fails too)
+    store.atomic_write(path, data)
+    return True
