@@ -245,12 +245,12 @@ def _cubes(state, trauma_limit: int) -> list[dict[str, Any]]:
     cubes = getattr(state, "cubes", None) or {}
     rows = []
     for hero, entry in dict(cubes).items():
-        def field(name, default=None):
-            return entry.get(name, default) if isinstance(entry, dict) else getattr(entry, name, default)
-
-        rows.append({"hero": str(hero), "trauma": field("trauma", 0), "curse": field("curse", 0),
-                     "trauma_limit": field("trauma_limit", trauma_limit),
-                     "curse_capacity": field("curse_capacity")})
+        fields = entry if isinstance(entry, dict) else {k: getattr(entry, k) for k in
+                                                        ("trauma", "curse", "trauma_limit", "curse_capacity")
+                                                        if hasattr(entry, k)}
+        rows.append({"hero": str(hero), "trauma": fields.get("trauma", 0), "curse": fields.get("curse", 0),
+                     "trauma_limit": fields.get("trauma_limit", trauma_limit),
+                     "curse_capacity": fields.get("curse_capacity")})
     return rows
 
 
@@ -290,7 +290,7 @@ def _timeline(c: Campaign) -> list[dict[str, Any]]:
     rows = []
     for path in sorted((p for p in folder.glob("*.toml") if not p.name.startswith(".")), key=_archive_order):
         state = _state(c, c.file(path))
-        _, chapter, attempt, _ = _archive_order(path)
+        attempt = _archive_order(path)[2]
         raids = [{"face": str(e.get("face", "")), "rune": str(e["rune"]) if e.get("rune") else None,
                   "css": _rune_css(str(e.get("rune"))), "text": RAID_SEED.sub("", str(e.get("text", "")))}
                  for e in state.log if e.get("event") == "raid"]
@@ -316,8 +316,9 @@ def render(data: dict[str, Any], fmt: str = "html") -> str:
     `drunagor sheet` calls this (tests/cli/test_import_budget.py keeps it so)."""
     import jinja2
 
-    common = dict(loader=jinja2.FileSystemLoader(TEMPLATES), trim_blocks=True, lstrip_blocks=True,
-                  undefined=jinja2.StrictUndefined, bytecode_cache=_bytecode_cache(jinja2))
+    common: dict[str, Any] = {"loader": jinja2.FileSystemLoader(TEMPLATES), "trim_blocks": True,
+                              "lstrip_blocks": True, "undefined": jinja2.StrictUndefined,
+                              "bytecode_cache": _bytecode_cache(jinja2)}
     if fmt == "html":
         env = jinja2.Environment(autoescape=True, **common)
     else:
@@ -375,10 +376,13 @@ def plural(n: int, word: str, many: str | None = None) -> str:
 # ------------------------------------------------------------------------------------- writing
 
 
-def format_for(fmt: str | None, out: str | None) -> str:
-    """--format as given; else the suffix of --out (.md or .markdown: Markdown); else HTML."""
+def format_for(fmt: str | None, out: str | None, open_: bool = False) -> str:
+    """--format as given; else the suffix of --out (.md or .markdown: Markdown); else HTML.
+    Refuses an unknown format, and --open with --out - (nothing is written to open)."""
     from ..errors import UsageError
 
+    if open_ and out == "-":
+        raise UsageError("--open opens the written file, and --out - writes none", remedy="leave out one of them")
     if fmt is not None:
         if fmt.casefold() in ("markdown", "md"):
             return "md"
@@ -412,3 +416,10 @@ def write(path: Path, text: str) -> bool:
         pass  # unreadable: written over (and the write says why, if it fails too)
     store.atomic_write(path, data)
     return True
+
+
+def open_in_browser(path: Path) -> bool:
+    """Open the written sheet in the user's web browser; False when there is none."""
+    import webbrowser
+
+    return webbrowser.open(path.resolve().as_uri())

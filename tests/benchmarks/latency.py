@@ -7,7 +7,8 @@ It builds the fixtures with drunagor's own commands (in process, so the files ar
 tool writes), compiles the package's bytecode (what a normal install has), then times each command
 as a fresh process N times and prints the medians and ratios. Targets: every command at most 1.3 x
 the floor's median (`--help` against the floor's `--help`); on ten times the history at most 1.1 x
-its own figure. Not a test: nothing here asserts, it measures and prints.
+its own figure. The `reported` commands (`drunagor sheet`, which renders the whole campaign) are measured
+and printed the same way, with no target. Not a test: nothing here asserts, it measures and prints.
 """
 
 from __future__ import annotations
@@ -194,6 +195,9 @@ def main() -> None:
         ("check", ["check"]),
         ("--help", ["--help"]),
     ]
+    reported = [  # measured and printed, not held to the targets (issue 15)
+        ("sheet", ["sheet", "--out", "-"]),
+    ]
     jobs: dict[str, tuple[list[str], object]] = {
         "pass": ([py, "-c", "pass"], None),
         "floor": ([py, str(FLOOR), "--name", "x"], None),
@@ -204,7 +208,7 @@ def main() -> None:
     for label, cmd in tty_commands:
         jobs[f"tty {label}"] = ([exe, "-C", str(long), *cmd], None)
     saved = {root: (root / "adventure.toml").read_bytes() for root in (long, tenfold)}
-    for label, cmd in commands:
+    for label, cmd in commands + reported:
         for root in (long, tenfold):
             def reset(root=root):
                 (root / "adventure.toml").write_bytes(saved[root])  # each writing raid starts alike
@@ -218,10 +222,11 @@ def main() -> None:
         (root / "adventure.toml").write_bytes(saved[root])
     bare, floor, floor_help = med["pass"], med["floor"], med["floor --help"]
     rows = []
-    for label, _ in commands:
+    for label, _ in commands + reported:
         a, b = med[f"{label}@long"], med[f"{label}@tenfold"]
         ref = floor_help if label == "--help" else floor
         rows.append((label, a, a / ref, b, b / a))
+    budgeted = {label for label, _ in commands}
 
     print(f"\nmachine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
           f"{platform.system()} {platform.release()}; {args.runs} runs each, medians")
@@ -230,9 +235,9 @@ def main() -> None:
     print(f"floor --help             {floor_help * 1000:7.1f} ms\n")
     print(f"{'command':<16}{'long ms':>9}{'x floor':>9}{'  target':>9}{'10x hist ms':>13}{'x own':>8}{'  target':>9}")
     for label, a, ra, b, rb in rows:
-        ok1 = "ok" if ra <= 1.3 else "OVER"
-        ok2 = "ok" if rb <= 1.1 else "OVER"
-        print(f"{label:<16}{a * 1000:9.1f}{ra:9.2f}{'<=1.3 ' + ok1:>9}{b * 1000:13.1f}{rb:8.2f}{'<=1.1 ' + ok2:>9}")
+        t1 = ("<=1.3 " + ("ok" if ra <= 1.3 else "OVER")) if label in budgeted else "report"
+        t2 = ("<=1.1 " + ("ok" if rb <= 1.1 else "OVER")) if label in budgeted else "report"
+        print(f"{label:<16}{a * 1000:9.1f}{ra:9.2f}{t1:>9}{b * 1000:13.1f}{rb:8.2f}{t2:>9}")
     tty_floor = med["tty floor"]
     print(f"\non a terminal (pseudo-terminal, 80 columns, colour):\nfloor (typer + one Rich table) {tty_floor * 1000:7.1f} ms")
     for label, _ in tty_commands:

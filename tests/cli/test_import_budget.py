@@ -60,3 +60,20 @@ def test_show_builds_only_its_own_command_module(example):
     mods = loaded(["-C", str(example), "show"])
     assert {m for m in mods if m.startswith("drunagor_log.cli.commands.")} == {"drunagor_log.cli.commands.campaign"}
     assert "drunagor_log.checks" not in mods
+
+
+# Jinja2 (and MarkupSafe under it) is for `drunagor sheet` alone (issue 15).
+@pytest.mark.parametrize("args", [
+    ["--help"], ["show"], ["hero", "show", "Andreas"], ["check"], ["raid", "--dry-run", "--seed", "3"],
+    ["adventure", "show"], ["chest", "show"], ["commander", "show"], ["odds"], ["list"], ["sheet", "--help"],
+])
+def test_no_other_command_imports_jinja2(args, example):
+    mods = loaded(["-C", str(example), *args])
+    assert not (top(mods) & {"jinja2", "markupsafe"}), args
+
+
+def test_the_sheet_imports_jinja2_but_neither_tomlkit_nor_rich(example):
+    mods = loaded(["-C", str(example), "sheet", "--out", "-"])
+    assert "jinja2" in top(mods)  # the probe sees the import where it happens
+    assert not (top(mods) & {"tomlkit", "rich"})
+    assert {m for m in mods if m.startswith("drunagor_log.cli.commands.")} == {"drunagor_log.cli.commands.sheet"}

@@ -87,7 +87,8 @@ class _Pipe:
 
         self.proc = subprocess.Popen([chromium, *_flags(profile), "--remote-debugging-pipe", "about:blank"],
                                      stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.DEVNULL, pass_fds=(3, 4), preexec_fn=child_fds)
+                                     stderr=subprocess.DEVNULL, pass_fds=(3, 4),
+                                     preexec_fn=child_fds)  # noqa: PLW1509 (dup2 only; no lock taken)
         for fd in (to_browser_r, from_browser_w, high_r, high_w):
             os.close(fd)
         self._buffer = b""

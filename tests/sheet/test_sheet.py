@@ -235,12 +235,15 @@ def test_the_ending_and_the_cubes_show_when_the_files_hold_them(example):
 
 
 def test_cubes_are_read_from_the_adventure_state_when_it_has_them():
+    from types import SimpleNamespace
+
     from drunagor_log.sheet import _cubes
 
-    class State:
-        cubes = {"Nyx": {"trauma": 1, "curse": 3, "curse_capacity": 5}}
-
-    assert _cubes(State(), 2) == [{"hero": "Nyx", "trauma": 1, "curse": 3, "trauma_limit": 2, "curse_capacity": 5}]
+    state = SimpleNamespace(cubes={"Nyx": {"trauma": 1, "curse": 3, "curse_capacity": 5}})
+    assert _cubes(state, 2) == [{"hero": "Nyx", "trauma": 1, "curse": 3, "trauma_limit": 2, "curse_capacity": 5}]
+    cube = SimpleNamespace(trauma=0, curse=1, trauma_limit=1, curse_capacity=None)  # a value, not a table
+    assert _cubes(SimpleNamespace(cubes={"Vacrem": cube}), 2) == [
+        {"hero": "Vacrem", "trauma": 0, "curse": 1, "trauma_limit": 1, "curse_capacity": None}]
     assert _cubes(object(), 2) == []
 
 
@@ -298,7 +301,7 @@ def test_the_page_is_self_contained(run, full):
     style = doc.find("style").text()
     assert "url(" not in style and "@import" not in style
     # print: one sheet per page, no row cut in two
-    assert re.search(r"@media print \{.*\.sheet \{[^}]*break-before: page", style, re.S)
+    assert re.search(r"@media print \{.*\.sheet \{[^}]*break-before: page", style, re.DOTALL)
     assert re.search(r"tr, li[^{]*\{ break-inside: avoid; \}", style)
 
 

@@ -1,6 +1,6 @@
 """`drunagor sheet`: the campaign as sheets to look at, print or share (HTML or Markdown)."""
 
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -9,9 +9,9 @@ from ..terminal import term
 
 
 def sheet(
-    format: Annotated[Optional[str], typer.Option("--format", metavar="html|md",
+    format: Annotated[str | None, typer.Option("--format", metavar="html|md",
                                                   help="html (the default) or md; else taken from --out's suffix.")] = None,
-    out: Annotated[Optional[str], typer.Option("--out", metavar="PATH|-",
+    out: Annotated[str | None, typer.Option("--out", metavar="PATH|-",
                                                help="Where to write it (a folder gets sheet.html in it); - for stdout. "
                                                     "Default: sheet.html (sheet.md) in the campaign folder.")] = None,
     open_: Annotated[bool, typer.Option("--open", help="Open the written sheet in the web browser.")] = False,
@@ -27,12 +27,9 @@ def sheet(
     """
     from ... import sheet as sheets
     from ...campaign import Campaign
-    from ...errors import UsageError
     from ...store import display
 
-    fmt = sheets.format_for(format, out)
-    if open_ and out == "-":
-        raise UsageError("--open opens the written file, and --out - writes none", remedy="leave out one of them")
+    fmt = sheets.format_for(format, out, open_)
     root = campaign_root()
     with Campaign(root) as c:
         data = sheets.view(c)
@@ -41,17 +38,13 @@ def sheet(
     if out == "-":
         typer.echo(text, nl=False)
         return
-    path = sheets.output_path(root, fmt, out)
-    n = len(data["sheets"])
+    path, n = sheets.output_path(root, fmt, out), len(data["sheets"])
     if sheets.write(path, text):
         term.done(f"wrote {display(path)} ({n} sheets)")
     else:
         term.line(f"no change: {display(path)} is up to date ({n} sheets)")
-    if open_:
-        import webbrowser
-
-        if not webbrowser.open(path.resolve().as_uri()):
-            term.warn(f"no web browser found; open {display(path)} yourself")
+    if open_ and not sheets.open_in_browser(path):
+        term.warn(f"no web browser found; open {display(path)} yourself")
 
 
 def register(app: typer.Typer) -> None:
