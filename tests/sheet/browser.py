@@ -171,7 +171,8 @@ def devtools(chromium: str, url: str, profile: Path) -> Report:
                 report.exceptions.append(details.get("exception", {}).get("description") or details.get("text", ""))
             elif method == "Log.entryAdded":
                 entry = p.get("entry", {})
-                report.log.append(f"{entry.get('level')} {entry.get('source')}: {entry.get('text')} {entry.get('url', '')}")
+                report.log.append(f"{entry.get('level')} {entry.get('source')}: {entry.get('text')} "
+                                  f"{entry.get('url', '')}")
             elif method == "Network.requestWillBeSent":
                 report.requests.append(p.get("request", {}).get("url", ""))
     finally:

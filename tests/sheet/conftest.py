@@ -138,7 +138,7 @@ monsters = [
 ]
 log = [
   { event = "start", text = "chapter 05, Tempest Island, under way with 3 heroes" },
-  { event = "raid", face = "B", rune = "blue", seed = 111, text = "Tidehunter placed (slot 2) by rune blue; the card now shows face A" },
+  { event = "raid", face = "B", rune = "blue", seed = 111, text = "Tidehunter placed (slot 2) by rune blue" },
 ]
 """
 
@@ -161,7 +161,8 @@ log = [
 ]
 """
 
-RAID_CARD = 'raid = { card = "Dreadful Raid", face = "A", minions = ["Dread Knight"], rank = "Scenario", model_limit = 2 }'
+RAID_CARD = ('raid = { card = "Dreadful Raid", face = "A", minions = ["Dread Knight"], rank = "Scenario", '
+             'model_limit = 2 }')
 RAIDS = """\
   { event = "raid", face = "A", text = "nothing summoned (face A summons only when no monster is on the board); the card now shows face B" },
   { event = "raid", face = "B", rune = "orange", seed = 4242, text = "2 Dread Knight placed (slots 3, 4) by rune orange; the card now shows face A" },
@@ -188,5 +189,6 @@ def make_full(root: Path) -> Path:
                 ("02-2", "02", "lost", RAID_CARD, ""), ("02-3", "02", "won", RAID_CARD, RAIDS),
                 ("04-1", "04", "won", "", ""), ("05-1", "05", "lost", "", "")]
     for name, chapter, outcome, raid, log in archives:
-        write(root / "adventures" / f"{name}.toml", ARCHIVE.format(chapter=chapter, outcome=outcome, raid=raid, log=log))
+        text = ARCHIVE.format(chapter=chapter, outcome=outcome, raid=raid, log=log)
+        write(root / "adventures" / f"{name}.toml", text)
     return root

@@ -96,7 +96,8 @@ def test_the_example_decks(run, example):
     assert "full" in common.classes
     assert [c.text() for c in common.find_all("span", "cards")] == ["Scroll of Incinerate ×2", "Scroll of Beguile ×2"]
     assert grid.find("tr", data_type="potion").find("td", data_rarity="rare").find("span", "n").text() == "0"
-    assert [c.text() for c in decks.find_all("div", "card")] == ["Epic Rare Artisan's Tools", "Epic Rare Treasure Trove"]
+    assert [c.text() for c in decks.find_all("div", "card")] == ["Epic Rare Artisan's Tools",
+                                                                  "Epic Rare Treasure Trove"]
     assert decks.find("p", "chest-status").text().startswith("being recorded: 4 of 18 Potions and Scrolls")
     commander = decks.find("table", "commander")
     held = {td.get("data-position"): td.text() for td in commander.find_all("td")}
@@ -130,7 +131,8 @@ def test_the_example_timeline(run, example):
     entries = timeline.find_all("div", "entry")
     assert [e.get("data-file") for e in entries] == ["adventures/03-1.toml", "adventures/04-1.toml"]
     assert [e.find("span", "outcome").text() for e in entries] == ["won", "won"]
-    assert entries[1].text().startswith("04 attempt 1 Battle on the High Sea · won · 4 heroes · 3 draws · Naval Raid card")
+    assert entries[1].text().startswith(
+        "04 attempt 1 Battle on the High Sea · won · 4 heroes · 3 draws · Naval Raid card")
 
 
 # ---------------------------------------------------------------- a campaign with every kind of entry
@@ -150,7 +152,8 @@ def test_every_kind_of_entry_in_the_story_record(run, full):
     assert [li.text() for li in story.find("ul", "corrections").find_all("li")] == [
         "2024-05-01: chapter 03 skipped (recorded by hand)"]
     roster = rows(story.find("table", "roster"))
-    assert roster[0][-1] == "Party Leader" and roster[3] == ["Old Tom", "Warrior", "Defender", "Carla", "left the party"]
+    assert roster[0][-1] == "Party Leader"
+    assert roster[3] == ["Old Tom", "Warrior", "Defender", "Carla", "left the party"]
 
 
 def test_every_kind_of_entry_in_the_campaign_logs(run, full):
@@ -173,14 +176,16 @@ def test_every_kind_of_entry_in_the_campaign_logs(run, full):
     assert logs["hero-old-tom"].find("p", "none").text() != ""  # rewards are not counted for him
     assert logs["hero-kaelen"].find("span", "badge").text() == "left before chapter 03, returned"
     assert "played by" not in logs["hero-kaelen"].find("div", "meta").text()  # no player recorded
-    assert rows(logs["hero-kaelen"].find("table", "equipment")) == [["Twin-Blades", "equipped", "spoils", "ultimate", ""]]
+    assert rows(logs["hero-kaelen"].find("table", "equipment")) == [
+        ["Twin-Blades", "equipped", "spoils", "ultimate", ""]]
 
 
 def test_every_kind_of_entry_in_the_decks(run, full):
     decks = sections(parse(sheet_of(run, full)))["decks"]
     common = decks.find("tr", data_type="scroll").find("td", data_rarity="common")
     assert "over" in common.classes and common.find("span", "n").text() == "5"
-    assert decks.find("tr", data_type="potion").find("td", data_rarity="rare").find("span", "cards").text() == "Potion of Vigor"
+    rare_potions = decks.find("tr", data_type="potion").find("td", data_rarity="rare")
+    assert rare_potions.find("span", "cards").text() == "Potion of Vigor"
     assert [li.text() for li in decks.find("ul", "unplaced").find_all("li")] == [
         "Mystery Draught: type unknown, rarity unknown"]
     assert [li.text() for li in decks.find("ul", "problems").find_all("li")] == [
@@ -209,7 +214,8 @@ def test_every_kind_of_entry_in_the_timeline(run, full):
         ("04 attempt 1", "won"), ("05 attempt 1", "lost")]
     raids = [li.text() for li in entries[1].find("ul", "raids").find_all("li")]
     assert raids == [
-        "raid, face A: nothing summoned (face A summons only when no monster is on the board); the card now shows face B",
+        "raid, face A: nothing summoned (face A summons only when no monster is on the board); "
+        "the card now shows face B",
         "raid, face B, rune orange: 2 Dread Knight placed (slots 3, 4) by rune orange; the card now shows face A",
         "raid, face A, rune gray: no Pile of Runes matches gray: nothing summoned; the card now shows face B"]
     assert [r.get("title") for r in entries[1].find_all("span", "rune")] == ["orange", "gray"]
@@ -225,8 +231,9 @@ def test_the_ending_and_the_cubes_show_when_the_files_hold_them(example):
     with Campaign(example) as c:
         data = sheet.view(c)
     data["story"]["ending"] = "Baptism of Fire"
-    data["adventure"]["cubes"] = [{"hero": "Nyx", "trauma": 1, "curse": 2, "trauma_limit": 1, "curse_capacity": 4},
-                                  {"hero": "Vacrem", "trauma": 0, "curse": 0, "trauma_limit": 1, "curse_capacity": None}]
+    data["adventure"]["cubes"] = [
+        {"hero": "Nyx", "trauma": 1, "curse": 2, "trauma_limit": 1, "curse_capacity": 4},
+        {"hero": "Vacrem", "trauma": 0, "curse": 0, "trauma_limit": 1, "curse_capacity": None}]
     s = sections(parse(sheet.render(data, "html")))
     assert s["story"].find("div", "meta").text() == "Party Leader: Andreas · Ending: Baptism of Fire"
     assert rows(s["adventure"].find("table", "cubes")) == [["Nyx", "1 of 1", "2 of 4"], ["Vacrem", "0 of 1", "0"]]
@@ -266,7 +273,8 @@ def test_hostile_names_come_out_as_text(run, example):
     story.write_text(story.read_text()
                      .replace('party = "Safeguard Corporation"', 'party = "Tom & Jerry <b>bold</b>"')
                      .replace('followers = ["Vorn the Warrior"]', 'followers = ["[link](http://evil.example) *x*"]')
-                     .replace('{ name = "Scroll of Beguile", copies = 2 }', '{ name = "Potion | of *Doom*", copies = 1 }'))
+                     .replace('{ name = "Scroll of Beguile", copies = 2 }',
+                              '{ name = "Potion | of *Doom*", copies = 1 }'))
     nyx = example / "heroes" / "nyx.toml"
     nyx.write_text(nyx.read_text().replace('name = "Nyx"', f"name = '{HOSTILE}'"))
     adventure = example / "adventure.toml"

@@ -9,11 +9,11 @@ from ..terminal import term
 
 
 def sheet(
-    format: Annotated[str | None, typer.Option("--format", metavar="html|md",
-                                                  help="html (the default) or md; else taken from --out's suffix.")] = None,
-    out: Annotated[str | None, typer.Option("--out", metavar="PATH|-",
-                                               help="Where to write it (a folder gets sheet.html in it); - for stdout. "
-                                                    "Default: sheet.html (sheet.md) in the campaign folder.")] = None,
+    format: Annotated[str | None, typer.Option(
+        "--format", metavar="html|md", help="html (the default) or md; else taken from --out's suffix.")] = None,
+    out: Annotated[str | None, typer.Option(
+        "--out", metavar="PATH|-", help="Where to write it (a folder gets sheet.html in it); - for stdout. "
+                                        "Default: sheet.html (sheet.md) in the campaign folder.")] = None,
     open_: Annotated[bool, typer.Option("--open", help="Open the written sheet in the web browser.")] = False,
 ) -> None:
     """The campaign as printable sheets: one self-contained HTML page (or Markdown for GitHub).
