@@ -19,11 +19,13 @@ from typing import Any, Sequence
 RUNE_STYLES = {"red": "bold red", "blue": "bold blue", "green": "bold green", "orange": "bold dark_orange",
                "gray": "bold grey62", "grey": "bold grey62"}
 RUNE_MARK = "\u25cf"  # ●, drawn just before the colour's name
-_RUNE_WORD = re.compile(r"\b(red|blue|green|orange|gray|grey)\b")
+_RUNE_WORD = re.compile(r"(?<!dark )(?<!light )\b(red|blue|green|orange|gray|grey)\b")
+# A status-board slot's base colour ("slot 5 (dark red)") is not a rune: no mark there.
+_SLOT_COLOUR = re.compile(r"\bslot \d+ \([^)]*\)")
 # The outcome of each raid and battalion step (SPEC 5.5): what the table looks for in the output.
 EMPHASIS = (  # later patterns win where two overlap
-    (re.compile(r"\b(?:[Ss]ummoned|placed|activates?)\b"), "bold magenta"),
-    (re.compile(r"\b(?:a breathing space|nothing (?:is )?summoned|Skipped)\b"), "bold cyan"),
+    (re.compile(r"(?<!nothing is )(?<!nothing )\b(?:[Ss]ummoned|[Pp]laced|activates?)\b"), "bold magenta"),
+    (re.compile(r"\b(?:a breathing space|Skipped)\b"), "bold cyan"),
     (re.compile(r"\b(?:fails? to be summoned|failed summons?|adventure fails|is defeated)\b"), "bold red"),
     (re.compile(r"\b[Ff]ace [AB]\b"), "bold"),
 )
@@ -149,7 +151,10 @@ def styled(text: str, style: str | None = None):
 
     out = Text(style=style or "")
     pos = 0
+    slots = [m.span() for m in _SLOT_COLOUR.finditer(text)]
     for m in _RUNE_WORD.finditer(text):
+        if any(a <= m.start() < b for a, b in slots):
+            continue
         out.append(text[pos:m.start()])
         out.append(RUNE_MARK, style=RUNE_STYLES[m.group(1)])  # joined to the word: never wrapped apart
         out.append(m.group(1))
