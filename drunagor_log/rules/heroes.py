@@ -2,7 +2,7 @@
 with, what leaves the party with a hero, and what a hero may do at Camp.
 
 Pure: plain values in (model.Hero, model.Story), values or a RuleError/UsageError out; no files, no
-terminal. `cli/commands/heroes.py` refuses with these; `checks/heroes.py` reports them.
+terminal. `ops/heroes.py` refuses with these; `checks/heroes.py` reports them.
 
 Rulebook lines (RB L<n>): hero limitations L939-949, removing a hero L968-974, the starting kit
 L984-989 and L1048-1052, the recruit table L1005-1016, Relearning L1034-1040.
@@ -14,7 +14,7 @@ from ..values import record
 from typing import Iterable, Sequence
 
 from ..errors import RuleError, UsageError
-from ..model import CHAPTERS, QUALITIES, Hero, Story
+from ..model import CHAPTERS, EQUIPMENT_KINDS, QUALITIES, Hero, Story
 
 # The command that records each kind of reward (rewards.FIELDS), and where it lives in a log.
 RECORD_WITH = {
@@ -147,7 +147,7 @@ def party_findings(heroes: Iterable[Hero], max_heroes: int) -> list[Finding]:
     for h in heroes:
         core = core_hero_finding(h.name)
         if core is not None:
-            found.append(Finding(core.rule, core.message, "remove this Campaign Log; " + core.remedy,
+            found.append(Finding(core.rule, core.message, f"remove this Campaign Log; {core.remedy}",
                                  h.name, ("name",)))
         cls = class_finding(h)
         if cls is not None:
@@ -283,3 +283,70 @@ def last_completed(story: Story, since: str = "01") -> str | None:
 def quote(name: str) -> str:
     """A name as typed in a shell command: quoted when it holds anything but letters and digits."""
     return name if name.replace("-", "").isalnum() else '"' + name.replace('"', '\\"') + '"'
+
+
+# ------------------------------------------------------------------------------------- cards
+
+
+def recorded_kind(story: Story, name: str) -> str | None:
+    """An item kind the party recorded once under [cards] (SPEC "User-recorded facts")."""
+    facts = next((v for k, v in story.cards.items() if k.casefold() == name.casefold()), None)
+    if not facts:
+        return None
+    if facts.get("kind") in EQUIPMENT_KINDS:
+        return facts["kind"]
+    if facts.get("type") in ("potion", "scroll", "treasure"):
+        return "consumable"
+    if facts.get("epic") is True:
+        return "epic"
+    return None
+
+
+def kind_facts(kind: str) -> dict:
+    """What [cards] records about an item of `kind` the catalog does not know; `epic` too for an
+    Adventure Item, as the Spoils upgrade rule needs it (RB L413-417)."""
+    facts: dict = {"kind": kind}
+    if kind in ("adventure", "epic"):
+        facts["epic"] = kind == "epic"
+    return facts
+
+
+def stored_entry(story: Story, name: str, quality: str | None) -> str | None:
+    """The `stored` entry that keeps this card out of the campaign, if any (RB L429-431)."""
+    forms = {name.casefold()}
+    if quality:
+        forms |= {f"{name} ({quality})".casefold(), f"{name} ({quality.capitalize()})".casefold()}
+    return next((s for s in story.stored if s.casefold() in forms), None)
+
+
+@record
+class GainedKind:
+    """How a gained card is written: its kind, its quality (Spoils only), and whether its kind is
+    to be remembered under [cards] (a card the catalog does not know)."""
+
+    kind: str
+    quality: str | None
+    remember: bool
+
+
+def gained_kind(name: str, kind: str | None, quality: str | None, known: str | None,
+                recorded: str | None) -> GainedKind:
+    """The kind of a card a hero gains: `kind` as the user gave it (or None), checked against what
+    the catalog knows (`known`) and what the party recorded (`recorded`). Spoils are always received
+    Standard (RB L397)."""
+    remember = False
+    if kind is None:
+        kind = known or recorded
+        if kind is None:
+            raise UsageError(f"drunagor does not know the card {name!r}, so not its kind",
+                             remedy="say it once with --kind starting|spoils|adventure|epic|consumable "
+                                    "(remembered under [cards] in story.toml)")
+    elif known is not None and kind != known and not (known == "adventure" and kind == "epic"):
+        raise UsageError(f"{name} is a {known} card, not {kind}", remedy="leave out --kind: the catalog knows this card")
+    elif known is None and recorded != kind:
+        remember = True
+    if quality and kind != "spoils":
+        raise UsageError("--quality is for Spoils of the Hero cards only")
+    if kind == "spoils":
+        quality = quality or "standard"
+    return GainedKind(kind, quality, remember)
