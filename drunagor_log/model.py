@@ -57,9 +57,22 @@ def _get(data: dict, key: str, t, path: tuple, default=None, required=False):
     value = data[key]
     ok = isinstance(value, t) and not (t is int and isinstance(value, bool))
     if not ok:
-        raise FieldError(path + (key,), f"`{'.'.join(map(str, path + (key,)))}` must be "
-                         f"{_type_name(t)}, not {value!r}", f"write `{key}` as {_type_name(t)}")
+        raise FieldError(path + (key,), f"{_shown(path, key)} must be {_type_name(t)}, not {value!r}",
+                         f"write `{key}` as {_type_name(t)}")
     return value
+
+
+# How a list's entries are called in messages: entry 0 of `skills` is "skill 1" (people count from 1).
+_ENTRY = {"skills": "skill", "equipment": "equipment entry", "upgrades": "upgrade", "cards": "card"}
+
+
+def _shown(path: tuple, key: str) -> str:
+    """A key path as a message names it: "`party`", "`level` of skill 1", "`rules.max_heroes`"."""
+    at = max((i for i, p in enumerate(path) if isinstance(p, int)), default=None)
+    if at is None:
+        return f"`{'.'.join(map(str, path + (key,)))}`"
+    owner = str(path[at - 1]) if at else "list"
+    return f"`{key}` of {_ENTRY.get(owner, owner + ' entry')} {path[at] + 1}"
 
 
 def _names(data: dict, key: str, path: tuple = ()) -> tuple[str, ...]:
@@ -256,7 +269,9 @@ class Hero:
     equipment: tuple[Item, ...]
     upgrades: tuple[Upgrade, ...]
     retired: bool
-    left: str | None = None  # the chapter before which a retired hero left the party
+    left: str | None = None  # the chapter before which the hero (last) left the party
+    returned: str | None = None  # the chapter before which a hero who left came back (`hero return`)
+    upgrades_before: int = 0  # upgrades recorded before the hero left: their cards went back to the box
 
     @property
     def active(self) -> bool:
@@ -326,4 +341,6 @@ def hero_from(data: dict) -> Hero:
         upgrades=tuple(upgrades),
         retired=_get(data, "retired", bool, (), default=False),
         left=_chapter(data, "left", ()),
+        returned=_chapter(data, "returned", ()),
+        upgrades_before=_count(data, "upgrades_before_return", (), 0),
     )

@@ -43,35 +43,52 @@ def active_hero(c: Campaign, query: str) -> tuple[str, Hero]:
         f = c.hero_files[slug]
         raise RuleError(f"{hero.name} has left the party" + (f" (before chapter {hero.left})" if hero.left else ""),
                         file=f.shown, line=f.line(("retired",)), rule="retired",
-                        remedy="their Campaign Log is kept for the record; choose an active hero")
+                        remedy=f"choose an active hero, or bring {hero.name} back: drunagor hero return "
+                               f"{rules.quote(hero.name)}")
     return slug, hero
 
 
 def find_entry(names: Sequence[str], query: str) -> int | None:
-    """Index of the entry `query` names: exact (any case), else a unique prefix; None if none."""
-    q = query.strip().casefold()
-    exact = [i for i, n in enumerate(names) if n.casefold() == q]
-    if exact:
-        return exact[0]
-    prefixed = sorted({n for n in names if q and n.casefold().startswith(q)})
-    if len(prefixed) == 1:
-        return next(i for i, n in enumerate(names) if n == prefixed[0])
-    if prefixed:
-        raise UsageError(f"{query!r} could be any of: {', '.join(prefixed)}", remedy="type more of the name")
+    """Index of the entry `query` names (the resolver's order: exact, any case, a unique prefix);
+    None if none."""
+    from ..names import match
+
+    found = match(query, names)
+    return None if found is None else list(names).index(found)
+
+
+def _holder(c: Campaign, hero: Hero, query: str) -> tuple[Hero, str] | None:
+    """Another active hero holding the card `query` names, and its name as written in their log."""
+    for h in c.active_heroes().values():
+        if h is hero:
+            continue
+        try:
+            i = find_entry([e.name for e in h.equipment], query)
+        except UsageError:
+            continue
+        if i is not None:
+            return h, h.equipment[i].name
     return None
 
 
-def _held_item(c: Campaign, slug: str, hero: Hero, query: str, doing: str) -> int:
-    """Index in the hero's equipment of the card `query` names, else a refusal saying who has it."""
+def _held_item(c: Campaign, slug: str, hero: Hero, query: str, doing: str, to: Hero | None = None) -> int:
+    """Index in the hero's equipment of the card `query` names, else a refusal that says who has
+    it and the command that would do what was meant (one that is not refused itself)."""
     i = find_entry([e.name for e in hero.equipment], query)
     if i is not None:
         return i
     from ..names import closest
 
-    holder = next((h for h in c.active_heroes().values() if h is not hero and h.item(query)), None)
-    if holder is not None:
-        remedy = (f"{holder.name} has it: drunagor hero give {rules.quote(holder.name)} {rules.quote(hero.name)} "
-                  f"{rules.quote(query)}")
+    held = _holder(c, hero, query)
+    q = rules.quote
+    if held is not None:
+        other, card = held
+        if doing == "drop":
+            remedy = f"{other.name} has it: drunagor hero drop {q(other.name)} {q(card)}"
+        elif to is not None and other is to:
+            remedy = f"{other.name} has it already"
+        else:
+            remedy = f"{other.name} has it: drunagor hero give {q(other.name)} {q((to or hero).name)} {q(card)}"
     else:
         hint = closest(query, [e.name for e in hero.equipment])
         remedy = (f"did you mean {hint!r}?" if hint else
@@ -91,19 +108,20 @@ def _pick(query: str, options: Iterable[str], what: str) -> str:
     return lookup(query, {o: o for o in options}, what)
 
 
-def _name_or_warn(name: str, kind: str, what: str, warnings: list[str]) -> str:
-    """A catalog name in catalog spelling; an unknown one is kept as typed, with a warning."""
-    from .. import catalog
+def _catalog_name(query: str, kind: str, new: bool, warnings: list[str], extra: Iterable[str] = ()) -> str:
+    """The catalog's name of `kind` that `query` means (names.resolve_known; `extra`: names the log
+    already holds); a name it does not know only with `new` (the user's --new), with a warning when
+    it is close to a known one."""
+    from ..names import article, closest, known, resolve_known
 
-    known = catalog.names(kind)
-    exact = catalog.canonical(name, known)
-    if exact:
-        return exact
-    hint = catalog.closest(name, known)
-    article = "an" if what[0].lower() in "aeiou" else "a"
-    warnings.append(f"{name!r} is not {article} {what} drunagor knows" + (f"; did you mean {hint!r}?" if hint else "")
-                    + " (kept as typed)")
-    return name.strip()
+    what = {"auras": "Aura", "hero_statuses": "hero status"}[kind]
+    name = resolve_known(query, kind, new=new, extra=extra,
+                         new_hint=f"if it is {article(what)} {what} drunagor does not know, add --new to record it")
+    names = known(kind)[0]
+    if name not in names and name not in extra:
+        hint = closest(name, names)
+        warnings.append(f"{name!r} is recorded as a new {what}" + (f"; drunagor knows {hint!r}" if hint else ""))
+    return name
 
 
 def _excess_warning(c: Campaign, slug: str, hero: Hero) -> tuple[str, ...]:
@@ -140,16 +158,25 @@ def _log_text(name: str, cls: str, role: str, player: str | None, joined: str, g
     return "\n".join(lines) + "\n"
 
 
-def _check_room(c: Campaign, role: str, *, coming: str | None = None) -> None:
+def _check_room(c: Campaign, role: str) -> None:
     """Room in the party for one more hero (RB L943), and the Dungeon Role free."""
-    active = [h for h in c.active_heroes().values() if h.name != coming]
+    active = list(c.active_heroes().values())
     full = rules.party_full(active, c.story.rules.max_heroes)
     if full is not None:
         raise full.error(c.story_file.shown, c.story_file.line(("rules", "max_heroes")))
-    taken = rules.role_taken(role, active)
+    _check_role_free(c, role, active)
+
+
+def _check_role_free(c: Campaign, role: str, others: Sequence[Hero], how: str = "") -> None:
+    """One hero per Dungeon Role among `others` (the active heroes but the one taking `role`);
+    `how` says how to choose another ("--role ROLE")."""
+    taken = rules.role_taken(role, others)
     if taken is not None:
         slug = next(s for s, h in c.active_heroes().items() if h.name == taken.hero)
-        raise taken.error(c.hero_files[slug].shown, c.hero_files[slug].line(("role",)))
+        error = taken.error(c.hero_files[slug].shown, c.hero_files[slug].line(("role",)))
+        if how and error.remedy and error.remedy.startswith("choose a free role"):
+            error.remedy += f" ({how})"
+        raise error
 
 
 def _no_log_yet(c: Campaign, hero_name: str) -> None:
@@ -161,9 +188,10 @@ def _no_log_yet(c: Campaign, hero_name: str) -> None:
     s, h = existing
     why = f"left the party before chapter {h.left}" if h.retired and h.left else (
         "left the party" if h.retired else "is in the party")
+    remedy = (f"to bring {h.name} back with their Campaign Log: drunagor hero return {rules.quote(h.name)}"
+              if h.retired else "choose another name")
     raise RuleError(f"{h.name} already has a Campaign Log ({c.hero_files[s].shown}) and {why}",
-                    rule="hero-file", remedy="choose another name" + (
-                        "; a hero who left keeps the log for the record" if h.retired else ""))
+                    rule="hero-file", remedy=remedy)
 
 
 def _starting_gear(gear: Sequence[str], warnings: list[str]) -> list[str]:
@@ -226,6 +254,7 @@ def remove(c: Campaign, name: str) -> Change:
     doc = c.hero_files[slug].edit()
     edit.clear_entries(doc, "equipment")
     edit.set_value(doc, "retired", True)
+    edit.delete_key(doc, "returned")  # an earlier return; `left` now says when they left
     left = c.story.next_chapter()
     if left:
         edit.set_value(doc, "left", left)
@@ -251,7 +280,7 @@ def hero_data(hero: Hero, story: Any, party: Sequence[Hero]) -> dict:
     data: dict[str, Any] = {
         "name": hero.name, "class": hero.cls, "role": hero.role, "role_cards": list(rules.ROLE_CARDS),
         "player": hero.player, "joined": hero.joined, "retired": hero.retired, "left": hero.left,
-        "aura": hero.aura, "statuses": list(hero.statuses), "class_abilities": list(hero.class_abilities),
+        "returned": hero.returned, "aura": hero.aura, "statuses": list(hero.statuses), "class_abilities": list(hero.class_abilities),
         "skills": [{"name": s.name, "tree": s.tree, "level": s.level, "chapter": s.chapter} for s in hero.skills],
         "equipment": [{"name": i.name, "kind": i.kind, "quality": i.quality, "place": i.place, "from": i.given_by}
                       for i in hero.equipment],
@@ -260,7 +289,7 @@ def hero_data(hero: Hero, story: Any, party: Sequence[Hero]) -> dict:
         "expected": None, "recorded": None, "owes": None, "excess": None,
     }
     if hero.active:
-        data["expected"] = rewards.expected(hero.joined, story.track).as_dict()
+        data["expected"] = rewards.expected(rewards.start(hero), story.track).as_dict()
         data["recorded"] = rewards.recorded(hero, party).as_dict()
         data["owes"] = rewards.owed_for(hero, story, party).as_dict()
         data["excess"] = rewards.excess_for(hero, story, party).as_dict()
@@ -279,7 +308,7 @@ def list_heroes(c: Campaign) -> Change:
     rows: list[dict[str, Any]] = []
     for h in c.heroes.values():
         rows.append({"name": h.name, "class": h.cls, "role": h.role, "player": h.player, "joined": h.joined,
-                     "retired": h.retired, "left": h.left,
+                     "retired": h.retired, "left": h.left, "returned": h.returned,
                      "owes": rewards.owed_for(h, c.story, party).as_dict() if h.active else None,
                      "excess": rewards.excess_for(h, c.story, party).as_dict() if h.active else None})
     rows.sort(key=lambda r: r["retired"])
@@ -318,7 +347,7 @@ def learn(c: Campaign, name: str, skill: str, *, tree: str, level: int) -> Chang
     if any(s.name.casefold() == skill.casefold() for s in hero.skills):
         raise _refuse(f, "skills", f"{hero.name} already knows {skill!r}", "skills",
                       "a skill is learned once; to choose another, use drunagor hero relearn")
-    chapter = rules.last_completed(c.story, hero.joined)
+    chapter = rules.last_completed(c.story, rewards.start(hero))
     edit.append_entry(f.edit(), "skills", {"name": skill, "tree": tree_, "level": level, "chapter": chapter})
     after = replace(hero, skills=hero.skills + (Skill(skill, tree_, level, chapter),))
     return Change(f"{hero.name} learns {skill} ({tree_}, Level {level})",
@@ -385,21 +414,24 @@ def relearn(c: Campaign, name: str, old: str, new: str, *, tree: str | None = No
 # ------------------------------------------------------------------------------------ equipment
 
 
-def _catalog_item(name: str) -> str | None:
-    """The catalog spelling of an item, chest card or Starting Gear; None when unknown."""
-    from .. import catalog
+def _gained_item(c: Campaign, item: str, kind_given: bool, warnings: list[str]) -> str:
+    """The name a gained card is written under: the one the catalog or [cards] knows that `item`
+    means (names.match). A card neither knows is refused ("did you mean"), unless its kind is given
+    (--kind, the fact flag): then it is a new card, kept as typed."""
+    from ..names import closest, known, match
 
-    for find in (catalog.spoils_item, catalog.chest_card, catalog.adventure_item, catalog.starting_gear_item):
-        entry = find(name)
-        if entry is not None:
-            return entry["name"]
-    return None
-
-
-def _gained_item(c: Campaign, item: str) -> str:
-    """The name a gained card is written under: the catalog's, else the one recorded under [cards]."""
-    return _catalog_item(item) or next((k for k in c.story.cards if k.casefold() == item.strip().casefold()),
-                                       item.strip())
+    names = (*known("items")[0], *c.story.cards)
+    found = match(item, names, prefix=not kind_given)
+    if found is not None:
+        return found
+    hint = closest(item, names)
+    if kind_given:
+        if hint:
+            warnings.append(f"{item.strip()!r} is recorded as a new card; drunagor knows {hint!r}")
+        return item.strip()
+    remedy = "say it once with --kind starting|spoils|adventure|epic|consumable (remembered under [cards] in story.toml)"
+    raise RuleError(f"drunagor does not know the card {item.strip()!r}, so not its kind",
+                    remedy=f"did you mean {hint!r}? If not, {remedy}" if hint else remedy)
 
 
 def _check_not_held(c: Campaign, slug: str, hero: Hero, item_name: str, kind: str) -> None:
@@ -436,7 +468,8 @@ def gain(c: Campaign, name: str, item: str, *, kind: str | None = None, quality:
     kind_ = _pick(kind, EQUIPMENT_KINDS, "equipment kind") if kind else None
     quality_ = _pick(quality, QUALITIES, "quality") if quality else None
     slug, hero = active_hero(c, name)
-    item_name = _gained_item(c, item)
+    warnings: list[str] = []
+    item_name = _gained_item(c, item, kind_ is not None, warnings)
     choice = rules.gained_kind(item_name, kind_, quality_, catalog.item_kind(item_name),
                                rules.recorded_kind(c.story, item_name))
     _check_not_stored(c, item_name, choice.quality)
@@ -449,11 +482,11 @@ def gain(c: Campaign, name: str, item: str, *, kind: str | None = None, quality:
         edit.set_card_facts(c.story_file.edit(), item_name, rules.kind_facts(choice.kind))
         article = "an" if choice.kind[0] in "aeiou" else "a"
         notes = (f"remembered under [cards] in story.toml: {item_name} is {article} {choice.kind} card",)
-    warnings = _excess_warning(c, slug, replace(hero, equipment=hero.equipment + (entry,))) \
-        if choice.kind == "spoils" else ()
+    if choice.kind == "spoils":
+        warnings += _excess_warning(c, slug, replace(hero, equipment=hero.equipment + (entry,)))
     where = "in the bag" if place == "bag" else "equipped"
     q = f", {choice.quality}" if choice.kind == "spoils" else ""
-    return Change(f"{hero.name} gains {item_name} ({choice.kind}{q}, {where})", notes, warnings,
+    return Change(f"{hero.name} gains {item_name} ({choice.kind}{q}, {where})", notes, tuple(warnings),
                   {"hero": hero.name, "item": item_name, "kind": choice.kind, "quality": choice.quality,
                    "place": place})
 
@@ -493,7 +526,7 @@ def _from_hero(c: Campaign, giver: str, receiver: Hero, to_slug: str, item: str)
     slug, hero = active_hero(c, giver)
     if slug == to_slug:
         raise UsageError(f"{hero.name} cannot give a card to themselves")
-    i = _held_item(c, slug, hero, item, "give")
+    i = _held_item(c, slug, hero, item, "give", to=receiver)
     entry = hero.equipment[i]
     if entry.kind != "consumable" and receiver.item(entry.name):
         raise RuleError(f"{receiver.name} already has {entry.name}", rule="equipment")
@@ -504,10 +537,33 @@ def _from_hero(c: Campaign, giver: str, receiver: Hero, to_slug: str, item: str)
     return hero, Item(entry.name, entry.kind, entry.quality, "bag", earner)
 
 
+def _to_stash(c: Campaign, giver: str, item: str) -> Change:
+    """A Consumable back into the party stash (the inverse of `hero give stash HERO ITEM`): the
+    stash holds only Consumables (RB L972-974)."""
+    slug, hero = active_hero(c, giver)
+    i = _held_item(c, slug, hero, item, "give")
+    entry = hero.equipment[i]
+    if entry.kind != "consumable":
+        raise _refuse(c.hero_files[slug], "equipment", f"{entry.name} is not a Consumable Item, and the party "
+                      "stash holds only Consumables (RB L972-974)", "stash",
+                      f"to take it out of the Campaign Log: drunagor hero drop {rules.quote(hero.name)} "
+                      f"{rules.quote(entry.name)}")
+    edit.remove_entry(c.hero_files[slug].edit(), "equipment", i)
+    edit.append_entry(c.story_file.edit(), "stash", entry.name)
+    return Change(f"{hero.name} puts {entry.name} in the party stash",
+                  data={"from": hero.name, "to": STASH, "item": entry.name})
+
+
 def give(c: Campaign, giver: str, to: str, item: str) -> Change:
-    """Hand a card to another hero's bag, or one from the party stash (`giver` = "stash")."""
+    """Hand a card to another hero's bag; `giver` "stash" hands one out from the party stash, `to`
+    "stash" puts a Consumable back there."""
+    from_stash, to_stash = (x.strip().casefold() == STASH for x in (giver, to))
+    if from_stash and to_stash:
+        raise UsageError("give from the stash to a hero, or from a hero to the stash")
+    if to_stash:
+        return _to_stash(c, giver, item)
     to_slug, receiver = active_hero(c, to)
-    if giver.strip().casefold() == STASH:
+    if from_stash:
         moved = _from_stash(c, item)
         summary = f"{receiver.name} takes {moved.name} from the party stash (in the bag)"
         source = STASH
@@ -546,9 +602,11 @@ def unequip(c: Campaign, name: str, item: str) -> Change:
 # ------------------------------------------------------------------------------ aura, statuses
 
 
-def aura(c: Campaign, name: str, new: str | None = None, *, clear: bool = False) -> Change:
-    """Set the hero's Aura (one at a time: a new one replaces the old), or clear it."""
-    if (new is None) == (not clear):
+def aura(c: Campaign, name: str, aura_name: str | None = None, *, clear: bool = False,
+         new: bool = False) -> Change:
+    """Set the hero's Aura (one at a time: a new one replaces the old), or clear it. An Aura the
+    catalog does not know is recorded only with `new` (--new)."""
+    if (aura_name is None) == (not clear):
         raise UsageError("give an AURA or --clear (not both)", remedy="e.g. drunagor hero aura Andreas Bastion")
     slug, hero = active_hero(c, name)
     doc = c.hero_files[slug].edit()
@@ -557,7 +615,7 @@ def aura(c: Campaign, name: str, new: str | None = None, *, clear: bool = False)
         msg = f"{hero.name} loses the Aura {hero.aura}" if hero.aura else f"{hero.name} has no Aura"
         return Change(msg, data={"hero": hero.name, "aura": None})
     warnings: list[str] = []
-    aura_ = _name_or_warn(new or "", "auras", "Aura", warnings)
+    aura_ = _catalog_name(aura_name or "", "auras", new, warnings, extra=[hero.aura] if hero.aura else [])
     msg = f"{hero.name} has the Aura {aura_}"
     if hero.aura != aura_:
         edit.set_value(doc, "aura", aura_)
@@ -565,8 +623,9 @@ def aura(c: Campaign, name: str, new: str | None = None, *, clear: bool = False)
     return Change(msg, warnings=tuple(warnings), data={"hero": hero.name, "aura": aura_})
 
 
-def status(c: Campaign, name: str, action: str, status_: str) -> Change:
-    """Add or remove a Campaign Log status (all are removed in the Camp phase)."""
+def status(c: Campaign, name: str, action: str, status_: str, *, new: bool = False) -> Change:
+    """Add or remove a Campaign Log status (all are removed in the Camp phase). A status the
+    catalog does not know is added only with `new` (--new)."""
     act = _pick(action, ("add", "remove"), "action")
     slug, hero = active_hero(c, name)
     f = c.hero_files[slug]
@@ -579,13 +638,160 @@ def status(c: Campaign, name: str, action: str, status_: str) -> Change:
         return Change(f"{hero.name} loses the status {hero.statuses[i]}",
                       data={"hero": hero.name, "status": hero.statuses[i]})
     warnings: list[str] = []
-    held = any(s.casefold() == status_.strip().casefold() for s in hero.statuses)
-    new = _name_or_warn(status_, "hero_statuses", "hero status", warnings)
-    if held or new in hero.statuses:
-        raise _refuse(f, "statuses", f"{hero.name} already has the status {new}", "hero-status")
-    edit.append_entry(f.edit(), "statuses", new)
-    return Change(f"{hero.name} gains the status {new}", warnings=tuple(warnings),
-                  data={"hero": hero.name, "status": new})
+    name_ = _catalog_name(status_, "hero_statuses", new, warnings, extra=hero.statuses)
+    if any(s.casefold() == name_.casefold() for s in hero.statuses):
+        raise _refuse(f, "statuses", f"{hero.name} already has the status {name_}", "hero-status")
+    edit.append_entry(f.edit(), "statuses", name_)
+    return Change(f"{hero.name} gains the status {name_}", warnings=tuple(warnings),
+                  data={"hero": hero.name, "status": name_})
+
+
+# ---------------------------------------------------------------------------------- corrections
+
+
+def _own_entry(f: TomlFile, hero: Hero, names: Sequence[str], query: str, what: str, key: str) -> int:
+    """Index of the entry of the hero's list `key` that `query` names, else a refusal with the
+    closest one."""
+    from ..names import closest
+
+    i = find_entry(names, query)
+    if i is not None:
+        return i
+    hint = closest(query, names)
+    plural = {"skill": "skills", "Class Ability": "Class Abilities"}[what]
+    remedy = f"did you mean {hint!r}?" if hint else f"{plural}: " + (", ".join(names) or "none")
+    raise _refuse(f, key, f"{hero.name} has no {what} called {query!r}", key.replace("_", "-"), remedy)
+
+
+def _owes_now(c: Campaign, slug: str, hero: Hero) -> tuple[str, ...]:
+    """After a correction: what the hero (as `hero` now is) is owed, if anything."""
+    party = [hero if s == slug else h for s, h in c.active_heroes().items()]
+    owed = rewards.describe(rewards.owed_for(hero, c.story, party))
+    return (f"{hero.name} now owes: {owed}",) if owed else ()
+
+
+def unlearn(c: Campaign, name: str, skill: str) -> Change:
+    """Take back a skill recorded by mistake (`hero learn`'s inverse): its entry leaves the log."""
+    slug, hero = active_hero(c, name)
+    f = c.hero_files[slug]
+    i = _own_entry(f, hero, [s.name for s in hero.skills], skill, "skill", "skills")
+    gone = hero.skills[i]
+    edit.remove_entry(f.edit(), "skills", i)
+    after = replace(hero, skills=hero.skills[:i] + hero.skills[i + 1:])
+    return Change(f"{hero.name} unlearns {gone.name} ({gone.tree}, Level {gone.level})", _owes_now(c, slug, after),
+                  data={"hero": hero.name, "skill": gone.name})
+
+
+def forget(c: Campaign, name: str, ability_: str) -> Change:
+    """Take back a Class Ability recorded by mistake (`hero ability`'s inverse)."""
+    slug, hero = active_hero(c, name)
+    f = c.hero_files[slug]
+    i = _own_entry(f, hero, hero.class_abilities, ability_, "Class Ability", "class_abilities")
+    gone = hero.class_abilities[i]
+    edit.remove_entry(f.edit(), "class_abilities", i)
+    after = replace(hero, class_abilities=hero.class_abilities[:i] + hero.class_abilities[i + 1:])
+    return Change(f"{hero.name} forgets the Class Ability {gone}", _owes_now(c, slug, after),
+                  data={"hero": hero.name, "ability": gone})
+
+
+def _set_player(f: TomlFile, hero: Hero, player: str) -> str:
+    """`player = ...` (an empty text removes it); what changed, in words."""
+    new = player.strip() or None
+    if new != hero.player:
+        if new is None:
+            edit.delete_key(f.edit(), "player")
+        else:
+            edit.set_value(f.edit(), "player", new, after=("role",))
+    return f"player {hero.player or 'none'} -> {new or 'none'}" if new != hero.player else f"player {new or 'none'}"
+
+
+def _set_role(c: Campaign, slug: str, hero: Hero, role: str, warnings: list[str]) -> str:
+    """A Dungeon Role no other active hero has (one Initiative Track slot each, RB L941-943)."""
+    role_ = rules.role_name(role)
+    if role_ == hero.role:
+        return f"role {role_}"
+    if hero.active:
+        others = [h for s, h in c.active_heroes().items() if s != slug]
+        _check_role_free(c, role_, others, f"drunagor hero set {rules.quote(hero.name)} --role ROLE")
+    edit.set_value(c.hero_files[slug].edit(), "role", role_)
+    learned = [s.name for s in hero.skills if s.tree == "role"]
+    if learned:
+        warnings.append(f"{hero.name}'s Dungeon Role skills ({', '.join(learned)}) were recorded as {hero.role}; "
+                        f"relearn those of the {hero.role} cards (drunagor hero relearn {rules.quote(hero.name)} "
+                        "OLD NEW, RB L1034-1040)")
+    return f"role {hero.role} -> {role_}"
+
+
+def _set_class(f: TomlFile, hero: Hero, cls: str) -> str:
+    """The hero's class, as `hero add --class` allows it (RB L947-949)."""
+    _, new = rules.identity(hero.name, cls)
+    if new == hero.cls:
+        return f"class {new}"
+    edit.set_value(f.edit(), "class", new)
+    return f"class {hero.cls} -> {new}"
+
+
+def set_hero(c: Campaign, name: str, *, player: str | None = None, role: str | None = None,
+             cls: str | None = None) -> Change:
+    """Correct a hero's player, Dungeon Role or class; the role and class rules of `hero add` apply."""
+    if player is None and role is None and cls is None:
+        raise UsageError("nothing to change", remedy="give --player, --role or --class "
+                                                     "(e.g. drunagor hero set Nyx --player Dana)")
+    slug, hero = c.find_hero(name)
+    f = c.hero_files[slug]
+    parts: list[str] = []
+    warnings: list[str] = []
+    if role is not None:
+        parts.append(_set_role(c, slug, hero, role, warnings))
+    if cls is not None:
+        parts.append(_set_class(f, hero, cls))
+    if player is not None:
+        parts.append(_set_player(f, hero, player))
+    return Change(f"{hero.name}: " + "; ".join(parts), warnings=tuple(warnings), data={"hero": hero.name})
+
+
+def return_hero(c: Campaign, name: str, *, player: str | None = None, role: str | None = None) -> Change:
+    """A hero who left rejoins the party before the next chapter with their Campaign Log: the
+    party's limit and the Dungeon Roles apply as for a new hero (RB L941-943), and they are owed
+    what a recruit of that chapter takes (RB L1005-1016) less what the log keeps: their skills and
+    Class Abilities. Their Spoils and upgrades went back to the box when they left (RB L972-974)."""
+    slug, hero = c.find_hero(name)
+    f = c.hero_files[slug]
+    if hero.active:
+        raise _refuse(f, "name", f"{hero.name} is in the party", "hero-return",
+                      "hero return brings back a hero who left (drunagor hero list shows them)")
+    role_ = rules.role_name(role) if role else hero.role
+    full = rules.party_full(list(c.active_heroes().values()), c.story.rules.max_heroes)
+    if full is not None:
+        raise full.error(c.story_file.shown, c.story_file.line(("rules", "max_heroes")))
+    _check_role_free(c, role_, list(c.active_heroes().values()),
+                     f"drunagor hero return {rules.quote(hero.name)} --role ROLE")
+    back = rules.joining_chapter(c.story)
+    doc = f.edit()
+    edit.delete_key(doc, "retired")
+    edit.set_value(doc, "returned", back)
+    if hero.upgrades:
+        edit.set_value(doc, "upgrades_before_return", len(hero.upgrades))
+    if role_ != hero.role:
+        edit.set_value(doc, "role", role_)
+    if player is not None:
+        _set_player(f, hero, player)
+    after = replace(hero, retired=False, returned=back, upgrades_before=len(hero.upgrades), role=role_)
+    return Change(f"{hero.name} returns to the party before chapter {back}: {hero.cls}, {role_}"
+                  + (f" (left before chapter {hero.left})" if hero.left else ""), _return_notes(c, slug, after),
+                  data={"hero": hero.name, "returned": back, "role": role_})
+
+
+def _return_notes(c: Campaign, slug: str, hero: Hero) -> tuple[str, ...]:
+    party = [h for s, h in c.active_heroes().items() if s != slug] + [hero]
+    owed = rewards.owed_for(hero, c.story, party)
+    notes = owed_notes(hero.name, owed, f"what a recruit before chapter {hero.returned} takes, less what the "
+                       "Campaign Log keeps")
+    gear = rules.starting_gear(hero)
+    if gear < rules.STARTING_GEAR:
+        notes.append(f"Starting Gear: {gear} of {rules.STARTING_GEAR} recorded (RB L989); record it with: "
+                     f"drunagor hero gain {rules.quote(hero.name)} ITEM --kind starting")
+    return tuple(notes)
 
 
 # ------------------------------------------------------------------------------------- camp

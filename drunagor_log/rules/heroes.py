@@ -70,20 +70,29 @@ def identity(name: str, requested_class: str | None) -> tuple[str, str]:
     special class with Hero Pack #1 (RB L947-949); any other hero needs an explicit class."""
     from .. import catalog
 
+    from ..names import closest, known as known_names, match
+
     known = catalog.hero(name)
-    if known is None:
-        if not requested_class or not requested_class.strip():
+    if known is None and not (requested_class and requested_class.strip()):
+        names, aliases = known_names("heroes")
+        found = match(name, names, aliases)  # a unique beginning: "cath"
+        if found is None:
+            hint = closest(name, [*names, *aliases])
             raise UsageError(f"{name!r} is not an Awakenings hero the catalog knows, so its class is "
-                             "unknown", remedy=f'give it with --class (e.g. drunagor hero add "{name}" '
+                             "unknown", remedy=(f"did you mean {hint!r}? If not, " if hint else "")
+                             + f'give it with --class (e.g. drunagor hero add "{name}" '
                              "--role ROLE --class Ranger); heroes of other products are welcome (RB L943)")
-        return name.strip(), requested_class.strip()
+        known = catalog.hero(found)
+    if known is None:
+        return name.strip(), (requested_class or "").strip()
     if requested_class is None:
         return known.name, known.hero_class
-    q = requested_class.strip().casefold()
-    matches = [c for c in known.classes if c.casefold() == q] or \
-              [c for c in known.classes if c.casefold().startswith(q)]
-    if len(matches) == 1 and q:
-        return known.name, matches[0]
+    try:
+        chosen = match(requested_class, known.classes) if requested_class.strip() else None
+    except UsageError:
+        chosen = None
+    if chosen is not None:
+        return known.name, chosen
     raise RuleError(f"{known.name} is a {known.hero_class} (or a {known.special_class} with Hero Pack #1), "
                     f"not a {requested_class} (RB L947-949)",
                     remedy=f"leave out --class, or use --class {known.special_class}", rule="hero-class")
@@ -97,7 +106,8 @@ def class_finding(hero: Hero) -> Finding | None:
         return None
     return Finding("hero-class", f"{known.name} is a {known.hero_class} (or a {known.special_class} with "
                    f"Hero Pack #1), not a {hero.cls} (RB L947-949)",
-                   f'write class = "{known.hero_class}" or "{known.special_class}"', hero.name, ("class",))
+                   f"correct it: drunagor hero set {quote(hero.name)} --class {known.hero_class} (or --class "
+                   f"{known.special_class})", hero.name, ("class",))
 
 
 def role_name(query: str) -> str:
@@ -147,8 +157,9 @@ def party_findings(heroes: Iterable[Hero], max_heroes: int) -> list[Finding]:
     for h in heroes:
         core = core_hero_finding(h.name)
         if core is not None:
-            found.append(Finding(core.rule, core.message, f"remove this Campaign Log; {core.remedy}",
-                                 h.name, ("name",)))
+            first = (f"take the hero out of the party (drunagor hero remove {quote(h.name)})" if h.active
+                     else "delete this Campaign Log")
+            found.append(Finding(core.rule, core.message, f"{first}; {core.remedy}", h.name, ("name",)))
         cls = class_finding(h)
         if cls is not None:
             found.append(cls)
@@ -161,12 +172,15 @@ def party_findings(heroes: Iterable[Hero], max_heroes: int) -> list[Finding]:
         role = catalog.canonical(h.role, catalog.ROLES)
         if role is None:
             found.append(Finding("dungeon-role", f"{h.name}'s role {h.role!r} is not a Dungeon Role",
-                                 "use one of " + ", ".join(catalog.ROLES), h.name, ("role",)))
+                                 f"correct it: drunagor hero set {quote(h.name)} --role ROLE (one of "
+                                 + ", ".join(catalog.ROLES) + ")", h.name, ("role",)))
             continue
         if role in seen:
+            free = [r for r in catalog.ROLES if all(catalog.canonical(o.role, (r,)) is None for o in active)]
             found.append(Finding("dungeon-role", f"{h.name} and {seen[role].name} are both {role}: each "
                                  "Dungeon Role is taken by one hero only (one slot on the Initiative Track)",
-                                 "give one of them a free role", h.name, ("role",)))
+                                 f"give one of them a free role: drunagor hero set {quote(h.name)} --role "
+                                 + (free[0] if free else "ROLE"), h.name, ("role",)))
         else:
             seen[role] = h
     return found

@@ -266,14 +266,16 @@ def dumps(doc: Any) -> str:
     return tomlkit.dumps(doc)
 
 
-def set_value(container: Any, key: str, value: Any) -> None:
-    """Set a scalar key: an existing one is replaced on its own line (its comment kept), a new one
-    goes where add_key puts it."""
+def set_value(container: Any, key: str, value: Any, after: Iterable[str] = ()) -> None:
+    """Set a scalar key: an existing one is replaced on its own line (its comment kept); a new one
+    goes after the first of the keys `after` the container has, else where add_key puts it."""
     import tomlkit
 
     new = tomlkit.parse(f"x = {value_text(value)}\n")["x"] if isinstance(value, (str, bool, int)) else item(value)
     if key in container:
         container[key] = new  # tomlkit keeps the line's comment
+    elif hasattr(container, "body"):
+        insert_top(container, key, new, after)
     else:
         add_key(container, key, new)
 

@@ -20,6 +20,9 @@ hero_app = typer.Typer(
 )
 
 
+NewOpt = Annotated[bool, typer.Option("--new", help="The name is one drunagor does not know: record it as typed.")]
+
+
 def _write(operation: Callable, *args, commit: bool = False, **kwargs):
     """Run one writing operation on the campaign, save it, and print what it did."""
     with open_campaign(write=True) as c:
@@ -96,9 +99,16 @@ def list_(json: JsonOpt = False) -> None:
     from ...rules import rewards
 
     term.table(["Hero", "Class", "Role", "Player", "Joined", "Owes"],
-               [[r["name"], r["class"], r["role"], r["player"] or "", r["joined"],
+               [[r["name"], r["class"], r["role"], r["player"] or "", _joined(r),
                  ("left" + (f" before {r['left']}" if r["left"] else "")) if r["retired"]
                  else (rewards.describe(r["owes"]) or "nothing")] for r in rows])
+
+
+def _joined(r: dict) -> str:
+    """"01", or for a hero who came back "01, left 03, back 05"."""
+    if r["retired"] or not r["returned"]:
+        return r["joined"]
+    return f"{r['joined']}, left {r['left']}, back {r['returned']}" if r["left"] else f"{r['joined']}, back {r['returned']}"
 
 
 @hero_app.command("learn")
@@ -181,13 +191,14 @@ def drop(
 @hero_app.command("give")
 def give(
     giver: Annotated[str, typer.Argument(metavar="FROM", help="The hero who gives, or `stash` (the party stash).")],
-    to: Annotated[str, typer.Argument(help="The hero who receives.")],
+    to: Annotated[str, typer.Argument(help="The hero who receives, or `stash` (a Consumable back to the stash).")],
     item: Annotated[str, typer.Argument(help="The card.")],
     commit: CommitOpt = False,
 ) -> None:
     """Hand a card to another hero (it goes to their bag), or hand out one from the party stash.
 
     A Spoils card keeps counting as the reward of the hero who earned it (`from` in the log).
+    `hero give HERO stash ITEM` puts a Consumable back in the stash (one taken by mistake).
 
     The example campaign's stash is empty until a hero leaves with Consumables.
 
@@ -227,13 +238,17 @@ def aura(
     name: Annotated[str, typer.Argument(help="The hero.")],
     aura_: Annotated[Optional[str], typer.Argument(metavar="[AURA]", help="The Aura; it replaces the one the hero has.")] = None,
     clear: Annotated[bool, typer.Option("--clear", help="The hero loses their Aura.")] = False,
+    new: NewOpt = False,
     commit: CommitOpt = False,
 ) -> None:
     """Set the hero's Aura (one at a time: a new one replaces the old), or --clear it.
 
+    The name is one drunagor knows (any case, a unique beginning); one it does not know is recorded
+    only with --new. To take back an Aura set by mistake, set the old one again, or --clear it.
+
     Example: drunagor hero aura Andreas Taunt
     """
-    _write(_ops().aura, name, aura_, clear=clear, commit=commit)
+    _write(_ops().aura, name, aura_, clear=clear, new=new, commit=commit)
 
 
 @hero_app.command("status")
@@ -241,13 +256,17 @@ def status(
     name: Annotated[str, typer.Argument(help="The hero.")],
     action: Annotated[str, typer.Argument(metavar="add|remove", help="add or remove.")],
     status_: Annotated[str, typer.Argument(metavar="STATUS", help="The Campaign Log status (removed at Camp).")],
+    new: NewOpt = False,
     commit: CommitOpt = False,
 ) -> None:
     """Add or remove a status on the hero's Campaign Log (all are removed in the Camp phase).
 
+    The name is one drunagor knows (any case, a unique beginning: `add hau` is Haunted); one it
+    does not know is added only with --new. `remove` takes back a status added by mistake.
+
     Example: drunagor hero status Nyx add Haunted
     """
-    _write(_ops().status, name, action, status_, commit=commit)
+    _write(_ops().status, name, action, status_, new=new, commit=commit)
 
 
 @hero_app.command("remove")
@@ -261,6 +280,74 @@ def remove(
     Example: drunagor hero remove Vacrem
     """
     _write(_ops().remove, name, commit=commit)
+
+
+# ---------------------------------------------------------------------------------- corrections
+
+
+@hero_app.command("unlearn")
+def unlearn(
+    name: Annotated[str, typer.Argument(help="The hero.")],
+    skill: Annotated[str, typer.Argument(help="The skill recorded by mistake (a unique beginning is enough).")],
+    commit: CommitOpt = False,
+) -> None:
+    """Take back a skill recorded by mistake with `hero learn`: its entry leaves the Campaign Log.
+
+    To re-choose a skill the hero did learn, use `hero relearn` (RB L1034-1040) instead.
+
+    Example: drunagor hero unlearn Nyx "Melee 1"
+    """
+    _write(_ops().unlearn, name, skill, commit=commit)
+
+
+@hero_app.command("forget")
+def forget(
+    name: Annotated[str, typer.Argument(help="The hero.")],
+    ability_: Annotated[str, typer.Argument(metavar="ABILITY", help="The Class Ability recorded by mistake.")],
+    commit: CommitOpt = False,
+) -> None:
+    """Take back a Class Ability recorded by mistake with `hero ability`.
+
+    Example: drunagor hero forget Nyx "Assassin ability (chapter 03)"
+    """
+    _write(_ops().forget, name, ability_, commit=commit)
+
+
+@hero_app.command("set")
+def set_(
+    name: Annotated[str, typer.Argument(help="The hero.")],
+    player: Annotated[Optional[str], typer.Option("--player", help="Who plays the hero (\"\" for nobody).")] = None,
+    role: Annotated[Optional[str], typer.Option("--role", help="Dungeon Role: one no other hero of the party has.")] = None,
+    cls: Annotated[Optional[str], typer.Option("--class", help="Class; for an Awakenings hero its class or special class.")] = None,
+    commit: CommitOpt = False,
+) -> None:
+    """Correct a hero's player, Dungeon Role or class.
+
+    A Dungeon Role is taken by one hero only (RB L941-943, one Initiative Track slot each); an
+    Awakenings hero is their class or, with Hero Pack #1, their special class (RB L947-949).
+
+    Example: drunagor hero set Nyx --player Dana
+    """
+    _write(_ops().set_hero, name, player=player, role=role, cls=cls, commit=commit)
+
+
+@hero_app.command("return")
+def return_(
+    name: Annotated[str, typer.Argument(help="A hero who left the party.")],
+    player: Annotated[Optional[str], typer.Option("--player", help="Who plays the hero now.")] = None,
+    role: Annotated[Optional[str], typer.Option("--role", help="Another Dungeon Role, if theirs is taken.")] = None,
+    commit: CommitOpt = False,
+) -> None:
+    """A hero who left rejoins the party before the next chapter, with their Campaign Log.
+
+    As for `hero add`: the party's limit and one hero per Dungeon Role (RB L941-943), and the
+    rewards a recruit of that chapter takes (RB L1005-1016), less the skills and Class Abilities
+    the log keeps; their Spoils went back to the box when they left (RB L972-974). `hero list`
+    shows when they left and came back.
+
+    Example: drunagor hero remove Vacrem && drunagor hero return Vacrem --player Davi
+    """
+    _write(_ops().return_hero, name, player=player, role=role, commit=commit)
 
 
 # ------------------------------------------------------------------------------ recruit, camp
@@ -316,7 +403,8 @@ def _print_hero(d: dict) -> None:
     if d["player"]:
         term.line(f"Player: {d['player']}")
     term.line(f"Joined before chapter {d['joined']}" + (f"; left before chapter {d['left']}" if d["left"] else "")
-              + ("; retired" if d["retired"] else ""))
+              + ("; retired" if d["retired"] else "")
+              + (f"; returned before chapter {d['returned']}" if d["returned"] and not d["retired"] else ""))
     term.line(f"Aura: {d['aura'] or 'none'}")
     term.line("Statuses: " + (", ".join(d["statuses"]) or "none"))
     term.line("Class Abilities: " + (", ".join(d["class_abilities"]) or "none"))
