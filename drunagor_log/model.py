@@ -282,63 +282,69 @@ class Hero:
         return next((i for i in self.equipment if i.name.casefold() == low), None)
 
 
+def _skill(s: Any, path: tuple) -> Skill:
+    if not isinstance(s, dict):
+        raise FieldError(path, f"a skill must be a table, not {s!r}",
+                         'write { name = "...", tree = "melee", level = 1, chapter = "01" }')
+    tree = _get(s, "tree", str, path, required=True)
+    if tree not in TREES:
+        raise FieldError(path + ("tree",), f"unknown skill tree {tree!r}", f"use one of {', '.join(TREES)}")
+    level = _get(s, "level", int, path, required=True)
+    if level not in (1, 2):
+        raise FieldError(path + ("level",), f"skill level must be 1 or 2, not {level}", "fix the level")
+    return Skill(_get(s, "name", str, path, required=True), tree, level, _chapter(s, "chapter", path))
+
+
+def _item(e: Any, path: tuple) -> Item:
+    if not isinstance(e, dict):
+        raise FieldError(path, f"an equipment entry must be a table, not {e!r}",
+                         'write { name = "...", kind = "spoils", quality = "standard", place = "bag" }')
+    kind = _get(e, "kind", str, path, required=True)
+    if kind not in EQUIPMENT_KINDS:
+        raise FieldError(path + ("kind",), f"unknown equipment kind {kind!r}",
+                         f"use one of {', '.join(EQUIPMENT_KINDS)}")
+    place = _get(e, "place", str, path, default="bag")
+    if place not in PLACES:
+        raise FieldError(path + ("place",), f"unknown place {place!r}", 'use "equipped" or "bag"')
+    quality = _get(e, "quality", str, path, default=None)
+    if quality is not None and quality not in QUALITIES:
+        raise FieldError(path + ("quality",), f"unknown quality {quality!r}",
+                         f"use one of {', '.join(QUALITIES)}")
+    if kind == "spoils" and quality is None:
+        quality = "standard"
+    return Item(_get(e, "name", str, path, required=True), kind, quality, place,
+                _get(e, "from", str, path, default=None) or None)
+
+
+def _upgrade(u: Any, path: tuple) -> Upgrade:
+    if not isinstance(u, dict):
+        raise FieldError(path, f"an upgrade must be a table, not {u!r}", "see README, file format")
+    return Upgrade(_get(u, "item", str, path, required=True), _get(u, "to", str, path, default=""),
+                   _get(u, "discarded", str, path, default=""), _get(u, "discarded_kind", str, path, default=None),
+                   _chapter(u, "chapter", path))
+
+
+def _entries(data: dict, key: str, convert) -> tuple:
+    return tuple(convert(v, (key, i)) for i, v in enumerate(_get(data, key, list, (), default=[])))
+
+
 def hero_from(data: dict) -> Hero:
-    skills = []
-    for i, s in enumerate(_get(data, "skills", list, (), default=[])):
-        path = ("skills", i)
-        if not isinstance(s, dict):
-            raise FieldError(path, f"a skill must be a table, not {s!r}",
-                             'write { name = "...", tree = "melee", level = 1, chapter = "01" }')
-        tree = _get(s, "tree", str, path, required=True)
-        if tree not in TREES:
-            raise FieldError(path + ("tree",), f"unknown skill tree {tree!r}", f"use one of {', '.join(TREES)}")
-        level = _get(s, "level", int, path, required=True)
-        if level not in (1, 2):
-            raise FieldError(path + ("level",), f"skill level must be 1 or 2, not {level}", "fix the level")
-        skills.append(Skill(_get(s, "name", str, path, required=True), tree, level, _chapter(s, "chapter", path)))
-    items = []
-    for i, e in enumerate(_get(data, "equipment", list, (), default=[])):
-        path = ("equipment", i)
-        if not isinstance(e, dict):
-            raise FieldError(path, f"an equipment entry must be a table, not {e!r}",
-                             'write { name = "...", kind = "spoils", quality = "standard", place = "bag" }')
-        kind = _get(e, "kind", str, path, required=True)
-        if kind not in EQUIPMENT_KINDS:
-            raise FieldError(path + ("kind",), f"unknown equipment kind {kind!r}",
-                             f"use one of {', '.join(EQUIPMENT_KINDS)}")
-        place = _get(e, "place", str, path, default="bag")
-        if place not in PLACES:
-            raise FieldError(path + ("place",), f"unknown place {place!r}", 'use "equipped" or "bag"')
-        quality = _get(e, "quality", str, path, default=None)
-        if quality is not None and quality not in QUALITIES:
-            raise FieldError(path + ("quality",), f"unknown quality {quality!r}",
-                             f"use one of {', '.join(QUALITIES)}")
-        if kind == "spoils" and quality is None:
-            quality = "standard"
-        items.append(Item(_get(e, "name", str, path, required=True), kind, quality, place,
-                          _get(e, "from", str, path, default=None) or None))
-    upgrades = []
-    for i, u in enumerate(_get(data, "upgrades", list, (), default=[])):
-        path = ("upgrades", i)
-        if not isinstance(u, dict):
-            raise FieldError(path, f"an upgrade must be a table, not {u!r}", "see README, file format")
-        upgrades.append(Upgrade(_get(u, "item", str, path, required=True), _get(u, "to", str, path, default=""),
-                                _get(u, "discarded", str, path, default=""),
-                                _get(u, "discarded_kind", str, path, default=None),
-                                _chapter(u, "chapter", path)))
+    skills = _entries(data, "skills", _skill)
+    items = _entries(data, "equipment", _item)
+    upgrades = _entries(data, "upgrades", _upgrade)
     aura = _get(data, "aura", str, (), default=None)
     return Hero(
         name=_get(data, "name", str, (), required=True),
         cls=_get(data, "class", str, (), required=True),
         role=_get(data, "role", str, (), required=True),
         player=_get(data, "player", str, (), default=None),
-        joined=_chapter(data, "joined", (), default="01"),
+        joined=_chapter(data, "joined", (), default="01") or "01",
         aura=aura or None,
         statuses=_names(data, "statuses"),
         class_abilities=_names(data, "class_abilities"),
-        skills=tuple(skills),
-        equipment=tuple(items),
-        upgrades=tuple(upgrades),
+        skills=skills,
+        equipment=items,
+        upgrades=upgrades,
         retired=_get(data, "retired", bool, (), default=False),
         left=_chapter(data, "left", ()),
         returned=_chapter(data, "returned", ()),

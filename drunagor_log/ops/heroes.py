@@ -280,7 +280,8 @@ def hero_data(hero: Hero, story: Any, party: Sequence[Hero]) -> dict:
     data: dict[str, Any] = {
         "name": hero.name, "class": hero.cls, "role": hero.role, "role_cards": list(rules.ROLE_CARDS),
         "player": hero.player, "joined": hero.joined, "retired": hero.retired, "left": hero.left,
-        "returned": hero.returned, "aura": hero.aura, "statuses": list(hero.statuses), "class_abilities": list(hero.class_abilities),
+        "returned": hero.returned, "aura": hero.aura, "statuses": list(hero.statuses),
+        "class_abilities": list(hero.class_abilities),
         "skills": [{"name": s.name, "tree": s.tree, "level": s.level, "chapter": s.chapter} for s in hero.skills],
         "equipment": [{"name": i.name, "kind": i.kind, "quality": i.quality, "place": i.place, "from": i.given_by}
                       for i in hero.equipment],
@@ -429,7 +430,8 @@ def _gained_item(c: Campaign, item: str, kind_given: bool, warnings: list[str]) 
         if hint:
             warnings.append(f"{item.strip()!r} is recorded as a new card; drunagor knows {hint!r}")
         return item.strip()
-    remedy = "say it once with --kind starting|spoils|adventure|epic|consumable (remembered under [cards] in story.toml)"
+    remedy = ("say it once with --kind starting|spoils|adventure|epic|consumable (remembered under [cards] in "
+              "story.toml)")
     raise RuleError(f"drunagor does not know the card {item.strip()!r}, so not its kind",
                     remedy=f"did you mean {hint!r}? If not, {remedy}" if hint else remedy)
 

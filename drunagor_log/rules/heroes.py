@@ -176,14 +176,23 @@ def party_findings(heroes: Iterable[Hero], max_heroes: int) -> list[Finding]:
                                  + ", ".join(catalog.ROLES) + ")", h.name, ("role",)))
             continue
         if role in seen:
-            free = [r for r in catalog.ROLES if all(catalog.canonical(o.role, (r,)) is None for o in active)]
             found.append(Finding("dungeon-role", f"{h.name} and {seen[role].name} are both {role}: each "
                                  "Dungeon Role is taken by one hero only (one slot on the Initiative Track)",
-                                 f"give one of them a free role: drunagor hero set {quote(h.name)} --role "
-                                 + (free[0] if free else "ROLE"), h.name, ("role",)))
+                                 _free_role_remedy(h, seen[role], active), h.name, ("role",)))
         else:
             seen[role] = h
     return found
+
+
+def _free_role_remedy(h: Hero, other: Hero, active: Sequence[Hero]) -> str:
+    """How to give one of two heroes of one role a free role: `hero set` names the hero, so not for
+    two logs of one hero (the hero-file check says which to keep)."""
+    from .. import catalog
+
+    if h.name.casefold() == other.name.casefold():
+        return "give one of them a free role"
+    free = [r for r in catalog.ROLES if all(catalog.canonical(o.role, (r,)) is None for o in active)]
+    return f"give one of them a free role: drunagor hero set {quote(h.name)} --role " + (free[0] if free else "ROLE")
 
 
 def joining_chapter(story: Story) -> str:
@@ -356,7 +365,8 @@ def gained_kind(name: str, kind: str | None, quality: str | None, known: str | N
                              remedy="say it once with --kind starting|spoils|adventure|epic|consumable "
                                     "(remembered under [cards] in story.toml)")
     elif known is not None and kind != known and not (known == "adventure" and kind == "epic"):
-        raise UsageError(f"{name} is a {known} card, not {kind}", remedy="leave out --kind: the catalog knows this card")
+        raise UsageError(f"{name} is a {known} card, not {kind}",
+                         remedy="leave out --kind: the catalog knows this card")
     elif known is None and recorded != kind:
         remember = True
     if quality and kind != "spoils":

@@ -43,11 +43,15 @@ def _ops():
 
 @hero_app.command("add")
 def add(
-    name: Annotated[str, typer.Argument(help="The hero: Andreas, Catharina, Nyx, Vacrem, or one from another product.")],
-    role: Annotated[str, typer.Option("--role", help="Dungeon Role: Defender, Leader, Controller, Support or Striker.")],
-    cls: Annotated[Optional[str], typer.Option("--class", help="Class; for an Awakenings hero only its special class (Hero Pack #1).")] = None,
+    name: Annotated[str, typer.Argument(
+        help="The hero: Andreas, Catharina, Nyx, Vacrem, or one from another product.")],
+    role: Annotated[str, typer.Option(
+        "--role", help="Dungeon Role: Defender, Leader, Controller, Support or Striker.")],
+    cls: Annotated[Optional[str], typer.Option(
+        "--class", help="Class; for an Awakenings hero only its special class (Hero Pack #1).")] = None,
     player: Annotated[Optional[str], typer.Option("--player", help="Who plays the hero.")] = None,
-    gear: Annotated[Optional[list[str]], typer.Option("--gear", help="A piece of Starting Gear (twice: a hero starts with 2).")] = None,
+    gear: Annotated[Optional[list[str]], typer.Option(
+        "--gear", help="A piece of Starting Gear (twice: a hero starts with 2).")] = None,
     commit: CommitOpt = False,
 ) -> None:
     """A new hero joins the party, with Dungeon Role cards I and II and 2 pieces of Starting Gear.
@@ -57,7 +61,7 @@ def add(
 
     The example campaign has its 4 heroes (max_heroes = 4, RB L943), so one leaves first.
 
-    Example: drunagor hero remove Vacrem && drunagor hero add Kellan --role Leader --class Paladin --player Eva --gear "Blooded Sword" --gear "Cloth Armor"
+    Example: drunagor hero remove Vacrem && drunagor hero add Kellan --role Leader --class Paladin --player Eva
     """
     gear_ = list(gear or [])
     _write(_ops().add, name, role, cls=cls, player=player, gear=gear_, commit=commit)
@@ -108,7 +112,8 @@ def _joined(r: dict) -> str:
     """"01", or for a hero who came back "01, left 03, back 05"."""
     if r["retired"] or not r["returned"]:
         return r["joined"]
-    return f"{r['joined']}, left {r['left']}, back {r['returned']}" if r["left"] else f"{r['joined']}, back {r['returned']}"
+    left = f", left {r['left']}" if r["left"] else ""
+    return f"{r['joined']}{left}, back {r['returned']}"
 
 
 @hero_app.command("learn")
@@ -144,7 +149,8 @@ def relearn(
     name: Annotated[str, typer.Argument(help="The hero.")],
     old: Annotated[str, typer.Argument(help="The skill or Class Ability to give up.")],
     new: Annotated[str, typer.Argument(help="The one chosen instead.")],
-    tree: Annotated[Optional[str], typer.Option("--tree", help="For a skill: the new skill's tree (default: the old one's).")] = None,
+    tree: Annotated[Optional[str], typer.Option(
+        "--tree", help="For a skill: the new skill's tree (default: the old one's).")] = None,
     commit: CommitOpt = False,
 ) -> None:
     """Relearning (RB L1034-1040): re-choose a skill or Class Ability; the counts stay the same.
@@ -160,8 +166,12 @@ def relearn(
 def gain(
     name: Annotated[str, typer.Argument(help="The hero.")],
     item: Annotated[str, typer.Argument(help="The card: Spoils, Adventure Item, Potion, Scroll, Starting Gear...")],
-    kind: Annotated[Optional[str], typer.Option("--kind", help="starting, spoils, adventure, epic or consumable (needed once for a card the catalog does not know).")] = None,
-    quality: Annotated[Optional[str], typer.Option("--quality", help="For Spoils: standard (default), improved, ultimate.")] = None,
+    kind: Annotated[Optional[str], typer.Option(
+        "--kind",
+        help="starting, spoils, adventure, epic or consumable (needed once for a card the catalog does not "
+             "know).")] = None,
+    quality: Annotated[Optional[str], typer.Option(
+        "--quality", help="For Spoils: standard (default), improved, ultimate.")] = None,
     bag: Annotated[bool, typer.Option("--bag", help="Put it in the bag instead of equipping it.")] = False,
     commit: CommitOpt = False,
 ) -> None:
@@ -236,7 +246,9 @@ def unequip(
 @hero_app.command("aura")
 def aura(
     name: Annotated[str, typer.Argument(help="The hero.")],
-    aura_: Annotated[Optional[str], typer.Argument(metavar="[AURA]", help="The Aura; it replaces the one the hero has.")] = None,
+    aura_: Annotated[Optional[str], typer.Argument(
+        metavar="[AURA]",
+        help="The Aura; it replaces the one the hero has.")] = None,
     clear: Annotated[bool, typer.Option("--clear", help="The hero loses their Aura.")] = False,
     new: NewOpt = False,
     commit: CommitOpt = False,
@@ -317,8 +329,10 @@ def forget(
 def set_(
     name: Annotated[str, typer.Argument(help="The hero.")],
     player: Annotated[Optional[str], typer.Option("--player", help="Who plays the hero (\"\" for nobody).")] = None,
-    role: Annotated[Optional[str], typer.Option("--role", help="Dungeon Role: one no other hero of the party has.")] = None,
-    cls: Annotated[Optional[str], typer.Option("--class", help="Class; for an Awakenings hero its class or special class.")] = None,
+    role: Annotated[Optional[str], typer.Option(
+        "--role", help="Dungeon Role: one no other hero of the party has.")] = None,
+    cls: Annotated[Optional[str], typer.Option(
+        "--class", help="Class; for an Awakenings hero its class or special class.")] = None,
     commit: CommitOpt = False,
 ) -> None:
     """Correct a hero's player, Dungeon Role or class.
@@ -354,7 +368,8 @@ def return_(
 
 
 def recruit(
-    chapter: Annotated[Optional[str], typer.Option("--chapter", help="The chapter the new hero joins before (default: the next one).")] = None,
+    chapter: Annotated[Optional[str], typer.Option(
+        "--chapter", help="The chapter the new hero joins before (default: the next one).")] = None,
     json: JsonOpt = False,
 ) -> None:
     """The new-recruit table (RB L1005-1016): the rewards a hero joining before chapter N needs.
