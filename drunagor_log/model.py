@@ -80,7 +80,7 @@ def _names(data: dict, key: str, path: tuple = ()) -> tuple[str, ...]:
     for i, v in enumerate(values):
         if not isinstance(v, str) or not v.strip():
             raise FieldError(path + (key, i), f"`{key}` must list names as text, found {v!r}",
-                             f'write each as "Name"')
+                             'write each as "Name"')
     return tuple(values)
 
 

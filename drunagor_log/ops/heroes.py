@@ -118,9 +118,9 @@ def _catalog_name(query: str, kind: str, new: bool, warnings: list[str], extra: 
     name = resolve_known(query, kind, new=new, extra=extra,
                          new_hint=f"if it is {article(what)} {what} drunagor does not know, add --new to record it")
     names = known(kind)[0]
-    if name not in names and name not in extra:
-        hint = closest(name, names)
-        warnings.append(f"{name!r} is recorded as a new {what}" + (f"; drunagor knows {hint!r}" if hint else ""))
+    hint = closest(name, names) if name not in names and name not in extra else None
+    if hint:
+        warnings.append(f"{name!r} is recorded as a new {what}; drunagor knows {hint!r}")
     return name
 
 
@@ -253,11 +253,11 @@ def remove(c: Campaign, name: str) -> Change:
     out = rules.leaving(hero)
     doc = c.hero_files[slug].edit()
     edit.clear_entries(doc, "equipment")
-    edit.set_value(doc, "retired", True)
+    edit.set_value(doc, "retired", True, after=("upgrades", "equipment"))
     edit.delete_key(doc, "returned")  # an earlier return; `left` now says when they left
     left = c.story.next_chapter()
     if left:
-        edit.set_value(doc, "left", left)
+        edit.set_value(doc, "left", left, after=("retired",))
     if out.to_stash:
         edit.append_entries(c.story_file.edit(), "stash", out.to_stash)
     parts = [f"{hero.name} leaves the party" + (f" before chapter {left}" if left else "")]
