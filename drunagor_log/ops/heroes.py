@@ -108,7 +108,7 @@ def _pick(query: str, options: Iterable[str], what: str) -> str:
     return lookup(query, {o: o for o in options}, what)
 
 
-def _catalog_name(query: str, kind: str, new: bool, warnings: list[str], extra: Iterable[str] = ()) -> str:
+def _catalog_name(query: str, kind: str, new: bool, warnings: list[str], extra: Sequence[str] = ()) -> str:
     """The catalog's name of `kind` that `query` means (names.resolve_known; `extra`: names the log
     already holds); a name it does not know only with `new` (the user's --new), with a warning when
     it is close to a known one."""
@@ -617,7 +617,7 @@ def aura(c: Campaign, name: str, aura_name: str | None = None, *, clear: bool = 
         msg = f"{hero.name} loses the Aura {hero.aura}" if hero.aura else f"{hero.name} has no Aura"
         return Change(msg, data={"hero": hero.name, "aura": None})
     warnings: list[str] = []
-    aura_ = _catalog_name(aura_name or "", "auras", new, warnings, extra=[hero.aura] if hero.aura else [])
+    aura_ = _catalog_name(aura_name or "", "auras", new, warnings, extra=(hero.aura,) if hero.aura else ())
     msg = f"{hero.name} has the Aura {aura_}"
     if hero.aura != aura_:
         edit.set_value(doc, "aura", aura_)

@@ -1041,3 +1041,14 @@ def test_after_a_chapter_without_rewards_what_is_owed_comes_from_earlier_ones(ru
         "Chapter 02 gives the heroes no rewards to record (RB L1005-1016).",
         "Andreas now owes: nothing", "Nyx now owes: 1 Level 1 Hero or Role Skill",
         "They are owed from earlier chapters; record them with drunagor hero learn, hero ability and hero gain."]
+
+
+def test_completion_offers_what_a_correction_can_take_back(run, example):
+    from tests.cli.test_shell import _complete
+
+    assert _complete(example, "bash", "drunagor hero unlearn Nyx ") == ["Agility 1", "Melee 1"]
+    assert _complete(example, "bash", "drunagor hero forget Nyx ") == ["Assassin ability (chapter 03)"]
+    assert _complete(example, "bash", "drunagor hero relearn Nyx A") == ["Agility 1", "Assassin ability (chapter 03)"]
+    assert _complete(example, "bash", "drunagor hero return ") == []
+    assert run("-C", str(example), "hero", "remove", "Vacrem").exit_code == 0
+    assert _complete(example, "bash", "drunagor hero return ") == ["Vacrem"]
