@@ -57,9 +57,22 @@ def _get(data: dict, key: str, t, path: tuple, default=None, required=False):
     value = data[key]
     ok = isinstance(value, t) and not (t is int and isinstance(value, bool))
     if not ok:
-        raise FieldError(path + (key,), f"`{'.'.join(map(str, path + (key,)))}` must be "
-                         f"{_type_name(t)}, not {value!r}", f"write `{key}` as {_type_name(t)}")
+        raise FieldError(path + (key,), f"{_shown(path, key)} must be {_type_name(t)}, not {value!r}",
+                         f"write `{key}` as {_type_name(t)}")
     return value
+
+
+# How a list's entries are called in messages: entry 0 of `skills` is "skill 1" (people count from 1).
+_ENTRY = {"skills": "skill", "equipment": "equipment entry", "upgrades": "upgrade", "cards": "card"}
+
+
+def _shown(path: tuple, key: str) -> str:
+    """A key path as a message names it: "`party`", "`level` of skill 1", "`rules.max_heroes`"."""
+    at = max((i for i, p in enumerate(path) if isinstance(p, int)), default=None)
+    if at is None:
+        return f"`{'.'.join(map(str, path + (key,)))}`"
+    owner = str(path[at - 1]) if at else "list"
+    return f"`{key}` of {_ENTRY.get(owner, owner + ' entry')} {path[at] + 1}"
 
 
 def _names(data: dict, key: str, path: tuple = ()) -> tuple[str, ...]:
@@ -67,7 +80,7 @@ def _names(data: dict, key: str, path: tuple = ()) -> tuple[str, ...]:
     for i, v in enumerate(values):
         if not isinstance(v, str) or not v.strip():
             raise FieldError(path + (key, i), f"`{key}` must list names as text, found {v!r}",
-                             f'write each as "Name"')
+                             'write each as "Name"')
     return tuple(values)
 
 
@@ -256,7 +269,9 @@ class Hero:
     equipment: tuple[Item, ...]
     upgrades: tuple[Upgrade, ...]
     retired: bool
-    left: str | None = None  # the chapter before which a retired hero left the party
+    left: str | None = None  # the chapter before which the hero (last) left the party
+    returned: str | None = None  # the chapter before which a hero who left came back (`hero return`)
+    upgrades_before: int = 0  # upgrades recorded before the hero left: their cards went back to the box
 
     @property
     def active(self) -> bool:
@@ -267,63 +282,71 @@ class Hero:
         return next((i for i in self.equipment if i.name.casefold() == low), None)
 
 
+def _skill(s: Any, path: tuple) -> Skill:
+    if not isinstance(s, dict):
+        raise FieldError(path, f"a skill must be a table, not {s!r}",
+                         'write { name = "...", tree = "melee", level = 1, chapter = "01" }')
+    tree = _get(s, "tree", str, path, required=True)
+    if tree not in TREES:
+        raise FieldError(path + ("tree",), f"unknown skill tree {tree!r}", f"use one of {', '.join(TREES)}")
+    level = _get(s, "level", int, path, required=True)
+    if level not in (1, 2):
+        raise FieldError(path + ("level",), f"skill level must be 1 or 2, not {level}", "fix the level")
+    return Skill(_get(s, "name", str, path, required=True), tree, level, _chapter(s, "chapter", path))
+
+
+def _item(e: Any, path: tuple) -> Item:
+    if not isinstance(e, dict):
+        raise FieldError(path, f"an equipment entry must be a table, not {e!r}",
+                         'write { name = "...", kind = "spoils", quality = "standard", place = "bag" }')
+    kind = _get(e, "kind", str, path, required=True)
+    if kind not in EQUIPMENT_KINDS:
+        raise FieldError(path + ("kind",), f"unknown equipment kind {kind!r}",
+                         f"use one of {', '.join(EQUIPMENT_KINDS)}")
+    place = _get(e, "place", str, path, default="bag")
+    if place not in PLACES:
+        raise FieldError(path + ("place",), f"unknown place {place!r}", 'use "equipped" or "bag"')
+    quality = _get(e, "quality", str, path, default=None)
+    if quality is not None and quality not in QUALITIES:
+        raise FieldError(path + ("quality",), f"unknown quality {quality!r}",
+                         f"use one of {', '.join(QUALITIES)}")
+    if kind == "spoils" and quality is None:
+        quality = "standard"
+    return Item(_get(e, "name", str, path, required=True), kind, quality, place,
+                _get(e, "from", str, path, default=None) or None)
+
+
+def _upgrade(u: Any, path: tuple) -> Upgrade:
+    if not isinstance(u, dict):
+        raise FieldError(path, f"an upgrade must be a table, not {u!r}", "see README, file format")
+    return Upgrade(_get(u, "item", str, path, required=True), _get(u, "to", str, path, default=""),
+                   _get(u, "discarded", str, path, default=""), _get(u, "discarded_kind", str, path, default=None),
+                   _chapter(u, "chapter", path))
+
+
+def _entries(data: dict, key: str, convert) -> tuple:
+    return tuple(convert(v, (key, i)) for i, v in enumerate(_get(data, key, list, (), default=[])))
+
+
 def hero_from(data: dict) -> Hero:
-    skills = []
-    for i, s in enumerate(_get(data, "skills", list, (), default=[])):
-        path = ("skills", i)
-        if not isinstance(s, dict):
-            raise FieldError(path, f"a skill must be a table, not {s!r}",
-                             'write { name = "...", tree = "melee", level = 1, chapter = "01" }')
-        tree = _get(s, "tree", str, path, required=True)
-        if tree not in TREES:
-            raise FieldError(path + ("tree",), f"unknown skill tree {tree!r}", f"use one of {', '.join(TREES)}")
-        level = _get(s, "level", int, path, required=True)
-        if level not in (1, 2):
-            raise FieldError(path + ("level",), f"skill level must be 1 or 2, not {level}", "fix the level")
-        skills.append(Skill(_get(s, "name", str, path, required=True), tree, level, _chapter(s, "chapter", path)))
-    items = []
-    for i, e in enumerate(_get(data, "equipment", list, (), default=[])):
-        path = ("equipment", i)
-        if not isinstance(e, dict):
-            raise FieldError(path, f"an equipment entry must be a table, not {e!r}",
-                             'write { name = "...", kind = "spoils", quality = "standard", place = "bag" }')
-        kind = _get(e, "kind", str, path, required=True)
-        if kind not in EQUIPMENT_KINDS:
-            raise FieldError(path + ("kind",), f"unknown equipment kind {kind!r}",
-                             f"use one of {', '.join(EQUIPMENT_KINDS)}")
-        place = _get(e, "place", str, path, default="bag")
-        if place not in PLACES:
-            raise FieldError(path + ("place",), f"unknown place {place!r}", 'use "equipped" or "bag"')
-        quality = _get(e, "quality", str, path, default=None)
-        if quality is not None and quality not in QUALITIES:
-            raise FieldError(path + ("quality",), f"unknown quality {quality!r}",
-                             f"use one of {', '.join(QUALITIES)}")
-        if kind == "spoils" and quality is None:
-            quality = "standard"
-        items.append(Item(_get(e, "name", str, path, required=True), kind, quality, place,
-                          _get(e, "from", str, path, default=None) or None))
-    upgrades = []
-    for i, u in enumerate(_get(data, "upgrades", list, (), default=[])):
-        path = ("upgrades", i)
-        if not isinstance(u, dict):
-            raise FieldError(path, f"an upgrade must be a table, not {u!r}", "see README, file format")
-        upgrades.append(Upgrade(_get(u, "item", str, path, required=True), _get(u, "to", str, path, default=""),
-                                _get(u, "discarded", str, path, default=""),
-                                _get(u, "discarded_kind", str, path, default=None),
-                                _chapter(u, "chapter", path)))
+    skills = _entries(data, "skills", _skill)
+    items = _entries(data, "equipment", _item)
+    upgrades = _entries(data, "upgrades", _upgrade)
     aura = _get(data, "aura", str, (), default=None)
     return Hero(
         name=_get(data, "name", str, (), required=True),
         cls=_get(data, "class", str, (), required=True),
         role=_get(data, "role", str, (), required=True),
         player=_get(data, "player", str, (), default=None),
-        joined=_chapter(data, "joined", (), default="01"),
+        joined=_chapter(data, "joined", (), default="01") or "01",
         aura=aura or None,
         statuses=_names(data, "statuses"),
         class_abilities=_names(data, "class_abilities"),
-        skills=tuple(skills),
-        equipment=tuple(items),
-        upgrades=tuple(upgrades),
+        skills=skills,
+        equipment=items,
+        upgrades=upgrades,
         retired=_get(data, "retired", bool, (), default=False),
         left=_chapter(data, "left", ()),
+        returned=_chapter(data, "returned", ()),
+        upgrades_before=_count(data, "upgrades_before_return", (), 0),
     )

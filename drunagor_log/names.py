@@ -1,13 +1,30 @@
-"""Names typed at the command line: slugs for file names, case-insensitive lookup with unique
-prefixes, and the closest known name for a typo."""
+"""Names typed at the command line: slugs for file names, and the one resolver every command uses
+for a name the user types (SPEC 9, "name resolution").
+
+`resolve(query, names, what)` tries, in this order:
+
+1. the exact name;
+2. the name in any case (apostrophes ’ and ' alike, runs of spaces as one);
+3. a known alias (only those a source gives, e.g. the app's "Vacren" for the rulebook's Vacrem);
+4. the only name `query` is the beginning of.
+
+Otherwise it refuses with the closest name ("did you mean"): exit 1 for a name of the game (a card,
+status, Aura, Follower, Outcome, monster: `game=True`), exit 2 for a usage slip (a hero of the
+campaign, a role, a tree, a chapter, a colour, an action). Several names beginning with `query` is
+always a usage slip ("type more"). A name nobody knows is kept as typed only when the user says so
+(`new=True`: the command's `--new` or fact flags); then the beginning of a known name is not taken
+for it.
+
+`resolve_known(query, kind)` does the same against the catalog's names of one kind (KINDS).
+"""
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Iterable, TypeVar
+from typing import Iterable, Mapping, TypeVar
 
-from .errors import UsageError
+from .errors import RuleError, UsageError
 
 T = TypeVar("T")
 
@@ -18,32 +35,173 @@ def slug(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "x"
 
 
-def lookup(query: str, options: dict[str, T], what: str) -> T:
-    """The option whose name equals `query` (any case), else the only one it is a prefix of."""
-    q = query.strip().casefold()
-    exact = [v for k, v in options.items() if k.casefold() == q]
-    if exact:
-        return exact[0]
-    matches = [k for k in options if k.casefold().startswith(q)] if q else []
-    if len(matches) == 1:
-        return options[matches[0]]
-    if matches:
-        raise UsageError(f"{query!r} could be any of: {', '.join(sorted(matches))}",
-                         remedy=f"type more of the {what}'s name")
-    known = ", ".join(sorted(options)) or "none yet"
-    hint = closest(query, options)
-    remedy = f"did you mean {hint!r}?" if hint else f"known: {known}"
-    raise UsageError(f"no {what} called {query!r}", remedy=remedy)
+def key(name: str) -> str:
+    """The form names are compared in: case-folded, straight apostrophes, single spaces."""
+    return " ".join(name.replace("\u2019", "'").replace("\u2018", "'").split()).casefold()
+
+
+def article(word: str) -> str:
+    """"a" or "an" before `word` ("an Outcome", "a hero status")."""
+    return "an" if word[:1].lower() in "aeiou" else "a"
+
+
+def match(query: str, names: Iterable[str], aliases: Mapping[str, str] | None = None, *,
+          prefix: bool = True) -> str | None:
+    """The name `query` means by the resolver's order, None when none; several names beginning
+    with `query` are refused (UsageError: "type more")."""
+    pool = list(dict.fromkeys(names))
+    q = query.strip()
+    if q in pool:
+        return q
+    k = key(q)
+    same = next((n for n in pool if key(n) == k), None)
+    if same is not None:
+        return same
+    if aliases:
+        found = next((target for alias, target in aliases.items() if key(alias) == k), None)
+        if found is not None:
+            return found
+    if not prefix or not k:
+        return None
+    begins = sorted({n for n in pool if key(n).startswith(k)} |
+                    {t for a, t in (aliases or {}).items() if key(a).startswith(k)})
+    if len(begins) == 1:
+        return begins[0]
+    if begins:
+        raise UsageError(f"{query!r} could be any of: {', '.join(begins)}", remedy="type more of the name")
+    return None
+
+
+def resolve(query: str, names: Iterable[str], what: str, *, aliases: Mapping[str, str] | None = None,
+            game: bool = False, new: bool = False, new_hint: str | None = None) -> str:
+    """The name `query` means among `names` (see the module's docstring); with `new`, a name
+    nobody knows is returned as typed. `what` names the kind in messages ("hero status");
+    `new_hint` says how to record a name nobody knows (added to the refusal)."""
+    names = list(names)
+    found = match(query, names, aliases, prefix=not new)
+    if found is not None:
+        return found
+    if new and query.strip():
+        return query.strip()
+    raise refusal(query, names, what, game=game, new_hint=new_hint)
+
+
+def refusal(query: str, names: Iterable[str], what: str, *, game: bool = False,
+            new_hint: str | None = None) -> UsageError | RuleError:
+    """"no hero status called 'Hauntd'; did you mean 'Haunted'?" (RuleError when `game`)."""
+    names = sorted(set(names))
+    hint = closest(query, names)
+    remedy = f"did you mean {hint!r}?" if hint else f"known: {', '.join(names) or 'none yet'}"
+    if new_hint:
+        remedy += f" ({new_hint})"
+    error = RuleError if game else UsageError
+    return error(f"no {what} called {query!r}", remedy=remedy)
+
+
+def lookup(query: str, options: dict[str, T], what: str, *, aliases: Mapping[str, str] | None = None) -> T:
+    """The option whose name `query` means (resolve's order), else a UsageError."""
+    q = query.strip()
+    if not q:
+        raise refusal(query, options, what)
+    try:
+        found = match(q, options, aliases)
+    except UsageError as exc:
+        exc.remedy = f"type more of the {what}'s name"
+        raise
+    if found is None:
+        raise refusal(query, options, what)
+    return options[found]
 
 
 def closest(query: str, candidates: Iterable[str]) -> str | None:
+    """The candidate most like `query` (difflib), None when none is close."""
     import difflib
 
-    pool = {c.casefold(): c for c in candidates}
-    hit = difflib.get_close_matches(query.casefold(), list(pool), n=1, cutoff=0.6)
+    pool = {key(c): c for c in candidates}
+    hit = difflib.get_close_matches(key(query), list(pool), n=1, cutoff=0.6)
     return pool[hit[0]] if hit else None
 
 
 def canonical(query: str, candidates: Iterable[str]) -> str | None:
-    q = query.strip().casefold()
-    return next((c for c in candidates if c.casefold() == q), None)
+    """The candidate equal to `query` in any case, else None."""
+    k = key(query)
+    return next((c for c in candidates if key(c) == k), None)
+
+
+# ------------------------------------------------------------------------ the catalog's names
+
+# kind: (what a message calls it, a name of the game: refused with exit 1)
+KINDS = {
+    "heroes": ("hero", False),
+    "classes": ("class", False),
+    "roles": ("Dungeon Role", False),
+    "trees": ("skill tree", False),
+    "chapters": ("chapter", False),
+    "colours": ("rune colour", False),
+    "followers": ("Follower", True),
+    "outcomes": ("Outcome", True),
+    "story_statuses": ("status", True),
+    "hero_statuses": ("hero status", True),
+    "auras": ("Aura", True),
+    "items": ("card", True),
+    "commander_cards": ("Commander card", True),
+    "monsters": ("monster", True),
+}
+
+
+def known(kind: str) -> tuple[tuple[str, ...], dict[str, str]]:
+    """The catalog's names of one kind (KINDS) and their aliases (alias -> name)."""
+    from . import catalog
+
+    aliases: dict[str, str] = {}
+    if kind == "heroes":
+        names = tuple(h.name for h in catalog.heroes())
+        aliases = hero_aliases(names)
+    elif kind == "classes":
+        names = tuple(c for h in catalog.heroes() for c in h.classes)
+    elif kind == "roles":
+        names = tuple(catalog.ROLES)
+    elif kind == "trees":
+        names = tuple(catalog.SKILL_TREES)
+    elif kind == "chapters":
+        names = tuple(ch.id for ch in catalog.chapters())
+        aliases = {str(int(ch.id)): ch.id for ch in catalog.chapters()}
+    elif kind == "colours":
+        names = tuple(catalog.RUNE_COLOURS)
+    else:
+        names = _card_names(kind)
+    return names, aliases
+
+
+def _card_names(kind: str) -> tuple[str, ...]:
+    from . import catalog
+
+    if kind == "items":
+        return (tuple(c["name"] for c in catalog.chest_cards()) + tuple(s["name"] for s in catalog.spoils_items())
+                + tuple(a["name"] for a in catalog.adventure_items()) + catalog.starting_gear())
+    if kind == "commander_cards":
+        return tuple(c["name"] for c in catalog.commander_cards())
+    if kind == "monsters":
+        return tuple(m["name"] for m in catalog.monsters())
+    return catalog.names(kind)  # followers, outcomes, statuses, auras; KeyError for any other
+
+
+def hero_aliases(names: Iterable[str]) -> dict[str, str]:
+    """The catalog's aliases of these hero names ("Vacren" -> "Vacrem")."""
+    from . import catalog
+
+    out = {}
+    for name in names:
+        h = catalog.hero(name)
+        if h is not None and h.name == name:
+            out.update({a: name for a in h.aliases})
+    return out
+
+
+def resolve_known(query: str, kind: str, *, extra: Iterable[str] = (), new: bool = False,
+                  new_hint: str | None = None) -> str:
+    """The catalog name of one kind (KINDS) that `query` means; `extra` adds names the campaign
+    knows (e.g. cards recorded under [cards]). See resolve()."""
+    what, game = KINDS[kind]
+    names, aliases = known(kind)
+    return resolve(query, (*names, *extra), what, aliases=aliases, game=game, new=new, new_hint=new_hint)

@@ -434,6 +434,10 @@ def adventure_item(name: str) -> dict[str, Any] | None:
     return _item("adventure", name)
 
 
+def adventure_items() -> tuple[dict[str, Any], ...]:
+    return tuple(_plain(e) for e in _items()["adventure"].values())
+
+
 def is_known_epic(name: str) -> bool:
     """True only for an item a source names Epic (Frozen Tears of Alagast, RB L417)."""
     entry = _items()["adventure"].get(_key(name))

@@ -63,6 +63,18 @@ def _entry(c, f: hero_rules.Finding) -> tuple:
     return f.key if at is None else (*f.key, at)
 
 
+# The command that takes back an entry recorded by mistake, for each kind of reward.
+TAKE_BACK = {"level1_skills": "unlearn", "level2_skills": "unlearn", "class_abilities": "forget", "spoils": "drop"}
+
+
+def _take_back(h, field: str, key: tuple) -> str:
+    """"drunagor hero unlearn Andreas Extra": the command that removes the entry at `key`."""
+    names = {"skills": [s.name for s in h.skills], "class_abilities": list(h.class_abilities),
+             "equipment": [i.name for i in h.equipment]}.get(key[0], [])
+    name = names[key[1]] if len(key) > 1 and key[1] < len(names) else "NAME"
+    return f"drunagor hero {TAKE_BACK[field]} {hero_rules.quote(h.name)} {hero_rules.quote(name)}"
+
+
 def _last_entry(h, field: str) -> tuple:
     """The key path of the last entry counted for a reward field: the likeliest extra one."""
     key, _ = REWARD_KEYS[field]
@@ -97,7 +109,7 @@ def rewards_check(c):
     for h in party:
         owed = rewards.owed_for(h, c.story, party).as_dict()
         over = rewards.excess_for(h, c.story, party).as_dict()
-        where = sources(h.joined, c.story.track)
+        where = sources(rewards.start(h), c.story.track)
         for field, n in owed.items():
             if n:
                 key, command = REWARD_KEYS[field]
@@ -108,8 +120,9 @@ def rewards_check(c):
                               "warning")
         for field, n in over.items():
             if n:
-                file, key = _file_and_key(c, h.name, _last_entry(h, field))
+                entry = _last_entry(h, field)
+                file, key = _file_and_key(c, h.name, entry)
                 yield problem(file, key, "rewards",
-                              f"{h.name} has {rewards.describe({field: n})} more than {where} give; "
-                              "remove the extra entry if it was recorded by mistake (or fix the Adventure Track)",
-                              "warning")
+                              f"{h.name} has {rewards.describe({field: n})} more than {where} give; if it was "
+                              f"recorded by mistake, take it back: {_take_back(h, field, entry)} (if a chapter "
+                              "was skipped, not completed: drunagor chapter skip N --force)", "warning")

@@ -89,6 +89,21 @@ def _held(ctx: Any) -> list[str]:
         return [e.name for e in h.equipment]
 
 
+def _retired(ctx: Any) -> list[str]:
+    with _campaign(ctx) as c:
+        return [h.name for h in c.heroes.values() if h.retired]
+
+
+def _learned(*keys: str) -> Callable[[Any], list[str]]:
+    """The skills and/or Class Abilities of the hero named earlier on the line."""
+    def values(ctx: Any) -> list[str]:
+        with _campaign(ctx) as c:
+            _, h = c.find_hero(ctx.params.get("name") or "")
+            return ([s.name for s in h.skills] if "skills" in keys else []) + \
+                (list(h.class_abilities) if "class_abilities" in keys else [])
+    return values
+
+
 def _story_list(key: str) -> Callable[[Any], list[str]]:
     def values(ctx: Any) -> list[str]:
         with _campaign(ctx) as c:
@@ -178,6 +193,10 @@ BY_COMMAND: dict[tuple[str, str], Callable[[Any], Iterable[str]]] = {
     ("status add", "name"): _catalog_names("story_statuses"),
     ("status remove", "name"): _story_list("statuses"),
     ("hero gain", "item"): _items,
+    ("hero return", "name"): _retired,
+    ("hero unlearn", "skill"): _learned("skills"),
+    ("hero forget", "ability_"): _learned("class_abilities"),
+    ("hero relearn", "old"): _learned("skills", "class_abilities"),
     ("monster add", "name"): _monsters,
     ("chest add", "card"): _chest_cards,
     ("chest remove", "card"): _chest_cards,

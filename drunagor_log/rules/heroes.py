@@ -2,7 +2,7 @@
 with, what leaves the party with a hero, and what a hero may do at Camp.
 
 Pure: plain values in (model.Hero, model.Story), values or a RuleError/UsageError out; no files, no
-terminal. `cli/commands/heroes.py` refuses with these; `checks/heroes.py` reports them.
+terminal. `ops/heroes.py` refuses with these; `checks/heroes.py` reports them.
 
 Rulebook lines (RB L<n>): hero limitations L939-949, removing a hero L968-974, the starting kit
 L984-989 and L1048-1052, the recruit table L1005-1016, Relearning L1034-1040.
@@ -14,7 +14,7 @@ from ..values import record
 from typing import Iterable, Sequence
 
 from ..errors import RuleError, UsageError
-from ..model import CHAPTERS, QUALITIES, Hero, Story
+from ..model import CHAPTERS, EQUIPMENT_KINDS, QUALITIES, Hero, Story
 
 # The command that records each kind of reward (rewards.FIELDS), and where it lives in a log.
 RECORD_WITH = {
@@ -70,20 +70,29 @@ def identity(name: str, requested_class: str | None) -> tuple[str, str]:
     special class with Hero Pack #1 (RB L947-949); any other hero needs an explicit class."""
     from .. import catalog
 
+    from ..names import closest, known as known_names, match
+
     known = catalog.hero(name)
-    if known is None:
-        if not requested_class or not requested_class.strip():
+    if known is None and not (requested_class and requested_class.strip()):
+        names, aliases = known_names("heroes")
+        found = match(name, names, aliases)  # a unique beginning: "cath"
+        if found is None:
+            hint = closest(name, [*names, *aliases])
             raise UsageError(f"{name!r} is not an Awakenings hero the catalog knows, so its class is "
-                             "unknown", remedy=f'give it with --class (e.g. drunagor hero add "{name}" '
+                             "unknown", remedy=(f"did you mean {hint!r}? If not, " if hint else "")
+                             + f'give it with --class (e.g. drunagor hero add "{name}" '
                              "--role ROLE --class Ranger); heroes of other products are welcome (RB L943)")
-        return name.strip(), requested_class.strip()
+        known = catalog.hero(found)
+    if known is None:
+        return name.strip(), (requested_class or "").strip()
     if requested_class is None:
         return known.name, known.hero_class
-    q = requested_class.strip().casefold()
-    matches = [c for c in known.classes if c.casefold() == q] or \
-              [c for c in known.classes if c.casefold().startswith(q)]
-    if len(matches) == 1 and q:
-        return known.name, matches[0]
+    try:
+        chosen = match(requested_class, known.classes) if requested_class.strip() else None
+    except UsageError:
+        chosen = None
+    if chosen is not None:
+        return known.name, chosen
     raise RuleError(f"{known.name} is a {known.hero_class} (or a {known.special_class} with Hero Pack #1), "
                     f"not a {requested_class} (RB L947-949)",
                     remedy=f"leave out --class, or use --class {known.special_class}", rule="hero-class")
@@ -97,7 +106,8 @@ def class_finding(hero: Hero) -> Finding | None:
         return None
     return Finding("hero-class", f"{known.name} is a {known.hero_class} (or a {known.special_class} with "
                    f"Hero Pack #1), not a {hero.cls} (RB L947-949)",
-                   f'write class = "{known.hero_class}" or "{known.special_class}"', hero.name, ("class",))
+                   f"correct it: drunagor hero set {quote(hero.name)} --class {known.hero_class} (or --class "
+                   f"{known.special_class})", hero.name, ("class",))
 
 
 def role_name(query: str) -> str:
@@ -147,8 +157,9 @@ def party_findings(heroes: Iterable[Hero], max_heroes: int) -> list[Finding]:
     for h in heroes:
         core = core_hero_finding(h.name)
         if core is not None:
-            found.append(Finding(core.rule, core.message, "remove this Campaign Log; " + core.remedy,
-                                 h.name, ("name",)))
+            first = (f"take the hero out of the party (drunagor hero remove {quote(h.name)})" if h.active
+                     else "delete this Campaign Log")
+            found.append(Finding(core.rule, core.message, f"{first}; {core.remedy}", h.name, ("name",)))
         cls = class_finding(h)
         if cls is not None:
             found.append(cls)
@@ -161,15 +172,27 @@ def party_findings(heroes: Iterable[Hero], max_heroes: int) -> list[Finding]:
         role = catalog.canonical(h.role, catalog.ROLES)
         if role is None:
             found.append(Finding("dungeon-role", f"{h.name}'s role {h.role!r} is not a Dungeon Role",
-                                 "use one of " + ", ".join(catalog.ROLES), h.name, ("role",)))
+                                 f"correct it: drunagor hero set {quote(h.name)} --role ROLE (one of "
+                                 + ", ".join(catalog.ROLES) + ")", h.name, ("role",)))
             continue
         if role in seen:
             found.append(Finding("dungeon-role", f"{h.name} and {seen[role].name} are both {role}: each "
                                  "Dungeon Role is taken by one hero only (one slot on the Initiative Track)",
-                                 "give one of them a free role", h.name, ("role",)))
+                                 _free_role_remedy(h, seen[role], active), h.name, ("role",)))
         else:
             seen[role] = h
     return found
+
+
+def _free_role_remedy(h: Hero, other: Hero, active: Sequence[Hero]) -> str:
+    """How to give one of two heroes of one role a free role: `hero set` names the hero, so not for
+    two logs of one hero (the hero-file check says which to keep)."""
+    from .. import catalog
+
+    if h.name.casefold() == other.name.casefold():
+        return "give one of them a free role"
+    free = [r for r in catalog.ROLES if all(catalog.canonical(o.role, (r,)) is None for o in active)]
+    return f"give one of them a free role: drunagor hero set {quote(h.name)} --role " + (free[0] if free else "ROLE")
 
 
 def joining_chapter(story: Story) -> str:
@@ -283,3 +306,71 @@ def last_completed(story: Story, since: str = "01") -> str | None:
 def quote(name: str) -> str:
     """A name as typed in a shell command: quoted when it holds anything but letters and digits."""
     return name if name.replace("-", "").isalnum() else '"' + name.replace('"', '\\"') + '"'
+
+
+# ------------------------------------------------------------------------------------- cards
+
+
+def recorded_kind(story: Story, name: str) -> str | None:
+    """An item kind the party recorded once under [cards] (SPEC "User-recorded facts")."""
+    facts = next((v for k, v in story.cards.items() if k.casefold() == name.casefold()), None)
+    if not facts:
+        return None
+    if facts.get("kind") in EQUIPMENT_KINDS:
+        return facts["kind"]
+    if facts.get("type") in ("potion", "scroll", "treasure"):
+        return "consumable"
+    if facts.get("epic") is True:
+        return "epic"
+    return None
+
+
+def kind_facts(kind: str) -> dict:
+    """What [cards] records about an item of `kind` the catalog does not know; `epic` too for an
+    Adventure Item, as the Spoils upgrade rule needs it (RB L413-417)."""
+    facts: dict = {"kind": kind}
+    if kind in ("adventure", "epic"):
+        facts["epic"] = kind == "epic"
+    return facts
+
+
+def stored_entry(story: Story, name: str, quality: str | None) -> str | None:
+    """The `stored` entry that keeps this card out of the campaign, if any (RB L429-431)."""
+    forms = {name.casefold()}
+    if quality:
+        forms |= {f"{name} ({quality})".casefold(), f"{name} ({quality.capitalize()})".casefold()}
+    return next((s for s in story.stored if s.casefold() in forms), None)
+
+
+@record
+class GainedKind:
+    """How a gained card is written: its kind, its quality (Spoils only), and whether its kind is
+    to be remembered under [cards] (a card the catalog does not know)."""
+
+    kind: str
+    quality: str | None
+    remember: bool
+
+
+def gained_kind(name: str, kind: str | None, quality: str | None, known: str | None,
+                recorded: str | None) -> GainedKind:
+    """The kind of a card a hero gains: `kind` as the user gave it (or None), checked against what
+    the catalog knows (`known`) and what the party recorded (`recorded`). Spoils are always received
+    Standard (RB L397)."""
+    remember = False
+    if kind is None:
+        kind = known or recorded
+        if kind is None:
+            raise UsageError(f"drunagor does not know the card {name!r}, so not its kind",
+                             remedy="say it once with --kind starting|spoils|adventure|epic|consumable "
+                                    "(remembered under [cards] in story.toml)")
+    elif known is not None and kind != known and not (known == "adventure" and kind == "epic"):
+        raise UsageError(f"{name} is a {known} card, not {kind}",
+                         remedy="leave out --kind: the catalog knows this card")
+    elif known is None and recorded != kind:
+        remember = True
+    if quality and kind != "spoils":
+        raise UsageError("--quality is for Spoils of the Hero cards only")
+    if kind == "spoils":
+        quality = quality or "standard"
+    return GainedKind(kind, quality, remember)

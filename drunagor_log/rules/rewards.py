@@ -1,7 +1,10 @@
 """Rewards owed (SPEC 5.3; RB L1005-1016, L1082-1084): what each hero's Campaign Log should hold.
 
 A hero who joined before chapter J should have the recruit row for J, plus the rewards of every
-chapter from J on that the party completed; skipped chapters give nothing (RB L1084). Per-chapter
+chapter from J on that the party completed; skipped chapters give nothing (RB L1084). A hero who left
+and came back before chapter R is matched to the party as a recruit of R (`start`): their skills and
+Class Abilities stay in the Campaign Log and count; the Spoils cards and upgrades they had went back
+to the box when they left (RB L972-974), so only those recorded since the return count. Per-chapter
 rewards are the differences of consecutive recruit rows (the table is "the Rewards that Heroes would
 receive if they had completed the Adventures", RB L980).
 """
@@ -48,6 +51,11 @@ def recruit_row(chapter: str) -> Tally:
     return catalog.recruit_row(chapter)
 
 
+def start(hero: Hero) -> str:
+    """The chapter a hero's rewards are counted from: when they came back, else when they joined."""
+    return hero.returned or hero.joined
+
+
 def expected(joined: str, track: dict[str, str]) -> Tally:
     """What a hero who joined before chapter `joined` should have received by now."""
     total = recruit_row(joined)
@@ -63,8 +71,9 @@ def recorded(hero: Hero, party: Iterable[Hero] = ()) -> Tally:
     counts for the hero who earned it: one handed over with `hero give` carries `from = "Earner"`,
     so it counts in the earner's tally (found among `party`, the other logs), not the holder's."""
     me = hero.name.casefold()
+    upgrades = hero.upgrades[hero.upgrades_before:]  # those before leaving went back to the box
     spoils = sum(1 for i in hero.equipment if i.kind == "spoils" and not _given(i, me))
-    spoils += sum(1 for u in hero.upgrades if u.discarded_kind == "spoils")
+    spoils += sum(1 for u in upgrades if u.discarded_kind == "spoils")
     for other in party:
         if other.name.casefold() != me:
             spoils += sum(1 for i in other.equipment
@@ -74,7 +83,7 @@ def recorded(hero: Hero, party: Iterable[Hero] = ()) -> Tally:
         level2_skills=sum(1 for s in hero.skills if s.level == 2),
         class_abilities=len(hero.class_abilities),
         spoils=spoils,
-        spoils_upgrades=len(hero.upgrades),
+        spoils_upgrades=len(upgrades),
     )
 
 
@@ -84,7 +93,7 @@ def _given(item, me: str) -> bool:
 
 def balance(hero: Hero, story: Story, party: Iterable[Hero] = ()) -> Tally:
     """Expected minus recorded: positive entries are owed, negative ones are in excess."""
-    return expected(hero.joined, story.track) - recorded(hero, party)
+    return expected(start(hero), story.track) - recorded(hero, party)
 
 
 def owed_for(hero: Hero, story: Story, party: Iterable[Hero] = ()) -> Tally:

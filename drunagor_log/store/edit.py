@@ -264,3 +264,39 @@ def dumps(doc: Any) -> str:
     import tomlkit
 
     return tomlkit.dumps(doc)
+
+
+def set_value(container: Any, key: str, value: Any, after: Iterable[str] = ()) -> None:
+    """Set a scalar key: an existing one is replaced on its own line (its comment kept); a new one
+    goes after the first of the keys `after` the container has, else where add_key puts it."""
+    import tomlkit
+
+    new = tomlkit.parse(f"x = {value_text(value)}\n")["x"] if isinstance(value, (str, bool, int)) else item(value)
+    if key in container:
+        container[key] = new  # tomlkit keeps the line's comment
+    elif hasattr(container, "body"):
+        insert_top(container, key, new, after)
+    else:
+        add_key(container, key, new)
+
+
+def delete_key(container: Any, key: str) -> bool:
+    """Remove a key (and its line); False when there is none."""
+    if key not in container:
+        return False
+    del container[key]
+    return True
+
+
+def clear_entries(container: Any, key: str) -> None:
+    """Empty the array `container[key]`: written `[]`, its trailing comment kept."""
+    import tomlkit
+
+    if key in container and len(container[key]):
+        container[key] = tomlkit.array()
+
+
+def set_entry_field(container: Any, key: str, index: int, field: str, value: Any) -> None:
+    """Set one field of the inline table at entry `index` of `container[key]`, the entry's other
+    fields and its line kept as they are."""
+    container[key][index][field] = value

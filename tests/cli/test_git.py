@@ -513,7 +513,7 @@ def test_two_players_editing_different_heroes_merge_cleanly(shared, example, run
     g = shared
     _branch(g, "ana")
     ok(run("hero", "learn", "Andreas", "Wisdom 2", "--tree", "wisdom", "--level", "2", "--commit"))
-    ok(run("hero", "aura", "Andreas", "Radiance", "--commit"))
+    ok(run("hero", "aura", "Andreas", "Radiance", "--new", "--commit"))
     _branch(g, "ben", "main")
     g.as_("Ben")
     ok(run("hero", "gain", "Nyx", "Potion of Healing", "--commit"))

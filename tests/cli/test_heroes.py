@@ -176,7 +176,8 @@ def test_a_duplicate_role_is_refused(run, party):
 
 @pytest.mark.parametrize("args, code, message", [
     (("Andreas2", "--role", "Leader"), 2, "error: 'Andreas2' is not an Awakenings hero the catalog knows, so its "
-     'class is unknown; give it with --class (e.g. drunagor hero add "Andreas2" --role ROLE --class Ranger); '
+     "class is unknown; did you mean 'Andreas'? If not, give it with --class (e.g. drunagor hero add "
+     '"Andreas2" --role ROLE --class Ranger); '
      "heroes of other products are welcome (RB L943)\n"),
     (("Vacrem", "--role", "Leader", "--class", "Mage"), 1, "error: hero-class: Vacrem is a Warrior (or a Warlord "
      "with Hero Pack #1), not a Mage (RB L947-949); leave out --class, or use --class Warlord\n"),
@@ -305,8 +306,9 @@ def test_show_and_check_report_owed_and_excess(run, party):
     assert r.exit_code == 0
     # the line of the last Level 1 skill (the "Extra" just learnt), not the `skills = [` line
     assert ("campaigns/sgc/heroes/andreas.toml:11: rewards: Andreas has 1 Level 1 Hero or Role Skill more than "
-            "chapters 01, 02, 03 completed give; remove the extra entry if it was recorded by mistake (or fix the "
-            "Adventure Track) (warning)") in r.stdout.splitlines()
+            "chapters 01, 02, 03 completed give; if it was recorded by mistake, take it back: drunagor hero unlearn "
+            "Andreas Extra (if a chapter was skipped, not completed: drunagor chapter skip N --force) (warning)") \
+        in r.stdout.splitlines()
     assert run("check", "--strict").exit_code == 1
     shown = run("hero", "show", "Andreas").stdout
     assert "Rewards owed: 1 Class Ability, 1 Spoils of the Hero (Standard)\n" in shown
@@ -392,7 +394,7 @@ def test_gain_infers_kind_and_quality_and_places_it(run, party):
 def test_gain_an_unknown_card_needs_its_kind_once(run, party):
     before = snapshot(party)
     r = run("hero", "gain", "Nyx", "Silver Locket")
-    assert (r.exit_code, r.stderr) == (2, "error: drunagor does not know the card 'Silver Locket', so not its kind; "
+    assert (r.exit_code, r.stderr) == (1, "error: drunagor does not know the card 'Silver Locket', so not its kind; "
                                           "say it once with --kind starting|spoils|adventure|epic|consumable "
                                           "(remembered under [cards] in story.toml)\n")
     assert snapshot(party) == before
@@ -509,8 +511,8 @@ def test_remove_sends_consumables_to_the_stash_and_keeps_the_log(run, party):
     before = snapshot(party)
     r = run("hero", "learn", "Andreas", "X", "--tree", "melee", "--level", "1")
     assert (r.exit_code, r.stderr) == (1, "error: campaigns/sgc/heroes/andreas.toml:13: retired: Andreas has left the "
-                                          "party (before chapter 02); their Campaign Log is kept for the record; "
-                                          "choose an active hero\n")
+                                          "party (before chapter 02); choose an active hero, or bring Andreas back: "
+                                          "drunagor hero return Andreas\n")
     r = run("hero", "give", "stash", "Nyx", "Potion")
     assert (r.exit_code, r.stderr) == (1, "error: campaigns/sgc/story.toml:6: stash: the party stash holds no "
                                           "'Potion'; the stash holds: nothing\n")
@@ -529,9 +531,10 @@ def test_aura_one_at_a_time(run, party):
     assert 'aura = "Taunt"\n' in text(party / "heroes" / "andreas.toml")
     assert run("hero", "aura", "Andreas", "--clear").stdout == "Andreas loses the Aura Taunt\n"
     assert "aura" not in text(party / "heroes" / "andreas.toml")
-    r = run("hero", "aura", "Nyx", "Taunnt")
-    assert r.stderr == "warning: 'Taunnt' is not an Aura drunagor knows; did you mean 'Taunt'? (kept as typed)\n"
     before = snapshot(party)
+    r = run("hero", "aura", "Nyx", "Taunnt")  # a typo is never recorded (SPEC 9, name resolution)
+    assert (r.exit_code, r.stderr) == (1, "error: no Aura called 'Taunnt'; did you mean 'Taunt'? (if it is an Aura "
+                                          "drunagor does not know, add --new to record it)\n")
     r = run("hero", "aura", "Nyx")
     assert (r.exit_code, r.stderr) == (2, "error: give an AURA or --clear (not both); e.g. drunagor hero aura "
                                           "Andreas Bastion\n")
@@ -561,7 +564,7 @@ def test_hero_show_json(run, party):
     data = json.loads(run("hero", "show", "ny", "--json").stdout)
     assert data == {
         "name": "Nyx", "class": "Assassin", "role": "Striker", "role_cards": ["I", "II"], "player": "Carla",
-        "joined": "01", "retired": False, "left": None, "aura": None, "statuses": ["Haunted"], "class_abilities": [],
+        "joined": "01", "retired": False, "left": None, "returned": None, "aura": None, "statuses": ["Haunted"], "class_abilities": [],
         "skills": [{"name": "Shadow Step", "tree": "agility", "level": 1, "chapter": "01"}],
         "equipment": [
             {"name": "Blooded Sword", "kind": "starting", "quality": None, "place": "equipped", "from": None},
@@ -607,10 +610,11 @@ def test_check_reports_hero_rules(run, party):
     assert r.exit_code == 1
     assert r.stdout.splitlines()[:2] == [
         "campaigns/sgc/heroes/vorn.toml:2: core-hero: Vorn is a core-box hero, and core-box heroes (Elros, Jaheen, "
-        "Lorelai, Maya, Vorn) are not heroes in Awakenings (RB L941-945); remove this Campaign Log; recruit Vorn as "
-        'a Follower instead: drunagor follower add "Vorn the Warrior"',
+        "Lorelai, Maya, Vorn) are not heroes in Awakenings (RB L941-945); take the hero out of the party (drunagor "
+        'hero remove Vorn); recruit Vorn as a Follower instead: drunagor follower add "Vorn the Warrior"',
         "campaigns/sgc/heroes/vorn.toml:4: dungeon-role: Vorn and Nyx are both Striker: each Dungeon Role is taken "
-        "by one hero only (one slot on the Initiative Track); give one of them a free role",
+        "by one hero only (one slot on the Initiative Track); give one of them a free role: drunagor hero set Vorn "
+        "--role Defender",
     ]
     assert ("campaigns/sgc/heroes/vorn.toml:2: starting-gear: Vorn has 0 of the 2 pieces of Starting Gear a new "
             "hero starts with (RB L989); record them: drunagor hero gain Vorn ITEM --kind starting (warning)") \
@@ -775,3 +779,276 @@ def test_equipment_edits_keep_the_file_valid_one_per_line_and_the_comments(run):
             assert body == "[]\n" if not model else body.count("\n  { name = ") == len(model)
 
     check()
+
+
+# ------------------------------------------------------------------ corrections (SPEC 9, issue 13)
+
+
+def test_each_correction_returns_the_log_byte_identical(run, party):
+    """Every record has its inverse: after the mistaken entry and its correction the files are
+    byte for byte what they were before the mistake."""
+    assert run("hero", "remove", "Andreas").exit_code == 0  # a Consumable-free stash to hand out below
+    assert run("hero", "add", "Vacrem", "--role", "Defender", "--gear", "Plate Armor").exit_code == 0
+    write(party / "story.toml", text(party / "story.toml").replace("stash = []", 'stash = [\n  "Potion of Haste",\n]'))
+    pairs = [
+        (("hero", "learn", "Nyx", "Quick Strike", "--tree", "melee", "--level", "1"),
+         ("hero", "unlearn", "Nyx", "quick")),
+        (("hero", "learn", "Vacrem", "Shield Bash", "--tree", "melee", "--level", "1"),
+         ("hero", "unlearn", "Vacrem", "Shield Bash")),
+        (("hero", "ability", "Vacrem", "Warcry"), ("hero", "forget", "Vacrem", "warcry")),
+        (("hero", "gain", "Nyx", "Twin-Blades"), ("hero", "drop", "Nyx", "Twin-Blades")),
+        (("hero", "status", "Vacrem", "add", "lifes"), ("hero", "status", "Vacrem", "remove", "Lifesaver")),
+        (("hero", "aura", "Nyx", "Taunt"), ("hero", "aura", "Nyx", "--clear")),
+        (("hero", "give", "stash", "Nyx", "Potion of Haste"), ("hero", "give", "Nyx", "stash", "Potion of Haste")),
+        (("hero", "relearn", "Nyx", "Shadow Step", "Quick Strike", "--tree", "melee"),
+         ("hero", "relearn", "Nyx", "Quick Strike", "Shadow Step", "--tree", "agility")),
+        (("hero", "set", "Nyx", "--player", "Dana"), ("hero", "set", "Nyx", "--player", "Carla")),
+        (("hero", "set", "Vacrem", "--player", "Davi"), ("hero", "set", "Vacrem", "--player", "")),
+        (("hero", "set", "Vacrem", "--role", "Leader"), ("hero", "set", "Vacrem", "--role", "Defender")),
+        (("hero", "set", "Vacrem", "--class", "Warlord"), ("hero", "set", "Vacrem", "--class", "Warrior")),
+    ]
+    for mistake, correction in pairs:
+        before = snapshot(party)
+        r = run(*mistake)
+        assert r.exit_code == 0, (mistake, r)
+        assert snapshot(party) != before, mistake
+        r = run(*correction)
+        assert r.exit_code == 0, (correction, r)
+        assert snapshot(party) == before, correction
+
+
+def test_corrections_say_what_they_changed(run, party):
+    assert run("hero", "ability", "Nyx", "Backstab").exit_code == 0
+    r = run("hero", "unlearn", "Nyx", "shadow")
+    assert (r.exit_code, r.stdout) == (0, "Nyx unlearns Shadow Step (agility, Level 1)\n"
+                                          "Nyx now owes: 1 Level 1 Hero or Role Skill\n")
+    r = run("hero", "forget", "Nyx", "Backstab")
+    assert (r.exit_code, r.stdout) == (0, "Nyx forgets the Class Ability Backstab\nNyx now owes: 1 Level 1 Hero or "
+                                          "Role Skill\n")
+    r = run("hero", "set", "Nyx", "--player", "Dana", "--role", "leader")
+    assert (r.exit_code, r.stdout, r.stderr) == (0, "Nyx: role Striker -> Leader; player Carla -> Dana\n", "")
+    r = run("hero", "set", "Nyx", "--player", "Dana")
+    assert r.stdout == "no change: Nyx: player Dana\n"
+    r = run("hero", "set", "Andreas", "--player", "Ana")  # no player yet: the key goes after `role`
+    assert r.stdout == "Andreas: player none -> Ana\n"
+    assert 'role = "Support"\nplayer = "Ana"\njoined = "01"\n' in text(party / "heroes" / "andreas.toml")
+
+
+def test_corrections_are_checked_by_the_rules_of_the_entry(run, party):
+    before = snapshot(party)
+    cases = [
+        (("hero", "unlearn", "Nyx", "Shadow Stab"), 1, "error: campaigns/sgc/heroes/nyx.toml:10: skills: Nyx has no "
+         "skill called 'Shadow Stab'; did you mean 'Shadow Step'?\n"),
+        (("hero", "unlearn", "Nyx", "Fireball"), 1, "error: campaigns/sgc/heroes/nyx.toml:10: skills: Nyx has no "
+         "skill called 'Fireball'; skills: Shadow Step\n"),
+        (("hero", "forget", "Nyx", "Backstab"), 1, "error: campaigns/sgc/heroes/nyx.toml:8: class-abilities: Nyx has "
+         "no Class Ability called 'Backstab'; Class Abilities: none\n"),
+        (("hero", "set", "Nyx", "--role", "Support"), 1, "error: campaigns/sgc/heroes/andreas.toml:4: dungeon-role: "
+         "Andreas is already the party's Support: each Dungeon Role is taken by one hero only (one slot on the "
+         "Initiative Track); choose a free role: Defender, Leader, Controller, Striker (drunagor hero set Nyx --role "
+         "ROLE)\n"),
+        (("hero", "set", "Nyx", "--class", "Mage"), 1, "error: hero-class: Nyx is a Assassin (or a Swordmage with "
+         "Hero Pack #1), not a Mage (RB L947-949); leave out --class, or use --class Swordmage\n"),
+        (("hero", "set", "Nyx", "--role", "Tank"), 2, "error: no Dungeon Role called 'Tank'; known: Controller, "
+         "Defender, Leader, Striker, Support\n"),
+        (("hero", "set", "Nyx"), 2, "error: nothing to change; give --player, --role or --class (e.g. drunagor hero "
+         "set Nyx --player Dana)\n"),
+    ]
+    for args, code, message in cases:
+        r = run(*args)
+        assert (r.exit_code, r.stderr) == (code, message), args
+    assert snapshot(party) == before
+
+
+def test_a_new_role_warns_about_the_role_skills_learned_for_the_old_one(run, party):
+    assert run("hero", "learn", "Nyx", "Ambush", "--tree", "role", "--level", "1").exit_code == 0
+    r = run("hero", "set", "Nyx", "--role", "Defender")
+    assert (r.exit_code, r.stdout) == (0, "Nyx: role Striker -> Defender\n")
+    assert r.stderr == ("warning: Nyx's Dungeon Role skills (Ambush) were recorded as Striker; relearn those of the "
+                        "Striker cards (drunagor hero relearn Nyx OLD NEW, RB L1034-1040)\n")
+
+
+def test_the_stash_takes_back_only_consumables(run, party):
+    before = snapshot(party)
+    r = run("hero", "give", "Nyx", "stash", "Blooded Sword")
+    assert (r.exit_code, r.stderr) == (1, "error: campaigns/sgc/heroes/nyx.toml:13: stash: Blooded Sword is not a "
+                                          "Consumable Item, and the party stash holds only Consumables (RB L972-974); "
+                                          'to take it out of the Campaign Log: drunagor hero drop Nyx "Blooded '
+                                          'Sword"\n')
+    r = run("hero", "give", "stash", "stash", "Potion")
+    assert (r.exit_code, r.stderr) == (2, "error: give from the stash to a hero, or from a hero to the stash\n")
+    assert snapshot(party) == before
+    r = run("hero", "give", "Nyx", "stash", "potion")
+    assert r.stdout == "Nyx puts Potion of Healing in the party stash\n"
+    assert 'stash = [\n  "Potion of Healing",\n]' in text(party / "story.toml")
+
+
+def test_drop_and_give_suggest_a_command_that_would_work(run, party):
+    assert run("hero", "gain", "Andreas", "Twin-Blades").exit_code == 0
+    before = snapshot(party)
+    r = run("hero", "drop", "Nyx", "twin-blades")
+    assert (r.exit_code, r.stderr) == (1, "error: campaigns/sgc/heroes/nyx.toml:13: equipment: Nyx does not have "
+                                          "'twin-blades' to drop; Andreas has it: drunagor hero drop Andreas "
+                                          "Twin-Blades\n")
+    r = run("hero", "give", "Nyx", "Andreas", "Twin")
+    assert (r.exit_code, r.stderr) == (1, "error: campaigns/sgc/heroes/nyx.toml:13: equipment: Nyx does not have "
+                                          "'Twin' to give; Andreas has it already\n")
+    r = run("hero", "equip", "Nyx", "twin")  # the holder found by the same name resolution as the hero's own
+    assert r.stderr.endswith("Andreas has it: drunagor hero give Andreas Nyx Twin-Blades\n")
+    assert snapshot(party) == before
+
+
+# --------------------------------------------------------------------------- a hero returns
+
+
+ANDREAS_LEFT = ANDREAS.replace('  { name = "Wooden Staff", kind = "starting", place = "equipped" },\n'
+                               '  { name = "Cloth Armor", kind = "starting", place = "equipped" },\n', "").replace(
+    "equipment = [\n]", "equipment = []") + 'retired = true\nleft = "02"\n'
+
+
+def test_a_hero_who_left_returns_with_their_campaign_log(run, party):
+    assert run("hero", "remove", "Andreas").exit_code == 0
+    assert text(party / "heroes" / "andreas.toml") == dedent(ANDREAS_LEFT)
+    write(party / "story.toml", STORY.format(track=track("01", "02", "03", "04", "05"), max_heroes=4))
+    r = run("hero", "add", "Andreas", "--role", "Support")
+    assert (r.exit_code, r.stderr) == (1, "error: hero-file: Andreas already has a Campaign Log (campaigns/sgc/heroes/"
+                                          "andreas.toml) and left the party before chapter 02; to bring Andreas back "
+                                          "with their Campaign Log: drunagor hero return Andreas\n")
+    r = run("hero", "return", "andr", "--player", "Ana")
+    assert (r.exit_code, r.stderr) == (0, ""), r
+    assert r.stdout.splitlines() == [
+        "Andreas returns to the party before chapter 06: Cleric, Support (left before chapter 02)",
+        "Andreas is owed what a recruit before chapter 06 takes, less what the Campaign Log keeps (RB L1005-1016): "
+        "1 Level 1 Hero or Role Skill, 2 Class Abilities, 2 Spoils of the Hero (Standard)",
+        "record them with:",
+        "  drunagor hero learn Andreas SKILL --tree TREE --level 1",
+        "  drunagor hero ability Andreas ABILITY",
+        "  drunagor hero gain Andreas ITEM",
+        "Starting Gear: 0 of 2 recorded (RB L989); record it with: drunagor hero gain Andreas ITEM --kind starting",
+    ]
+    assert text(party / "heroes" / "andreas.toml") == dedent(ANDREAS_LEFT).replace(
+        "retired = true\n", "").replace('role = "Support"\n', 'role = "Support"\nplayer = "Ana"\n') + \
+        'returned = "06"\n'
+    assert owes(run, "Andreas") == {"level1_skills": 1, "level2_skills": 0, "class_abilities": 2, "spoils": 2,
+                                    "spoils_upgrades": 0}
+    listed = run("hero", "list").stdout.splitlines()
+    assert listed[1].split() == ["Andreas", "Cleric", "Support", "Ana", "01,", "left", "02,", "back", "06", "1",
+                                 "Level", "1", "Hero", "or", "Role", "Skill,", "2", "Class", "Abilities,", "2",
+                                 "Spoils", "of", "the", "Hero", "(Standard)"]
+    data = json.loads(run("hero", "list", "--json").stdout)["heroes"][0]
+    assert (data["name"], data["retired"], data["left"], data["returned"]) == ("Andreas", False, "02", "06")
+    assert "Joined before chapter 01; left before chapter 02; returned before chapter 06\n" in \
+        run("hero", "show", "Andreas").stdout
+    check = run("check").stdout
+    assert ("Andreas is owed 2 Class Abilities (by the new-recruit row for 06, RB L1005-1016); record them with "
+            "drunagor hero ability Andreas ABILITY") in check
+
+
+def test_a_returning_hero_meets_the_rules_of_hero_add(run, party):
+    write(party / "heroes" / "andreas.toml", ANDREAS_LEFT)
+    write(party / "heroes" / "nyx.toml", NYX.replace('role = "Striker"', 'role = "Support"'))
+    before = snapshot(party)
+    r = run("hero", "return", "Andreas")
+    assert (r.exit_code, r.stderr) == (1, "error: campaigns/sgc/heroes/nyx.toml:4: dungeon-role: Nyx is already the "
+                                          "party's Support: each Dungeon Role is taken by one hero only (one slot on "
+                                          "the Initiative Track); choose a free role: Defender, Leader, Controller, "
+                                          "Striker (drunagor hero return Andreas --role ROLE)\n")
+    r = run("hero", "return", "Nyx")
+    assert (r.exit_code, r.stderr) == (1, "error: campaigns/sgc/heroes/nyx.toml:2: hero-return: Nyx is in the party; "
+                                          "hero return brings back a hero who left (drunagor hero list shows them)\n")
+    write(party / "story.toml", STORY.format(track=track("01"), max_heroes=1))
+    r = run("hero", "return", "Andreas", "--role", "Leader")
+    assert r.exit_code == 1 and "max-heroes: the party already has 1 heroes (Nyx) and max_heroes is 1" in r.stderr
+    write(party / "story.toml", STORY.format(track=track("01"), max_heroes=4))
+    before = snapshot(party)
+    r = run("hero", "return", "Andreas", "--role", "Leader")
+    assert r.stdout.splitlines()[0] == "Andreas returns to the party before chapter 02: Cleric, Leader (left before " \
+                                       "chapter 02)"
+    assert 'role = "Leader"' in text(party / "heroes" / "andreas.toml")
+    assert run("hero", "remove", "Andreas").exit_code == 0  # leaving again forgets the return
+    assert snapshot(party)["heroes/andreas.toml"] == before["heroes/andreas.toml"].replace(b'"Support"', b'"Leader"')
+
+
+def test_spoils_and_upgrades_from_before_leaving_do_not_count_after_the_return(run, party):
+    upgraded = ANDREAS_LEFT.replace("equipment = []\n", 'equipment = []\nupgrades = [\n  { item = "Buckler", to = '
+                                    '"improved", discarded = "Hack-Slash", discarded_kind = "spoils", chapter = '
+                                    '"01" },\n]\n')
+    write(party / "heroes" / "andreas.toml", upgraded)
+    write(party / "story.toml", STORY.format(track=track(*[f"0{n}" for n in range(1, 8)]), max_heroes=4))
+    assert run("hero", "return", "Andreas").exit_code == 0
+    assert text(party / "heroes" / "andreas.toml").endswith('returned = "08"\nupgrades_before_return = 1\n')
+    # a recruit before 08: 2 L1, 1 L2, 2 Class Abilities, 2 Spoils, 1 upgrade; the log keeps 1 L1 skill
+    assert owes(run, "Andreas") == {"level1_skills": 1, "level2_skills": 1, "class_abilities": 2, "spoils": 2,
+                                    "spoils_upgrades": 1}
+
+
+# ---------------------------------------------------------------- names that always resolve
+
+
+def test_names_resolve_the_same_way_everywhere(run, party):
+    assert run("hero", "status", "Nyx", "remove", "Haunted").exit_code == 0
+    assert run("hero", "status", "Nyx", "add", "hau").stdout == "Nyx gains the status Haunted\n"  # a unique beginning
+    assert run("hero", "aura", "Nyx", "CALM MIND").stdout == "Nyx has the Aura Calm Mind\n"  # any case
+    assert run("hero", "gain", "Nyx", "captain\u2019s brooch").stdout == \
+        "Nyx gains Captain's Brooch (adventure, equipped)\n"  # a curly apostrophe
+    assert run("hero", "add", "Vacren", "--role", "Defender").exit_code == 0  # an alias the app gives
+    assert run("hero", "show", "Vacren").stdout.startswith("Vacrem: Warrior, Defender")
+    assert run("hero", "learn", "vacren", "Bash", "--tree", "mel", "--level", "1").exit_code == 0
+
+
+def test_a_typo_is_refused_with_the_closest_name_and_never_recorded(run, party):
+    before = snapshot(party)
+    cases = [
+        (("hero", "status", "Nyx", "add", "Lifesavr"), 1, "error: no hero status called 'Lifesavr'; did you mean "
+         "'Lifesaver'? (if it is a hero status drunagor does not know, add --new to record it)\n"),
+        (("hero", "gain", "Nyx", "Potion of Heling"), 1, "error: drunagor does not know the card 'Potion of Heling', "
+         "so not its kind; did you mean 'Potion of Healing'? If not, say it once with --kind starting|spoils|"
+         "adventure|epic|consumable (remembered under [cards] in story.toml)\n"),
+        (("hero", "gain", "Nyx", "Potion of"), 2, "error: 'Potion of' could be any of: Potion of Fortitude, Potion of "
+         "Haste, Potion of Healing, Potion of Preparation, Potion of Strength; type more of the name\n"),
+        (("hero", "show", "Vacrum"), 2, "error: no hero called 'Vacrum'; known: Andreas, Nyx\n"),
+        (("hero", "status", "Nyx", "put", "Lifesaver"), 2, "error: no action called 'put'; known: add, remove\n"),
+    ]
+    for args, code, message in cases:
+        r = run(*args)
+        assert r.exit_code == code, (args, r)
+        if message is not None:
+            assert r.stderr == message, args
+    assert snapshot(party) == before
+
+
+def test_a_name_the_catalog_does_not_know_is_recorded_when_the_user_says_so(run, party):
+    r = run("hero", "status", "Nyx", "add", "Lifesavr", "--new")
+    assert (r.exit_code, r.stdout, r.stderr) == (0, "Nyx gains the status Lifesavr\n", "warning: 'Lifesavr' is "
+                                                 "recorded as a new hero status; drunagor knows 'Lifesaver'\n")
+    r = run("hero", "status", "Nyx", "add", "Soft", "--new")  # --new: a beginning is not taken for a known name
+    assert (r.exit_code, r.stdout, r.stderr) == (0, "Nyx gains the status Soft\n", "")
+    r = run("hero", "status", "Nyx", "add", "soft")  # recorded in the log: known now, exactly
+    assert (r.exit_code, r.stderr) == (1, "error: campaigns/sgc/heroes/nyx.toml:7: hero-status: Nyx already has the "
+                                          "status Soft\n")
+    r = run("hero", "aura", "Nyx", "Moonlight", "--new")
+    assert (r.exit_code, r.stdout) == (0, "Nyx has the Aura Moonlight\n")
+    r = run("hero", "gain", "Nyx", "Potion of Heling", "--kind", "consumable")  # the fact flag says it is new
+    assert r.stdout == ("Nyx gains Potion of Heling (consumable, in the bag)\n"
+                        "remembered under [cards] in story.toml: Potion of Heling is a consumable card\n")
+    assert r.stderr == "warning: 'Potion of Heling' is recorded as a new card; drunagor knows 'Potion of Healing'\n"
+
+
+def test_after_a_chapter_without_rewards_what_is_owed_comes_from_earlier_ones(run, party):
+    assert run("hero", "unlearn", "Nyx", "Shadow Step").exit_code == 0  # chapter 01's skill, not recorded
+    r = run("chapter", "complete", "02")
+    assert r.stdout.splitlines()[1:] == [
+        "Chapter 02 gives the heroes no rewards to record (RB L1005-1016).",
+        "Andreas now owes: nothing", "Nyx now owes: 1 Level 1 Hero or Role Skill",
+        "They are owed from earlier chapters; record them with drunagor hero learn, hero ability and hero gain."]
+
+
+def test_completion_offers_what_a_correction_can_take_back(run, example):
+    from tests.cli.test_shell import _complete
+
+    assert _complete(example, "bash", "drunagor hero unlearn Nyx ") == ["Agility 1", "Melee 1"]
+    assert _complete(example, "bash", "drunagor hero forget Nyx ") == ["Assassin ability (chapter 03)"]
+    assert _complete(example, "bash", "drunagor hero relearn Nyx A") == ["Agility 1", "Assassin ability (chapter 03)"]
+    assert _complete(example, "bash", "drunagor hero return ") == []
+    assert run("-C", str(example), "hero", "remove", "Vacrem").exit_code == 0
+    assert _complete(example, "bash", "drunagor hero return ") == ["Vacrem"]

@@ -123,7 +123,7 @@ CASES = {
     "wrong-type": ("story.toml", STORY.replace('party = "Night Watch"', "party = 5"),
                    "{f}:3: shape: `party` must be text, not 5; write `party` as text"),
     "wrong-type-nested": ("heroes/andreas.toml", ANDREAS.replace("level = 1", 'level = "1"'),
-                          "{f}:8: shape: `skills.0.level` must be a whole number, not '1'; write `level` as a "
+                          "{f}:8: shape: `level` of skill 1 must be a whole number, not '1'; write `level` as a "
                           "whole number"),
     "missing-key": ("heroes/catharina.toml", CATHARINA.replace('name = "Catharina"\n', ""),
                     "{f}: shape: `name` is missing; add `name = ...` (text)"),

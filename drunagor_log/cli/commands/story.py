@@ -473,8 +473,9 @@ def _reward_lines(c: "Campaign", ch: str, after) -> list[str]:
         owed = rewards.owed_for(hero, after, party)
         owing = owing or not owed.is_zero()
         lines.append(f"{hero.name} now owes: {rewards.describe(owed) or 'nothing'}")
-    if owing:
-        lines.append("Record them with drunagor hero learn, hero ability and hero gain.")
+    if owing:  # after "no rewards", what is owed comes from earlier chapters (issue 13)
+        lines.append(("Record them" if not got.is_zero() else "They are owed from earlier chapters; record them")
+                     + " with drunagor hero learn, hero ability and hero gain.")
     if track.is_finished(after.track):
         lines.append("The campaign is finished: chapter 09 is on the Adventure Track.")
     return lines
