@@ -111,7 +111,7 @@ def _chapter(data: dict, key: str, path: tuple, default=None) -> str | None:
 class Rules:
     trauma_limit: int = 1
     max_heroes: int = 4
-    rune_bag: dict[str, int] = Factory(dict)
+    rune_bag: dict[str, int] = Factory(factory=dict)
 
 
 @record

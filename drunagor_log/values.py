@@ -10,7 +10,7 @@ time (SPEC section 7). A record reads its fields from the class annotations and 
         name: str
         level: int = 1
         tags: tuple = ()
-        extra: dict = Factory(dict)   # a fresh dict for each value
+        extra: dict = Factory(factory=dict)   # a fresh dict for each value
 
 Values support `replace(value, **changes)` and `fields(value)` (names, in order).
 """
@@ -27,8 +27,11 @@ class Factory:
 
     __slots__ = ("make",)
 
-    def __init__(self, make: Callable[[], Any]):
-        self.make = make
+    def __init__(self, factory: Callable[[], Any]):
+        self.make = factory
+
+
+# Write `Factory(factory=dict)`: PEP 681 type checkers see a default only through that keyword.
 
 
 def _init(self, *args, **kwargs) -> None:

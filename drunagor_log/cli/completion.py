@@ -149,8 +149,8 @@ def _on_board(ctx: Any) -> list[str]:
     with _campaign(ctx) as c:
         f = c.adventure_file
         monsters = (f.data.get("monsters") if f is not None else None) or []
-        names = [m.get("name") for m in monsters if isinstance(m, dict) and m.get("name")]
-        return sorted(set(names)) + [str(m.get("slot")) for m in monsters if isinstance(m, dict) and m.get("slot")]
+        names = {str(m["name"]) for m in monsters if isinstance(m, dict) and m.get("name")}
+        return sorted(names) + [str(m["slot"]) for m in monsters if isinstance(m, dict) and m.get("slot")]
 
 
 def _piles(ctx: Any) -> list[str]:
@@ -221,10 +221,7 @@ BY_PARAM: dict[str, Callable[[Any], Iterable[str]]] = {
 
 def _completer(values: Callable[[Any], Iterable[str]]):
     def complete(ctx: Any, param: Any, incomplete: str) -> list[Any]:
-        try:
-            from typer._click.shell_completion import CompletionItem  # Typer 0.28 vendors Click
-        except ImportError:  # pragma: no cover - older Typer
-            from click.shell_completion import CompletionItem  # type: ignore[no-redef]
+        from typer._click.shell_completion import CompletionItem  # Typer vendors Click (0.26-0.28)
 
         try:
             options = list(dict.fromkeys(values(ctx)))

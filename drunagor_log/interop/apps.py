@@ -105,7 +105,8 @@ def _hero(h: Any, data: dict[str, Any], tables: dict[str, Any], lost: list[str])
 def _slots(h: Any, data: dict[str, Any], tables: dict[str, Any], empty: dict[str, Any],
            lost: list[str]) -> tuple[dict[str, Any], list[str]]:
     """The six slots and the Stash: equipped items to their slot, the bag to the two bag slots."""
-    raw = data.get("equipment") if isinstance(data.get("equipment"), list) else []
+    found = data.get("equipment")
+    raw: list[Any] = found if isinstance(found, list) else []
     slots: dict[str, Any] = {s: empty.get(s, "") for s in token.SLOTS + token.BAG_SLOTS}
     taken: set[str] = set()
     stashed: list[str] = []

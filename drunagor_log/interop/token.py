@@ -281,12 +281,12 @@ def encode(data: dict[str, Any]) -> str:
     return base64.b64encode(raw).decode("ascii")
 
 
-def id_tables() -> dict[str, dict[str, str]]:
+def id_tables() -> dict[str, dict[Any, str]]:
     """name -> ID for each list (the reverse of the import tables)."""
     ids = _ids()
     out = {t: {v: k for k, v in ids[t].items()} for t in
            ("followers", "story_statuses", "outcomes", "hero_statuses", "auras", "skill_trees")}
-    out["heroes"] = {(v["name"], v["class"]): k for k, v in ids["heroes"].items()}  # type: ignore[misc]
+    out["heroes"] = {(v["name"], v["class"]): k for k, v in ids["heroes"].items()}
     items: dict[str, str] = {}
     for k, v in ids["items"].items():
         items.setdefault(v["name"], k)  # a card with two faces: the first face, unless the entry kept its ID

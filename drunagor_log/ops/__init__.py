@@ -38,7 +38,7 @@ class Change:
     summary: str = ""
     notes: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
-    data: dict = Factory(dict)
+    data: dict = Factory(factory=dict)
 
 
 def apply(root: Path, operation: Callable[..., Change], *args: Any, **kwargs: Any) -> tuple[Change, list[str]]:

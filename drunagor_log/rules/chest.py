@@ -148,7 +148,7 @@ class ChestGrid:
     total: int                          # every Potion and Scroll copy recorded
     problems: tuple[Finding, ...]
     missing: tuple[tuple[str, tuple[str, ...]], ...]  # (card, facts missing)
-    target: dict[str, dict[str, int]] = Factory(dict)
+    target: dict[str, dict[str, int]] = Factory(factory=dict)
 
     @property
     def status(self) -> str:
