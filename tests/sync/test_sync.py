@@ -386,3 +386,27 @@ def test_sync_and_git_setup_help_examples_run_in_a_shared_repository(group):
     ana, ben = group
     ben.ok("git", "setup")
     ben.ok("sync")
+
+
+def test_a_merge_under_way_resolved_by_hand_is_finished_by_sync(group):
+    ana, ben = group
+    ana.ok("party", "Ana's Band")
+    ana.ok("sync")
+    ben.ok("git", "setup")
+    ben.ok("party", "Ben's Band", "--commit")
+    ben.git("commit", "--quiet", "-m", "driver", "--", "campaigns/example/.gitattributes", ok=None)
+    ben.git("pull", "--quiet", "--no-rebase", "--no-edit", ok=1)
+    story = ben.root / "story.toml"
+    text = story.read_text()
+    assert text.count("<<<<<<< mine") == 1
+    r = ben("sync")  # not added yet: still a conflict
+    assert r.exit_code == 1 and 'conflict: party name: yours "Ben\'s Band", Ana\'s "Ana\'s Band" (story.toml)' in r.stdout
+    lines = text.splitlines(keepends=True)
+    start = lines.index("<<<<<<< mine\n")
+    story.write_text("".join(lines[:start] + ['party = "Our Band"\n'] + lines[start + 5:]))
+    ben.git("add", "campaigns/example/story.toml")
+    out = ben.ok("sync").stdout.splitlines()
+    assert out[0].startswith("finished the merge under way (") and out[0].endswith(")")
+    assert out[-1] == "pushed 1 change to origin/main"
+    ana.ok("sync")
+    assert show(ana)["party"] == "Our Band" and ana.files() == ben.files()
