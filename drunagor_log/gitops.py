@@ -435,7 +435,7 @@ def _configured_driver(text: str) -> str | None:
             section = (head.group(1).lower(), head.group(2))
             line = line[head.end():]
         if section == ("merge", DRIVER):
-            value = re.match(r"\s*driver\s*=\s*(.*?)\s*$", line, re.I)
+            value = re.match(r"\s*driver\s*=\s*(.*?)\s*$", line, re.IGNORECASE)
             if value:
                 return value.group(1).strip('"')
     return None
@@ -470,7 +470,7 @@ def driver_problem(root: Path) -> str | None:
         return None
     gitdir, top = found
     own, others = _config_texts(gitdir)
-    if not re.search(r'^\s*\[\s*remote\s+"', own, re.M):
+    if not re.search(r'^\s*\[\s*remote\s+"', own, re.MULTILINE):
         return None
     command = next((c for c in map(_configured_driver, [own, *others]) if c), None)
     if command is None:

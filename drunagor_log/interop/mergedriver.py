@@ -43,7 +43,7 @@ def _line_merge(base: Path, mine: Path, theirs: Path, marker_size: int) -> int:
     import subprocess
 
     proc = subprocess.run(["git", "merge-file", f"--marker-size={marker_size}", "-L", "mine", "-L", "base",
-                           "-L", "theirs", str(mine), str(base), str(theirs)], capture_output=True)
+                           "-L", "theirs", str(mine), str(base), str(theirs)], capture_output=True, check=False)
     return 0 if proc.returncode == 0 else 1
 
 

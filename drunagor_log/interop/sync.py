@@ -23,9 +23,10 @@ Every step prints one line.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from .. import gitops, store
 from ..campaign import ADVENTURE, ARCHIVE, HEROES, STORY, Campaign
@@ -57,7 +58,7 @@ def sync(root: Path, keep: str | None, say: Say) -> None:
     """The whole of `drunagor sync` (see the module's doc); a stop is a DrunagorError."""
     if keep is not None and keep not in KEEP:
         raise UsageError(f"--keep takes mine or theirs, not {keep!r}", rule="sync",
-                         remedy="--keep mine keeps your values where both sides changed one; --keep theirs theirs")
+                         remedy="--keep mine keeps your values where both sides changed one, --keep theirs the other players'")
     gitops.repository(root, "sync")
     with Campaign(root, write=True):  # the campaign lock, from the first commit to the push
         try:
@@ -65,6 +66,7 @@ def sync(root: Path, keep: str | None, say: Say) -> None:
             if merging(root):
                 finish_merge(root, keep, say)
             else:
+                refuse_foreign(root)  # before anything is written
                 setup = gitops.setup_driver(root)
                 if setup:
                     say("set up the campaign-aware merge driver (" + " and ".join(setup) + ")")
@@ -139,18 +141,24 @@ def own_file(rel: str) -> bool:
             and not parts[1].startswith("."))
 
 
+def refuse_foreign(root: Path) -> None:
+    """Stop when the campaign folder holds uncommitted files drunagor does not write, or changed
+    campaign files that do not read: the player's own work, not sync's to commit."""
+    dirty = gitops.uncommitted(root)
+    other = [p for p in dirty if not own_file(p)]
+    if other:
+        raise RuleError("not committed, and not files drunagor writes: " + ", ".join(other), file=store.display(root),
+                        rule="sync", remedy="commit them yourself (git add FILE, then git commit) or move them "
+                        "out of the campaign folder, then drunagor sync; nothing was synced")
+    if dirty:
+        _refuse_unreadable(root, dirty)
+
+
 def commit_own(root: Path, say: Say) -> None:
     dirty = gitops.uncommitted(root)
     if not dirty:
         say("nothing to commit: every change of this campaign is committed")
         return
-    shown = store.display(root)
-    other = [p for p in dirty if not own_file(p)]
-    if other:
-        raise RuleError("not committed, and not files drunagor writes: " + ", ".join(other), file=shown,
-                        rule="sync", remedy="commit them yourself (git add FILE, then git commit) or move them "
-                        "out of the campaign folder, then drunagor sync; nothing was synced")
-    _refuse_unreadable(root, dirty)
     phrases = []
     for rel in sorted(dirty, key=lambda r: (["story", "adventure", "archive", "hero"] + [_kind(r)]).index(_kind(r))):
         phrases += describe_file(rel, _committed(root, rel), _current(root, rel))
@@ -227,7 +235,7 @@ def pull(root: Path, up: Upstream, keep: str | None, say: Say) -> None:
                         remedy="nothing was merged; commit or put away the changes git names, then drunagor sync")
     if keep is None or any(c.outside for c in unmerged):
         say(line.replace("pulled", "found", 1) + " (not merged)")
-        _stop(root, unmerged, who, started_here=True, say=say)
+        raise _stop(root, unmerged, who, started_here=True, say=say)
     resolve(root, unmerged, keep)
     _run(root, "commit", "--no-edit", "--quiet")
     kept = "yours" if keep == "mine" else f"{who}'s"
@@ -257,7 +265,8 @@ def _abort(root: Path) -> None:
         _run(root, "merge", "--abort", ok=(0, 1, 128))
 
 
-def _stop(root: Path, unmerged: list["Unmerged"], who: str, *, started_here: bool, say: Say) -> None:
+def _stop(root: Path, unmerged: list[Unmerged], who: str, *, started_here: bool, say: Say) -> RuleError:
+    """Say each conflict; give the merge up if this sync started it; the error that stops the sync."""
     for c in unmerged:
         for d in c.described:
             say("conflict: " + d)
@@ -266,15 +275,15 @@ def _stop(root: Path, unmerged: list["Unmerged"], who: str, *, started_here: boo
     outside = [c.path for c in unmerged if c.outside]
     if started_here:
         _abort(root)
-        what = f"nothing was merged: the campaign is as it was before this sync"
+        what = "nothing was merged: the campaign is as it was before this sync"
     else:
         what = "the merge under way stays as it is"
     if outside:
-        raise RuleError(f"{n} conflict{'s' if n != 1 else ''}, some outside the campaign ({', '.join(outside)}); "
+        return RuleError(f"{n} conflict{'s' if n != 1 else ''}, some outside the campaign ({', '.join(outside)}); "
                         f"{what}", file=shown, rule="sync",
                         remedy="merge by hand with git (git merge, then resolve and git add each file), "
                         "then drunagor sync")
-    raise RuleError(f"the campaign went two ways ({n} conflict{'s' if n != 1 else ''} above); {what}",
+    return RuleError(f"the campaign went two ways ({n} conflict{'s' if n != 1 else ''} above); {what}",
                     file=shown, rule="sync",
                     remedy=f"keep yours with `drunagor sync --keep mine`, or {who}'s with `drunagor sync "
                     "--keep theirs`, then correct anything else with drunagor's commands")
@@ -374,7 +383,7 @@ def finish_merge(root: Path, keep: str | None, say: Say) -> None:
         who = _who(gitops.repository(root), ".")
         if keep is None or any(c.outside for c in unmerged):
             say(f"a merge is under way with {len(unmerged)} conflicted file{'s' if len(unmerged) != 1 else ''}")
-            _stop(root, unmerged, who, started_here=False, say=say)
+            raise _stop(root, unmerged, who, started_here=False, say=say)
         resolve(root, unmerged, keep)
     for rel in _campaign_files(root):
         lines = store.conflict_lines((root / rel).read_bytes())

@@ -122,13 +122,13 @@ def label(entry: Any) -> Any:
     return entry
 
 
-def match(base: list, side: list) -> tuple[list[tuple[str, int | None]], list[int]]:
+def match(base: list, side: list) -> tuple[list[tuple[str, int]], list[int]]:
     """How one side's list relates to the base: for each base entry ("kept", i), ("changed", i)
-    (an entry of the same name with other values) or ("removed", None); and the side's added entries."""
+    (an entry of the same name with other values) or ("removed", -1); and the side's added entries."""
     free: dict[Any, deque[int]] = defaultdict(deque)
     for i, entry in enumerate(side):
         free[canon(entry)].append(i)
-    status: list[tuple[str, int | None] | None] = [None] * len(base)
+    status: list[tuple[str, int] | None] = [None] * len(base)
     for b, entry in enumerate(base):
         queue = free.get(canon(entry))
         if queue:
@@ -141,7 +141,7 @@ def match(base: list, side: list) -> tuple[list[tuple[str, int | None]], list[in
     for b, entry in enumerate(base):
         if status[b] is None:
             queue = by_name.get(identity(entry)) if identity(entry) is not None else None
-            status[b] = ("changed", queue.popleft()) if queue else ("removed", None)
+            status[b] = ("changed", queue.popleft()) if queue else ("removed", -1)
     used = {s[1] for s in status if s is not None}
     return [s for s in status if s is not None], [i for i in range(len(side)) if i not in used]
 
@@ -171,7 +171,7 @@ def changes(old: Any, new: Any, path: tuple = ()) -> list[Delta]:
     if isinstance(old, list) and isinstance(new, list):
         status, added = match(old, new)
         out = [Delta(path + (label(old[b]),), old[b], new[i]) for b, (how, i) in enumerate(status)
-               if how == "changed" and i is not None]
+               if how == "changed"]
         gone = tuple(old[b] for b, (how, _) in enumerate(status) if how == "removed")
         if added or gone:
             out.append(Delta(path, added=tuple(new[i] for i in added), removed=gone))
@@ -209,11 +209,11 @@ def _parse(text: str, which: str):
     try:
         tomllib.loads(text)
         return tomlkit.parse(text)
-    except Exception as exc:  # tomllib's and tomlkit's own errors alike
+    except Exception as exc:  # noqa: BLE001 (tomllib's and tomlkit's own errors alike)
         raise MergeError(f"{which} is not valid TOML ({exc})") from None
 
 
-def _run(base: str, mine: str, theirs: str, *, take_theirs: bool) -> "_Pass":
+def _run(base: str, mine: str, theirs: str, *, take_theirs: bool) -> _Pass:
     import tomlkit
 
     b, o, t = _parse(base, "the base"), _parse(mine, "mine"), _parse(theirs, "theirs")
@@ -223,7 +223,7 @@ def _run(base: str, mine: str, theirs: str, *, take_theirs: bool) -> "_Pass":
         merge.text = tomlkit.dumps(o)
     except MergeError:
         raise
-    except Exception as exc:  # a layout tomlkit cannot edit in place (out-of-order tables...)
+    except Exception as exc:  # noqa: BLE001 (a layout tomlkit cannot edit in place: out-of-order tables...)
         raise MergeError(f"cannot merge the values ({type(exc).__name__}: {exc})") from None
     try:
         tomllib.loads(merge.text)
@@ -457,7 +457,7 @@ class _Pass:
         partner: dict[int, int] = {}  # theirs' index -> mine's, for entries both have
         for b, ((how_o, i), (how_t, j)) in enumerate(zip(ours_status, their_status)):
             where = path + (label(base[b]),)
-            if i is not None and j is not None:
+            if i >= 0 and j >= 0:
                 partner[j] = i
             if how_o == "kept" and how_t == "removed":
                 del take[i]

@@ -16,7 +16,7 @@ from tests.conftest import EXAMPLE, snapshot
 
 
 def git(cwd: Path, *args: str, ok: int | None = 0) -> str:
-    p = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True)
+    p = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=False)
     if ok is not None:
         assert p.returncode == ok, f"git {' '.join(args)}: {p.returncode}\n{p.stdout}{p.stderr}"
     return p.stdout

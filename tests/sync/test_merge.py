@@ -151,8 +151,8 @@ def test_one_field_changed_two_ways_marks_that_entry_line_only():
     assert merged.markers
     assert merged.text == edit(mine, (
         '  { name = "Twin-Blades", kind = "spoils", quality = "standard", place = "bag" },\n',
-        '<<<<<<< mine\n  { name = "Twin-Blades", kind = "spoils", quality = "standard", place = "bag" },\n=======\n'
-        '  { name = "Twin-Blades", kind = "spoils", quality = "standard", place = "nowhere" },\n>>>>>>> theirs\n'))
+        ('<<<<<<< mine\n  { name = "Twin-Blades", kind = "spoils", quality = "standard", place = "bag" },\n=======\n'
+        '  { name = "Twin-Blades", kind = "spoils", quality = "standard", place = "nowhere" },\n>>>>>>> theirs\n')))
     assert merge_text(HERO, mine, theirs, prefer="mine").text == sides(merged.text, 0) == mine
     assert merge_text(HERO, mine, theirs, prefer="theirs").text == sides(merged.text, 1)
     assert not merge_text(HERO, mine, theirs, prefer="theirs").markers
@@ -164,9 +164,9 @@ def test_an_entry_removed_on_one_side_and_changed_on_the_other_is_a_conflict():
     merged = merge_text(HERO, mine, theirs, marker_size=9)
     assert [c.path for c in merged.conflicts] == [("equipment", "Twin-Blades")]
     assert merged.conflicts[0].mine is ABSENT
-    assert merged.text == edit(mine, ('place = "equipped" },\n]', 'place = "equipped" },\n<<<<<<<<< mine\n=========\n'
+    assert merged.text == edit(mine, ('place = "equipped" },\n]', ('place = "equipped" },\n<<<<<<<<< mine\n=========\n'
                                       '  { name = "Twin-Blades", kind = "spoils", quality = "standard", place = "bag" },\n'
-                                      '>>>>>>>>> theirs\n]'))
+                                      '>>>>>>>>> theirs\n]')))
 
 
 def test_a_scalar_changed_two_ways_keeps_its_comment_and_marks_its_line_only():
@@ -205,8 +205,8 @@ def test_card_facts_merge_key_by_key():
     mine = edit(STORY, ('"Potion of Haste" = { type = "potion", rarity = "uncommon" }',
                         '"Potion of Haste" = { type = "potion", rarity = "uncommon", epic = false }'))
     theirs = edit(STORY, ('"Potion of Haste" = { type = "potion", rarity = "uncommon" }',
-                          '"Potion of Haste" = { type = "potion", rarity = "uncommon", position = "red-top" }\n'
-                          '"Haste" = { position = "blue-top" }'))
+                          ('"Potion of Haste" = { type = "potion", rarity = "uncommon", position = "red-top" }\n'
+                          '"Haste" = { position = "blue-top" }')))
     merged = merge_text(STORY, mine, theirs)
     assert merged.conflicts == ()
     assert ('"Potion of Haste" = { type = "potion", rarity = "uncommon", epic = false, position = "red-top" }\n'

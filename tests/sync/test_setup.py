@@ -111,13 +111,13 @@ def test_the_driver_runs_from_a_shell_without_path(group, tmp_path):
     for name, text in files.items():
         (tmp_path / name).write_text(text)
     line = command.replace("%O", "O").replace("%A", "A").replace("%B", "B").replace("%L", "7").replace("%P", "story.toml")
-    p = subprocess.run(["/bin/sh", "-c", line], cwd=tmp_path, env={}, capture_output=True, text=True)
+    p = subprocess.run(["/bin/sh", "-c", line], cwd=tmp_path, env={}, capture_output=True, text=True, check=False)
     assert (p.returncode, p.stderr) == (0, "")
     assert (tmp_path / "A").read_text() == ('schema = 1\nfollowers = [\n  "Vorn the Warrior",\n  "Minerva",\n'
                                             '  "Maya the Ranger",\n]\n')
     (tmp_path / "A").write_text(base.replace("schema = 1", 'schema = 1\nparty = "Crew"'))
     (tmp_path / "B").write_text(base.replace("schema = 1", 'schema = 1\nparty = "Band"'))
-    p = subprocess.run(["/bin/sh", "-c", line], cwd=tmp_path, env={}, capture_output=True, text=True)
+    p = subprocess.run(["/bin/sh", "-c", line], cwd=tmp_path, env={}, capture_output=True, text=True, check=False)
     assert p.returncode == 1
     assert (tmp_path / "A").read_text() == ('schema = 1\n<<<<<<< mine\nparty = "Crew"\n=======\nparty = "Band"\n'
                                             '>>>>>>> theirs\nfollowers = ["Vorn the Warrior"]\n')

@@ -156,7 +156,7 @@ def test_a_hero_file_created_on_one_side(group):
     ana.ok("hero", "remove", "Vacrem")
     ana.ok("hero", "add", "Zed", "--class", "Assassin", "--role", "Defender", "--player", "Ana")
     ben.ok("hero", "gain", "Catharina", "Potion of Healing", "--bag")
-    first, second = sync_both(ana, ben)
+    sync_both(ana, ben)
     assert "Zed joins the party (new Campaign Log)" in ana.git("log", "-1", "--format=%B", "HEAD^2")
     assert (ben.root / "heroes" / "zed.toml").read_text() == ana.text("heroes/zed.toml")
 
@@ -240,8 +240,8 @@ def test_git_merge_with_the_driver_puts_markers_around_the_disputed_value_only(g
     assert r.exit_code == 1
     assert r.stdout.splitlines() == [
         "a merge is under way with 2 conflicted files",
-        "conflict: Nyx's equipment.Twin-Blades: yours { name = \"Twin-Blades\", kind = \"spoils\", quality = "
-        "\"standard\", place = \"bag\" }, Ana's removed (heroes/nyx.toml)",
+        ("conflict: Nyx's equipment.Twin-Blades: yours { name = \"Twin-Blades\", kind = \"spoils\", quality = "
+        "\"standard\", place = \"bag\" }, Ana's removed (heroes/nyx.toml)"),
         "conflict: chapter 05: you skipped it, Ana completed it (story.toml)",
     ]
     assert "the merge under way stays as it is" in r.stderr
@@ -327,10 +327,10 @@ def test_someone_pushed_meanwhile(group, remote, tmp_path, run):
 
 
 def test_no_remote_is_a_usage_error(tmp_path, monkeypatch, run):
-    from tests.sync.conftest import isolate_git
     import shutil
 
     from tests.conftest import EXAMPLE
+    from tests.sync.conftest import isolate_git
 
     isolate_git(monkeypatch, tmp_path)
     git(tmp_path, "init", "--quiet", "--initial-branch=main")
@@ -383,7 +383,7 @@ def test_a_broken_hand_edit_stops_the_sync_before_anything(group):
 
 def test_sync_and_git_setup_help_examples_run_in_a_shared_repository(group):
     """The `Example:` lines of sync and git setup (tests/cli/test_docs.py leaves them to this file)."""
-    ana, ben = group
+    _, ben = group
     ben.ok("git", "setup")
     ben.ok("sync")
 
@@ -410,3 +410,13 @@ def test_a_merge_under_way_resolved_by_hand_is_finished_by_sync(group):
     assert out[-1] == "pushed 1 change to origin/main"
     ana.ok("sync")
     assert show(ana)["party"] == "Our Band" and ana.files() == ben.files()
+
+
+def test_a_refused_sync_sets_nothing_up(group):
+    """Ben's fresh clone: sync would set the merge driver up, but refuses first, writing nothing."""
+    _, ben = group
+    (ben.root / "notes.txt").write_text("bring snacks\n")
+    (ben.root / ".gitattributes").write_text("*.toml text eol=lf\n")
+    assert ben("sync").exit_code == 1
+    assert (ben.root / ".gitattributes").read_text() == "*.toml text eol=lf\n"
+    assert ben.git("config", "merge.drunagor.driver", ok=1) == ""

@@ -2,7 +2,7 @@
 `drunagor sync` and `drunagor git setup` (SPEC section 9; the work is in interop/sync.py and gitops)."""
 
 
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -85,7 +85,7 @@ def undo(
 
 
 def sync(
-    keep: Annotated[Optional[str], typer.Option("--keep", metavar="mine|theirs",
+    keep: Annotated[str | None, typer.Option("--keep", metavar="mine|theirs",
                                                 help="Where both sides changed the same value: keep yours (mine) or the other players' (theirs).")] = None,
 ) -> None:
     """Share the campaign with the other players: commit, pull and merge, check, push.
