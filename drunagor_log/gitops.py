@@ -517,7 +517,10 @@ def setup_driver(root: Path) -> list[str]:
     path = root / ".gitattributes"
     text = store.read_bytes(path).decode("utf-8", "replace") if path.exists() else ""
     if not re.search(r"\bmerge=" + DRIVER + r"\b", text):
-        text = text + ("\n" if text and not text.endswith("\n") else "") + (GITATTRIBUTES_DRIVER if text else GITATTRIBUTES)
+        if text:
+            text += ("" if text.endswith("\n") else "\n") + GITATTRIBUTES_DRIVER
+        else:
+            text = GITATTRIBUTES
         store.atomic_write(path, text.encode())
         changed.append(".gitattributes")
     return changed

@@ -58,7 +58,8 @@ def sync(root: Path, keep: str | None, say: Say) -> None:
     """The whole of `drunagor sync` (see the module's doc); a stop is a DrunagorError."""
     if keep is not None and keep not in KEEP:
         raise UsageError(f"--keep takes mine or theirs, not {keep!r}", rule="sync",
-                         remedy="--keep mine keeps your values where both sides changed one, --keep theirs the other players'")
+                         remedy="--keep mine keeps your values where both sides changed one, "
+                         "--keep theirs the other players'")
     gitops.repository(root, "sync")
     with Campaign(root, write=True):  # the campaign lock, from the first commit to the push
         try:
@@ -317,7 +318,8 @@ def conflicts(root: Path) -> list[Unmerged]:
         outside = rel.startswith("..")
         c = Unmerged(path if outside else rel, stages, outside, [])
         who = _who(top, path)
-        c.described = [f"{path} (outside the campaign): both sides changed it"] if outside else describe_unmerged(root, c, who)
+        c.described = ([f"{path} (outside the campaign): both sides changed it"] if outside
+                       else describe_unmerged(root, c, who))
         out.append(c)
     return out
 
@@ -435,7 +437,8 @@ def push(root: Path, up: Upstream, say: Say) -> None:
     proc = _run(root, *args, ok=(0, 1, 128))
     if proc.returncode != 0:
         raise _push_failed(root, up, proc.stderr)
-    say(f"pushed {changes} change{'s' if changes != 1 else ''} to {up.shown}" if changes else f"pushed the merge to {up.shown}")
+    say(f"pushed {changes} change{'s' if changes != 1 else ''} to {up.shown}" if changes
+        else f"pushed the merge to {up.shown}")
 
 
 def _push_failed(root: Path, up: Upstream, stderr: bytes) -> RuleError:
@@ -572,7 +575,9 @@ def describe_conflict(rel: str, c, who: str, data: dict) -> str:
                 f"yours or {who}'s")
     if kind == "story" and len(p) == 2 and p[0] == "track":
         def did(v):
-            return "left it open" if v is ABSENT else f"{v} it" if v in ("completed", "skipped") else f"wrote {_show(v)}"
+            if v is ABSENT:
+                return "left it open"
+            return f"{v} it" if v in ("completed", "skipped") else f"wrote {_show(v)}"
 
         return f"chapter {p[1]}: you {did(c.mine)}, {who} {did(c.theirs)} ({rel})"
     thing = ".".join(map(str, p)) or "the file"

@@ -449,50 +449,42 @@ class _Pass:
 
     def plan(self, path: tuple, base: list, mine: Any, their: Any) -> list[tuple[str, int, Any]]:
         """The merged list as ("o", index in mine, item) and ("t", index in theirs, item) entries, in order."""
-        o, t = [plain(x) for x in mine], [plain(x) for x in their]
-        ours_status, ours_added = match(base, o)
-        their_status, their_added = match(base, t)
-        take: dict[int, Any] = {i: mine[i] for i in range(len(o))}  # mine's entries that stay, and their values
-        insert: list[int] = []  # theirs' entries to insert
-        partner: dict[int, int] = {}  # theirs' index -> mine's, for entries both have
-        for b, ((how_o, i), (how_t, j)) in enumerate(zip(ours_status, their_status)):
-            where = path + (label(base[b]),)
-            if i >= 0 and j >= 0:
-                partner[j] = i
-            if how_o == "kept" and how_t == "removed":
-                del take[i]
-            elif how_o == "kept" and how_t == "changed":
-                take[i] = their[j]
-            elif how_o == "removed" and how_t == "changed":
-                if self.conflict(where, base[b], ABSENT, t[j]):
-                    insert.append(j)
-            elif how_o == "changed" and how_t == "removed":
-                if self.conflict(where, base[b], o[i], ABSENT):
-                    del take[i]
-            elif how_o == "changed" and how_t == "changed" and canon(o[i]) != canon(t[j]):
-                if isinstance(o[i], dict) and isinstance(t[j], dict):
-                    take[i] = self.inline(where, base[b], mine[i], their[j])
-                elif self.conflict(where, base[b], o[i], t[j]):
-                    take[i] = their[j]
-        self._additions(path, o, t, ours_added, their_added, take, insert, partner, mine, their)
-        final: list[tuple[str, int, Any]] = [("o", i, take[i]) for i in range(len(o)) if i in take]
-        only_mine = set(ours_added) - set(partner.values())
-        for j in sorted(insert):
-            anchor = next((k for k in range(j - 1, -1, -1)
-                           if ("t", k) in [(s, x) for s, x, _ in final]
-                           or (k in partner and ("o", partner[k]) in [(s, x) for s, x, _ in final])), None)
-            if anchor is None:
-                pos = 0
-            else:
-                ref = ("o", partner[anchor]) if anchor in partner else ("t", anchor)
-                pos = 1 + [(s, x) for s, x, _ in final].index(ref)
-            while pos < len(final) and final[pos][0] == "o" and final[pos][1] in only_mine:
-                pos += 1  # after mine's own additions there: mine's first, then theirs
-            final.insert(pos, ("t", j, their[j]))
-        return final
+        lists = _Lists(mine, their)
+        ours_status, ours_added = match(base, lists.o)
+        their_status, their_added = match(base, lists.t)
+        for b, (ours, theirs) in enumerate(zip(ours_status, their_status)):
+            self._base_entry(path + (label(base[b]),), base[b], ours, theirs, lists)
+        self._additions(path, ours_added, their_added, lists)
+        return lists.ordered(set(ours_added) - set(lists.partner.values()))
 
-    def _additions(self, path, o, t, ours_added, their_added, take, insert, partner, mine, their) -> None:
+    def _base_entry(self, where: tuple, was: Any, ours: tuple[str, int], theirs: tuple[str, int],
+                    lists: _Lists) -> None:
+        """One entry of the base list, as each side kept, changed or removed it."""
+        (how_o, i), (how_t, j) = ours, theirs
+        if i >= 0 and j >= 0:
+            lists.partner[j] = i
+        if how_o == "kept":
+            if how_t == "removed":
+                del lists.take[i]
+            elif how_t == "changed":
+                lists.take[i] = lists.their[j]
+        elif how_o == "removed":
+            if how_t == "changed" and self.conflict(where, was, ABSENT, lists.t[j]):
+                lists.insert.append(j)
+        elif how_t == "removed":  # mine changed it, theirs removed it
+            if self.conflict(where, was, lists.o[i], ABSENT):
+                del lists.take[i]
+        elif how_t == "changed" and canon(lists.o[i]) != canon(lists.t[j]):
+            lists.take[i] = self._both_changed(where, was, i, j, lists)
+
+    def _both_changed(self, where: tuple, was: Any, i: int, j: int, lists: _Lists) -> Any:
+        if isinstance(lists.o[i], dict) and isinstance(lists.t[j], dict):
+            return self.inline(where, was, lists.mine[i], lists.their[j])
+        return lists.their[j] if self.conflict(where, was, lists.o[i], lists.t[j]) else lists.take[i]
+
+    def _additions(self, path: tuple, ours_added: list[int], their_added: list[int], lists: _Lists) -> None:
         """Entries both sides added: alike, kept once; named alike with other values, a conflict."""
+        o, t = lists.o, lists.t
         pool: dict[Any, deque[int]] = defaultdict(deque)
         for i in ours_added:
             pool[canon(o[i])].append(i)
@@ -500,18 +492,42 @@ class _Pass:
         for j in their_added:
             queue = pool.get(canon(t[j]))
             if queue:
-                partner[j] = queue.popleft()
+                lists.partner[j] = queue.popleft()
             else:
                 rest.append(j)
         named = {identity(o[i]): i for q in pool.values() for i in q if identity(o[i]) is not None}
         for j in rest:
-            i = named.pop(identity(t[j]), None) if identity(t[j]) is not None else None
-            if i is None:
-                insert.append(j)
+            mate = named.pop(identity(t[j]), -1) if identity(t[j]) is not None else -1
+            if mate < 0:
+                lists.insert.append(j)
                 continue
-            partner[j] = i
+            i = lists.partner[j] = mate
             if self.conflict(path + (label(t[j]),), ABSENT, o[i], t[j]):
-                take[i] = their[j]
+                lists.take[i] = lists.their[j]
+
+
+class _Lists:
+    """One list being merged: mine's and theirs' items and plain values, and the decisions so far."""
+
+    def __init__(self, mine: Any, their: Any):
+        self.mine, self.their = mine, their
+        self.o, self.t = [plain(x) for x in mine], [plain(x) for x in their]
+        self.take: dict[int, Any] = {i: mine[i] for i in range(len(self.o))}  # mine's entries that stay, their values
+        self.insert: list[int] = []  # theirs' entries to insert
+        self.partner: dict[int, int] = {}  # theirs' index -> mine's, for entries both have
+
+    def ordered(self, only_mine: set[int]) -> list[tuple[str, int, Any]]:
+        """Mine's entries in mine's order; each of theirs to insert after the entry theirs has before it."""
+        final: list[tuple[str, int, Any]] = [("o", i, self.take[i]) for i in range(len(self.o)) if i in self.take]
+        for j in sorted(self.insert):
+            where = [(s, x) for s, x, _ in final]
+            refs = [("o", self.partner[k]) if k in self.partner else ("t", k) for k in range(j - 1, -1, -1)]
+            ref = next((r for r in refs if r in where), None)
+            pos = 0 if ref is None else 1 + where.index(ref)
+            while pos < len(final) and final[pos][0] == "o" and final[pos][1] in only_mine:
+                pos += 1  # after mine's own additions there: mine's first, then theirs
+            final.insert(pos, ("t", j, self.their[j]))
+        return final
 
 
 def _insert(ours: Any, prev: str | None, only_mine: list[str], key: Any, item: Any) -> None:

@@ -85,8 +85,9 @@ def undo(
 
 
 def sync(
-    keep: Annotated[str | None, typer.Option("--keep", metavar="mine|theirs",
-                                                help="Where both sides changed the same value: keep yours (mine) or the other players' (theirs).")] = None,
+    keep: Annotated[str | None, typer.Option(
+        "--keep", metavar="mine|theirs",
+        help="Where both sides changed the same value: keep yours (mine) or the other players' (theirs).")] = None,
 ) -> None:
     """Share the campaign with the other players: commit, pull and merge, check, push.
 
@@ -130,12 +131,12 @@ def git_setup(commit: CommitOpt = False) -> None:
         if not changed:
             term.line("the campaign-aware merge driver is already set up")
             return
-        term.done("set up the campaign-aware merge driver: " + " and ".join(
-            {"config": "git config merge.drunagor.driver", ".gitattributes": f"{store.display(root / '.gitattributes')}"}[c]
-            for c in changed))
+        said = {"config": "git config merge.drunagor.driver", ".gitattributes": store.display(root / ".gitattributes")}
+        term.done("set up the campaign-aware merge driver: " + " and ".join(said[c] for c in changed))
         if commit and ".gitattributes" in changed:
             sha = gitops.commit_changes(root, [".gitattributes"], "merge driver named in .gitattributes")
-            term.line(f"committed {sha}: drunagor: merge driver named in .gitattributes" if sha else "nothing to commit")
+            term.line(f"committed {sha}: drunagor: merge driver named in .gitattributes" if sha
+                      else "nothing to commit")
 
 
 def register(app: typer.Typer) -> None:
