@@ -9,6 +9,8 @@ import shlex
 import subprocess
 import sys
 
+import pytest
+
 from drunagor_log.gitops import GITATTRIBUTES, GITATTRIBUTES_DRIVER
 from tests.sync.conftest import git, isolate_git
 
@@ -101,6 +103,7 @@ def test_a_linked_worktree_reads_the_main_repositorys_config(group, tmp_path):
     assert "merge-driver: the campaign-aware merge driver is not set up" in out
 
 
+@pytest.mark.posix  # /bin/sh, as git runs drivers on POSIX systems
 def test_the_driver_runs_from_a_shell_without_path(group, tmp_path):
     """git runs the configured command through a shell whose PATH may not know drunagor (a GUI client):
     the absolute path of this Python is enough."""
@@ -151,3 +154,18 @@ def test_new_outside_a_repository_runs_no_git(tmp_path, monkeypatch, run):
 
     monkeypatch.setattr(subprocess, "Popen", refuse)
     assert run("new", "autumn").exit_code == 0
+
+
+def test_without_the_driver_git_merges_line_by_line_as_before(group):
+    """A fresh clone, no driver in its config: the campaign's `merge=drunagor` attribute names a driver
+    git does not know, so git merges line by line as it always did (here: a conflict on "06")."""
+    ana, ben = group
+    ana.ok("chapter", "complete", "5", "--commit")
+    ana.ok("chapter", "complete", "6", "--commit")
+    ana.git("push", "--quiet")
+    ben.ok("chapter", "complete", "5", "--commit")
+    ben.git("fetch", "--quiet")
+    ben.git("merge", "--no-edit", "origin/main", ok=1)
+    lines = ben.text("story.toml").splitlines()
+    start = lines.index("<<<<<<< HEAD")
+    assert lines[start:start + 4] == ["<<<<<<< HEAD", "=======", '"06" = "completed"', ">>>>>>> origin/main"]

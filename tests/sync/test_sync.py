@@ -282,6 +282,7 @@ def test_the_adventure_under_way_is_never_merged_silently(remote, tmp_path, run)
 # ------------------------------------------------------------------------- interrupted, refused
 
 
+@pytest.mark.posix  # a shell-script hook on the remote
 def test_a_failed_push_leaves_a_campaign_every_command_reads(group, remote):
     ana, ben = group
     hook = remote / "hooks" / "pre-receive"
