@@ -19,7 +19,7 @@ from ..model import hero_from, story_from
 from ..values import record
 
 # Modules that register checks, one per area of the game (each imports `check` from here).
-CHECK_MODULES = ("core", "story", "heroes", "chest", "adventure")
+CHECK_MODULES = ("core", "story", "heroes", "chest", "adventure", "git")
 
 
 @record

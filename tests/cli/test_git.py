@@ -464,8 +464,12 @@ def test_new_in_a_repository_ignores_the_tools_temporary_files(git, run, tmp_pat
         "# drunagor's own temporary files: atomic writes, the multi-file journal, the campaign lock\n"
         "*.drunagor-tmp\n.drunagor-journal*\n.drunagor.lock\n")
     assert (folder / ".gitattributes").read_text() == (
-        "# Campaign files are text with LF line endings on every computer, so they diff and merge line by line.\n"
-        "*.toml text eol=lf\n")
+        "# Campaign files are text with LF line endings on every computer, so they diff and merge cleanly;\n"
+        "# git merges them value by value with drunagor's merge driver (set up once: drunagor git setup).\n"
+        "*.toml text eol=lf merge=drunagor\n")
+    # and the repository's config names the driver (issue 17): this Python, by its absolute path
+    assert git("config", "merge.drunagor.driver").strip().endswith(
+        " -m drunagor_log.interop.mergedriver %O %A %B %L %P")
     c = "campaigns/autumn/"
     ignored = [c + ".drunagor.lock", c + ".drunagor-journal", c + ".drunagor-journal.drunagor-tmp",
                c + ".story.toml.4242-1.drunagor-tmp", c + "heroes/.nyx.toml.4242-2.drunagor-tmp"]
@@ -473,8 +477,8 @@ def test_new_in_a_repository_ignores_the_tools_temporary_files(git, run, tmp_pat
     git("check-ignore", "--no-index", c + "story.toml", c + "heroes/nyx.toml", c + "adventure.toml",
         c + "adventures/05-2024-05-01.toml", ok=1)
     attrs = git("check-attr", "merge", "eol", "--", c + "story.toml", c + "heroes/nyx.toml")
-    assert attrs.splitlines() == [c + "story.toml: merge: unspecified", c + "story.toml: eol: lf",
-                                  c + "heroes/nyx.toml: merge: unspecified", c + "heroes/nyx.toml: eol: lf"]
+    assert attrs.splitlines() == [c + "story.toml: merge: drunagor", c + "story.toml: eol: lf",
+                                  c + "heroes/nyx.toml: merge: drunagor", c + "heroes/nyx.toml: eol: lf"]
     # after a write, git sees nothing but the campaign's own files
     ok(run("-C", str(folder), "party", "Autumn"))
     assert git("status", "--porcelain", "--untracked-files=all").splitlines() == [

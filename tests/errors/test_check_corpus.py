@@ -5,7 +5,8 @@ Each folder under tests/errors/ is one case, a fresh copy of campaigns/example c
 
     case.toml      rule = "the rule the output shows"; then what differs from the example:
                    [[replace]] file, old, new (text replaced once; `old` must be there),
-                   delete = [paths], mkdir = [paths], args = [...] (default ["check"])
+                   delete = [paths], mkdir = [paths], [[write]] file, text (a whole file, made
+                   here: one git cannot hold, such as .git/config), args = [...] (default ["check"])
     files/...      whole files laid over the copy, byte for byte (bad encodings, a BOM)
     expected.txt   line 1: the exit code; then exactly what `drunagor check` prints, stdout and
                    stderr together as a terminal shows them
@@ -44,6 +45,9 @@ def build(case: Path, dest: Path) -> dict:
         shutil.rmtree(path) if path.is_dir() else path.unlink()
     for rel in spec.get("mkdir", []):
         (root / rel).mkdir(parents=True)
+    for made in spec.get("write", []):
+        (root / made["file"]).parent.mkdir(parents=True, exist_ok=True)
+        (root / made["file"]).write_text(made["text"], encoding="utf-8")
     files = case / "files"
     if files.is_dir():
         for src in sorted(files.rglob("*")):

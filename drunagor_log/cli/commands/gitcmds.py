@@ -1,12 +1,16 @@
-"""Git commands: `drunagor history` and `drunagor undo` (SPEC section 4 "Git"; the work is in gitops)."""
+"""Git commands: `drunagor history` and `drunagor undo` (SPEC section 4 "Git"; the work is in gitops),
+`drunagor sync` and `drunagor git setup` (SPEC section 9; the work is in interop/sync.py and gitops)."""
 
 
 from typing import Annotated
 
 import typer
 
-from ..common import JsonOpt, campaign_root
+from ..common import CommitOpt, JsonOpt, campaign_root
 from ..terminal import term
+
+git_app = typer.Typer(help="The campaign's git repository: the campaign-aware merge driver.\n\n"
+                      "Example: drunagor git setup", no_args_is_help=True)
 
 
 def history(
@@ -80,6 +84,64 @@ def undo(
         term.line(f"nothing to commit: {store.display(root)} already matched")
 
 
+def sync(
+    keep: Annotated[str | None, typer.Option(
+        "--keep", metavar="mine|theirs",
+        help="Where both sides changed the same value: keep yours (mine) or the other players' (theirs).")] = None,
+) -> None:
+    """Share the campaign with the other players: commit, pull and merge, check, push.
+
+    Run it before and after the evening. One line per step: what it committed (the campaign's
+    changes not committed yet, in the game's words), what it pulled and from whom, what check
+    found, what it pushed. The merge goes value by value (the campaign-aware merge driver, set up
+    on the way): two players' records of different things, or of the same things alike, merge.
+
+    Where both sides changed the same value (chapter 05 completed here, skipped there), nothing is
+    merged: sync says where and stops (exit 1); --keep mine or --keep theirs then decides.
+
+    Stops before committing anything when the campaign folder holds files drunagor does not write.
+    Check errors after the merge stop the push (exit 1); a failed push keeps everything committed here.
+
+    Exit 2 outside a git repository or without a remote.
+
+    Example: drunagor sync
+    """
+    from ...interop.sync import sync as run_sync
+
+    run_sync(campaign_root(), keep, term.line)
+
+
+def git_setup(commit: CommitOpt = False) -> None:
+    """Register the campaign-aware merge driver in this repository.
+
+    Sets `git config merge.drunagor.driver` (this Python by its absolute path, so it runs from any
+    shell) and names the driver for the campaign's TOML files in its .gitattributes. Once per clone:
+    `drunagor new` and `drunagor sync` do it too. Without it git merges the campaign line by line.
+
+    Exit 2 outside a git repository.
+
+    Example: drunagor git setup
+    """
+    from ... import gitops, store
+    from ...campaign import Campaign
+
+    root = campaign_root()
+    with Campaign(root, write=True):  # the campaign lock while .gitattributes is written
+        changed = gitops.setup_driver(root)
+        if not changed:
+            term.line("the campaign-aware merge driver is already set up")
+            return
+        said = {"config": "git config merge.drunagor.driver", ".gitattributes": store.display(root / ".gitattributes")}
+        term.done("set up the campaign-aware merge driver: " + " and ".join(said[c] for c in changed))
+        if commit and ".gitattributes" in changed:
+            sha = gitops.commit_changes(root, [".gitattributes"], "merge driver named in .gitattributes")
+            term.line(f"committed {sha}: drunagor: merge driver named in .gitattributes" if sha
+                      else "nothing to commit")
+
+
 def register(app: typer.Typer) -> None:
     app.command()(history)
     app.command()(undo)
+    app.command()(sync)
+    git_app.command("setup")(git_setup)
+    app.add_typer(git_app, name="git")

@@ -1,0 +1,592 @@
+"""`drunagor sync`: several players, several machines, one campaign, with git as the engine.
+
+One command for a player who knows no git, run before and after the evening:
+
+1. commit the campaign's changes not committed yet: every change to a file drunagor writes
+   (story.toml, heroes/*.toml, adventure.toml, adventures/*.toml, the campaign's .gitignore and
+   .gitattributes) as long as the file is readable, whether a drunagor command or an editor made it,
+   with a message that says what changed ("chapter 05 completed; Nyx gains Buckler"). Anything else
+   uncommitted in the campaign folder is the player's own: sync stops and names it. Files outside
+   the campaign folder are left alone (git refuses the merge only if it would touch them);
+2. fetch the upstream branch and merge it, value by value (the campaign-aware merge driver, set up
+   on the way). Where both sides changed the same value, nothing is merged: the merge is given up,
+   the campaign stays as it was, and sync says in the game's words where the two sides disagree;
+   `--keep mine` or `--keep theirs` merges again, deciding those values for one side;
+3. run `drunagor check` on the result: errors stop the push (the group's copy stays clean);
+4. push. A failed push leaves everything committed here, readable by every command: sync again.
+
+A merge already under way (a `git pull` that stopped) is finished the same way: `--keep` decides
+the campaign's conflicts, or the player resolves them by hand and `git add`s them first.
+Every step prints one line.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .. import gitops, store
+from ..campaign import ADVENTURE, ARCHIVE, HEROES, STORY, Campaign
+from ..errors import DataError, RuleError, UsageError
+from ..gitops import PREFIX, _GitFailed, _run, _z
+
+KEEP = ("mine", "theirs")
+Say = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class Upstream:
+    """The remote branch the campaign's branch syncs with."""
+
+    remote: str
+    branch: str  # the branch's name on the remote
+    tracking: bool  # configured as the branch's upstream (else the first push sets it)
+
+    @property
+    def ref(self) -> str:
+        return f"refs/remotes/{self.remote}/{self.branch}"
+
+    @property
+    def shown(self) -> str:
+        return f"{self.remote}/{self.branch}"
+
+
+def sync(root: Path, keep: str | None, say: Say) -> None:
+    """The whole of `drunagor sync` (see the module's doc); a stop is a DrunagorError."""
+    if keep is not None and keep not in KEEP:
+        raise UsageError(f"--keep takes mine or theirs, not {keep!r}", rule="sync",
+                         remedy="--keep mine keeps your values where both sides changed one, "
+                         "--keep theirs the other players'")
+    gitops.repository(root, "sync")
+    with Campaign(root, write=True):  # the campaign lock, from the first commit to the push
+        try:
+            up = upstream(root)
+            if merging(root):
+                finish_merge(root, keep, say)
+            else:
+                refuse_foreign(root)  # before anything is written
+                setup = gitops.setup_driver(root)
+                if setup:
+                    say("set up the campaign-aware merge driver (" + " and ".join(setup) + ")")
+                commit_own(root, say)
+                fetch(root, up)
+                pull(root, up, keep, say)
+            check(root, say)
+            push(root, up, say)
+        except _GitFailed as exc:
+            raise RuleError(f"git {exc.args_[0]} failed: {exc.reason}", file=store.display(root), rule="sync",
+                            remedy="nothing is lost: what was committed stays committed; fix that, then "
+                            "drunagor sync again") from None
+
+
+# ------------------------------------------------------------------------------------ the remote
+
+
+def _git_text(root: Path, *args: str, ok=(0,)) -> str:
+    return _run(root, *args, ok=ok).stdout.decode("utf-8", "replace").strip()
+
+
+def upstream(root: Path) -> Upstream:
+    """The branch's upstream, or the remote to push it to; a UsageError (exit 2) without one."""
+    shown = store.display(root)
+    branch = _git_text(root, "symbolic-ref", "--quiet", "--short", "HEAD", ok=(0, 1, 128))
+    if not branch:
+        raise UsageError("the repository is not on a branch (a detached HEAD)", file=shown, rule="sync",
+                         remedy="switch to the campaign's branch (git switch main), then drunagor sync")
+    remote = _git_text(root, "config", "--get", f"branch.{branch}.remote", ok=(0, 1))
+    merge = _git_text(root, "config", "--get", f"branch.{branch}.merge", ok=(0, 1))
+    if remote and remote != "." and merge:
+        return Upstream(remote, merge.removeprefix("refs/heads/"), True)
+    remotes = _git_text(root, "remote").split()
+    if not remotes:
+        raise UsageError("the campaign's repository has no remote to sync with", file=shown, rule="sync",
+                         remedy="add the group's shared repository once: git remote add origin URL (a hosting "
+                         "service's repository, or a bare one on a shared drive: git init --bare "
+                         "/path/to/campaign.git), then drunagor sync")
+    if "origin" not in remotes and len(remotes) > 1:
+        raise UsageError(f"the repository has several remotes ({', '.join(remotes)}) and none is set for "
+                         f"branch {branch}", file=shown, rule="sync",
+                         remedy=f"choose one: git branch --set-upstream-to REMOTE/{branch}")
+    return Upstream("origin" if "origin" in remotes else remotes[0], branch, False)
+
+
+def _exists(root: Path, ref: str) -> bool:
+    return _run(root, "rev-parse", "--verify", "--quiet", ref, ok=(0, 1)).returncode == 0
+
+
+def merging(root: Path) -> bool:
+    return _exists(root, "MERGE_HEAD")
+
+
+def fetch(root: Path, up: Upstream) -> None:
+    try:
+        _run(root, "fetch", "--quiet", up.remote)
+    except _GitFailed as exc:
+        raise RuleError(f"could not fetch from {up.remote}: {exc.reason}", file=store.display(root),
+                        rule="sync", remedy="check the connection and the remote's address (git remote -v); "
+                        "what was committed stays committed; drunagor sync again") from None
+
+
+# ------------------------------------------------------------------------ step 1: commit our own
+
+
+def own_file(rel: str) -> bool:
+    """A file drunagor writes in a campaign folder (relative path)."""
+    parts = Path(rel).parts
+    if len(parts) == 1:
+        return parts[0] in (STORY, ADVENTURE, ".gitignore", ".gitattributes")
+    return (len(parts) == 2 and parts[0] in (HEROES, ARCHIVE) and parts[1].endswith(".toml")
+            and not parts[1].startswith("."))
+
+
+def refuse_foreign(root: Path) -> None:
+    """Stop when the campaign folder holds uncommitted files drunagor does not write, or changed
+    campaign files that do not read: the player's own work, not sync's to commit."""
+    dirty = gitops.uncommitted(root)
+    other = [p for p in dirty if not own_file(p)]
+    if other:
+        raise RuleError("not committed, and not files drunagor writes: " + ", ".join(other), file=store.display(root),
+                        rule="sync", remedy="commit them yourself (git add FILE, then git commit) or move them "
+                        "out of the campaign folder, then drunagor sync; nothing was synced")
+    if dirty:
+        _refuse_unreadable(root, dirty)
+
+
+def commit_own(root: Path, say: Say) -> None:
+    dirty = gitops.uncommitted(root)
+    if not dirty:
+        say("nothing to commit: every change of this campaign is committed")
+        return
+    phrases = []
+    for rel in sorted(dirty, key=lambda r: (["story", "adventure", "archive", "hero"] + [_kind(r)]).index(_kind(r))):
+        phrases += describe_file(rel, _committed(root, rel), _current(root, rel))
+    subject = summary(phrases)
+    sha = gitops.commit_changes(root, dirty, subject, body="\n".join(phrases) if len(phrases) > 1 else None)
+    say(f"committed {sha}: {subject}" if sha else "nothing to commit: the files match the last commit")
+
+
+def _refuse_unreadable(root: Path, dirty: list[str]) -> None:
+    from ..checks import load_checked
+
+    shown = {store.display(root / p) for p in dirty}
+    _, problems = load_checked(root)
+    for p in problems:
+        if p.file in shown:
+            raise DataError(p.message, file=p.file, line=p.line, rule=p.rule,
+                            remedy="fix it, or take the edit back (git restore FILE), then drunagor sync; "
+                            "nothing was synced")
+
+
+def _committed(root: Path, rel: str) -> dict | None:
+    proc = _run(root, "cat-file", "blob", f"HEAD:./{Path(rel).as_posix()}", ok=(0, 128))
+    return _values(proc.stdout) if proc.returncode == 0 else None
+
+
+def _current(root: Path, rel: str) -> dict | None:
+    path = root / rel
+    return _values(path.read_bytes()) if path.is_file() else None
+
+
+def _values(raw: bytes) -> dict | None:
+    import tomllib
+
+    try:
+        return tomllib.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return {}
+
+
+def summary(phrases: list[str], width: int = 72 - len(PREFIX)) -> str:
+    """A commit subject: as many phrases as fit, then how many more."""
+    if not phrases:
+        return "campaign files"
+    text = phrases[0]
+    for n, phrase in enumerate(phrases[1:], 1):
+        rest = len(phrases) - n - 1
+        more = f" and {rest} more" if rest else ""
+        if len(text) + 2 + len(phrase) + len(more) > width:
+            return f"{text} and {len(phrases) - n} more"
+        text += "; " + phrase
+    return text
+
+
+# ---------------------------------------------------------------------------- step 2: pull, merge
+
+
+def pull(root: Path, up: Upstream, keep: str | None, say: Say) -> None:
+    if not _exists(root, up.ref):
+        say(f"nothing to pull: {up.shown} does not exist yet (this sync creates it)")
+        return
+    if _git_text(root, "rev-list", "--count", f"HEAD..{up.ref}") == "0":
+        say(f"nothing to pull: up to date with {up.shown}")
+        return
+    line, who = pulled_line(root, up.ref)
+    proc = _run(root, "merge", "--no-edit", "--quiet", up.ref, ok=(0, 1, 128))
+    if proc.returncode == 0:
+        say(line)
+        return
+    unmerged = conflicts(root)
+    if not unmerged:
+        _abort(root)
+        raise RuleError(f"git could not merge {up.shown}: {gitops._reason(proc.stderr + proc.stdout)}",
+                        file=store.display(root), rule="sync",
+                        remedy="nothing was merged; commit or put away the changes git names, then drunagor sync")
+    if keep is None or any(c.outside for c in unmerged):
+        say(line.replace("pulled", "found", 1) + " (not merged)")
+        raise _stop(root, unmerged, who, started_here=True, say=say)
+    resolve(root, unmerged, keep)
+    _run(root, "commit", "--no-edit", "--quiet")
+    kept = "yours" if keep == "mine" else f"{who}'s"
+    say(f"{line} (kept {kept} where both changed: " + "; ".join(d for c in unmerged for d in c.described) + ")")
+
+
+def pulled_line(root: Path, ref: str) -> tuple[str, str]:
+    """"pulled 3 changes from Ben: ...", and who made them ("Ben", "Ben and Carla")."""
+    out = _run(root, "log", "--reverse", "--no-merges", "-z", "--format=%an%x1f%s", f"HEAD..{ref}", "--", ".").stdout
+    commits = [tuple(r.split("\x1f", 1)) for r in _z(out) if "\x1f" in r]
+    if not commits:
+        total = _git_text(root, "rev-list", "--count", "--no-merges", f"HEAD..{ref}")
+        return f"pulled {total} commit{'s' if total != '1' else ''} (none changed the campaign)", "the other side"
+    authors: list[str] = []
+    for author, _ in commits:
+        if author not in authors:
+            authors.append(author)
+    who = authors[0] if len(authors) == 1 else ", ".join(authors[:-1]) + " and " + authors[-1]
+    said = [s[len(PREFIX):] if s.startswith(PREFIX) else f'"{s}"' for _, s in commits]
+    text = "; ".join(said[:3]) + (f"; and {len(said) - 3} more" if len(said) > 3 else "")
+    n = len(commits)
+    return f"pulled {n} change{'s' if n != 1 else ''} from {who}: {text}", who
+
+
+def _abort(root: Path) -> None:
+    if merging(root):
+        _run(root, "merge", "--abort", ok=(0, 1, 128))
+
+
+def _stop(root: Path, unmerged: list[Unmerged], who: str, *, started_here: bool, say: Say) -> RuleError:
+    """Say each conflict; give the merge up if this sync started it; the error that stops the sync."""
+    for c in unmerged:
+        for d in c.described:
+            say("conflict: " + d)
+    shown = store.display(root)
+    n = sum(len(c.described) for c in unmerged)
+    outside = [c.path for c in unmerged if c.outside]
+    if started_here:
+        _abort(root)
+        what = "nothing was merged: the campaign is as it was before this sync"
+    else:
+        what = "the merge under way stays as it is"
+    if outside:
+        return RuleError(f"{n} conflict{'s' if n != 1 else ''}, some outside the campaign ({', '.join(outside)}); "
+                        f"{what}", file=shown, rule="sync",
+                        remedy="merge by hand with git (git merge, then resolve and git add each file), "
+                        "then drunagor sync")
+    return RuleError(f"the campaign went two ways ({n} conflict{'s' if n != 1 else ''} above); {what}",
+                    file=shown, rule="sync",
+                    remedy=f"keep yours with `drunagor sync --keep mine`, or {who}'s with `drunagor sync "
+                    "--keep theirs`, then correct anything else with drunagor's commands")
+
+
+# ----------------------------------------------------------------------------- conflicted files
+
+
+@dataclass
+class Unmerged:
+    """A file git could not merge: its path relative to the campaign folder (or to the top of the
+    repository when outside it), the blobs of its stages (1 base, 2 mine, 3 theirs)."""
+
+    path: str
+    stages: dict[int, str]
+    outside: bool
+    described: list[str]
+
+
+def conflicts(root: Path) -> list[Unmerged]:
+    top = gitops.repository(root)
+    here = os.path.realpath(root)
+    by_path: dict[str, dict[int, str]] = {}
+    for rec in _z(_run(top, "ls-files", "-u", "-z").stdout):
+        info, path = rec.split("\t", 1)
+        _, sha, stage = info.split()
+        by_path.setdefault(path, {})[int(stage)] = sha
+    out = []
+    for path, stages in by_path.items():
+        rel = os.path.relpath(os.path.join(os.path.realpath(top), path), here)
+        outside = rel.startswith("..")
+        c = Unmerged(path if outside else rel, stages, outside, [])
+        who = _who(top, path)
+        c.described = ([f"{path} (outside the campaign): both sides changed it"] if outside
+                       else describe_unmerged(root, c, who))
+        out.append(c)
+    return out
+
+
+def _who(top: Path, path: str) -> str:
+    """Who changed the file on the other side of the merge under way."""
+    names = _git_text(top, "log", "--format=%an", "HEAD..MERGE_HEAD", "--", path, ok=(0, 128)).splitlines()
+    return names[0] if names else "the other side"
+
+
+def _blob(root: Path, sha: str | None) -> str:
+    if sha is None:
+        return ""
+    return _run(root, "cat-file", "blob", sha).stdout.decode("utf-8", "replace")
+
+
+def describe_unmerged(root: Path, c: Unmerged, who: str) -> list[str]:
+    from ..store.merge import MergeError, merge_text
+
+    if 2 not in c.stages:
+        return [f"{c.path}: you deleted it, {who} changed it"]
+    if 3 not in c.stages:
+        return [f"{c.path}: {who} deleted it, you changed it"]
+    texts = [_blob(root, c.stages.get(n)) for n in (1, 2, 3)]
+    if not c.path.endswith(".toml"):
+        return [f"{c.path}: both sides changed it"]
+    try:
+        merged = merge_text(*texts, whole=Path(c.path).name == ADVENTURE)
+    except MergeError as exc:
+        return [f"{c.path}: both sides changed it, and it cannot be merged value by value ({exc})"]
+    data = _values(texts[2].encode()) or _values(texts[1].encode()) or {}
+    return [describe_conflict(c.path, x, who, data) for x in merged.conflicts] or [f"{c.path}: both sides changed it"]
+
+
+def resolve(root: Path, unmerged: list[Unmerged], keep: str) -> None:
+    """Decide every conflict of the campaign's files for one side (`--keep`): value by value where
+    the file merges, else the whole file of that side; then `git add` (or `git rm`) it."""
+    from ..store.merge import MergeError, merge_text
+
+    side = 2 if keep == "mine" else 3
+    for c in unmerged:
+        path = root / c.path
+        if 2 in c.stages and 3 in c.stages and c.path.endswith(".toml"):
+            texts = [_blob(root, c.stages.get(n)) for n in (1, 2, 3)]
+            try:
+                data = merge_text(*texts, whole=path.name == ADVENTURE, prefer=keep).text
+            except MergeError:
+                data = texts[side - 1]
+        elif side in c.stages:
+            data = _blob(root, c.stages[side])
+        else:
+            path.unlink(missing_ok=True)
+            _run(root, "rm", "--quiet", "--cached", "--", c.path)
+            continue
+        store.atomic_write(path, data.encode("utf-8"))
+        _run(root, "add", "--", c.path)
+
+
+def finish_merge(root: Path, keep: str | None, say: Say) -> None:
+    """A merge under way (a `git pull` that stopped): decide its conflicts or stop, then commit it."""
+    unmerged = conflicts(root)
+    if unmerged:
+        who = _who(gitops.repository(root), ".")
+        if keep is None or any(c.outside for c in unmerged):
+            say(f"a merge is under way with {len(unmerged)} conflicted file{'s' if len(unmerged) != 1 else ''}")
+            raise _stop(root, unmerged, who, started_here=False, say=say)
+        resolve(root, unmerged, keep)
+    for rel in _campaign_files(root):
+        lines = store.conflict_lines((root / rel).read_bytes())
+        if lines:
+            raise DataError(f"conflict markers are still in the file at lines {', '.join(map(str, lines))}",
+                            file=store.display(root / rel), line=lines[0], rule="conflict-markers",
+                            remedy="keep the right side of each conflict and delete the marker lines, "
+                            "then drunagor sync")
+    _run(root, "commit", "--no-edit", "--quiet")
+    say(f"finished the merge under way ({_git_text(root, 'rev-parse', '--short', 'HEAD')})"
+        + (f", keeping {'yours' if keep == 'mine' else 'theirs'} where both changed" if unmerged else ""))
+
+
+def _campaign_files(root: Path) -> list[str]:
+    files = [STORY, ADVENTURE] + [f"{d}/{p.name}" for d in (HEROES, ARCHIVE) if (root / d).is_dir()
+                                  for p in sorted((root / d).glob("*.toml"))]
+    return [f for f in files if (root / f).is_file()]
+
+
+# ---------------------------------------------------------------------------- steps 3 and 4
+
+
+def check(root: Path, say: Say) -> None:
+    from ..checks import run_checks
+
+    errors, warnings, unreadable = run_checks(root)
+    shown = store.display(root)
+    for p in errors:
+        say("check: " + p.render())
+    if unreadable:
+        raise DataError("the campaign cannot be read after the merge (above); not pushed", file=shown,
+                        rule="sync", remedy="fix the files named, then drunagor sync")
+    if errors:
+        raise RuleError(f"check found {len(errors)} error{'s' if len(errors) != 1 else ''} (above); not pushed, "
+                        "so the group's copy stays clean", file=shown, rule="sync",
+                        remedy="correct them with drunagor's commands, then drunagor sync")
+    n = len(warnings)
+    say("check: no errors" + (f", {n} warning{'s' if n != 1 else ''} (drunagor check lists them)" if n else ""))
+
+
+def push(root: Path, up: Upstream, say: Say) -> None:
+    known = _exists(root, up.ref)
+    span = [f"{up.ref}..HEAD"] if known else ["HEAD", "--not", f"--remotes={up.remote}"]
+    if _git_text(root, "rev-list", "--count", *span) == "0":
+        say(f"nothing to push: {up.shown} has everything")
+        return
+    changes = int(_git_text(root, "rev-list", "--count", "--no-merges", *span) or 0)
+    args = ["push", "--quiet", *([] if up.tracking else ["--set-upstream"]), up.remote, f"HEAD:refs/heads/{up.branch}"]
+    proc = _run(root, *args, ok=(0, 1, 128))
+    if proc.returncode != 0:
+        raise _push_failed(root, up, proc.stderr)
+    say(f"pushed {changes} change{'s' if changes != 1 else ''} to {up.shown}" if changes
+        else f"pushed the merge to {up.shown}")
+
+
+def _push_failed(root: Path, up: Upstream, stderr: bytes) -> RuleError:
+    lines = [ln.strip() for ln in stderr.decode("utf-8", "replace").splitlines() if ln.strip()]
+    told = [ln[len("remote:"):].strip() for ln in lines if ln.startswith("remote:") and ln[7:].strip()]
+    rejected = [ln.lstrip("! ") for ln in lines if ln.startswith("!")]
+    reason = "; ".join(told + rejected) or gitops._reason(stderr) or "git push failed"
+    shown = store.display(root)
+    if any("fetch first" in r or "non-fast-forward" in r for r in rejected):
+        return RuleError(f"someone pushed to {up.shown} meanwhile ({reason})", file=shown, rule="sync",
+                         remedy="drunagor sync again: it pulls their changes first; yours stay committed here")
+    return RuleError(f"the push to {up.remote} failed: {reason}", file=shown, rule="sync",
+                     remedy="nothing is lost: everything is committed here and every command works; "
+                     "drunagor sync again when the remote accepts it")
+
+
+# ------------------------------------------------------------------------- saying what changed
+
+
+def _kind(rel: str) -> str:
+    parts = Path(rel).parts
+    if parts == (STORY,):
+        return "story"
+    if parts == (ADVENTURE,):
+        return "adventure"
+    if len(parts) == 2 and parts[0] in (HEROES, ARCHIVE):
+        return "hero" if parts[0] == HEROES else "archive"
+    return "other"
+
+
+def _show(value: Any) -> str:
+    from ..store.merge import ABSENT
+
+    if value is ABSENT or value is None:
+        return "nothing"
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{k} = {_show(v)}" for k, v in value.items()) + " }"
+    if isinstance(value, list):
+        return "[" + ", ".join(_show(v) for v in value) + "]"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return f'"{value}"' if isinstance(value, str) else str(value)
+
+
+# story.toml's lists: what one entry is called
+STORY_LISTS = {("followers",): "follower", ("outcomes",): "outcome", ("statuses",): "status",
+               ("stash",): "stash", ("stored",): "stored", ("chest", "cards"): "chest deck",
+               ("chest", "epic"): "Epic Rare", ("commander", "cards"): "commander deck",
+               ("corrections",): "correction"}
+# a Campaign Log's lists: (added, removed) as phrases with {hero} and {x}
+HERO_LISTS = {"equipment": ("{hero} gains {x}", "{hero} loses {x}"),
+              "skills": ("{hero} learns {x}", "{hero} unlearns {x}"),
+              "class_abilities": ("{hero} gains the Class Ability {x}", "{hero} forgets {x}"),
+              "statuses": ("{hero}: status {x}", "{hero}: status {x} removed"),
+              "upgrades": ("{hero} upgrades {x}", "{hero}: upgrade of {x} removed")}
+
+
+def describe_file(rel: str, old: dict | None, new: dict | None) -> list[str]:
+    """What changed in one campaign file, in the game's words (for a commit message)."""
+    from ..store.merge import changes
+
+    kind = _kind(rel)
+    if kind == "hero":
+        hero = str((new or old or {}).get("name") or Path(rel).stem)
+        if old is None:
+            return [f"{hero} joins the party (new Campaign Log)"]
+        if new is None:
+            return [f"Campaign Log of {hero} deleted"]
+        return [p for d in changes(old, new) for p in _hero_phrases(hero, d)]
+    if kind == "adventure":
+        if old is None:
+            return [f"adventure of chapter {(new or {}).get('chapter', '?')} under way"]
+        if new is None:
+            return ["the adventure under way ended"]
+        events = len((new or {}).get("log", [])) - len(old.get("log", []))
+        return [f"{events} table event{'s' if events != 1 else ''} of chapter {new.get('chapter', '?')}"
+                if events > 0 else "the adventure under way changed"]
+    if kind == "archive":
+        return [f"adventure {Path(rel).stem} archived" if old is None else f"{rel} changed"]
+    if kind == "story":  # the Adventure Track first: what the evening was about
+        deltas = sorted(changes(old or {}, new or {}), key=lambda d: d.path[:1] not in (("track",), ("failures",)))
+        return [p for d in deltas for p in _story_phrases(d)]
+    return [f"{rel} (merge driver)" if rel == ".gitattributes" else rel]
+
+
+def _names(entries: tuple) -> str:
+    from ..store.merge import label
+
+    return ", ".join(str(label(e)) for e in entries)
+
+
+def _story_phrases(d) -> list[str]:
+    from ..store.merge import ABSENT
+
+    p = d.path
+    if len(p) == 2 and p[0] == "track":
+        return [f"chapter {p[1]} cleared" if d.new is ABSENT else f"chapter {p[1]} {d.new}"]
+    if len(p) == 2 and p[0] == "failures":
+        return [f"chapter {p[1]}: {_show(d.new)} failed attempts"]
+    if d.added or d.removed:
+        what = STORY_LISTS.get(p, ".".join(map(str, p)))
+        return ([f"{what}: {_names(d.added)}"] if d.added else []) + \
+               ([f"{what}: {_names(d.removed)} removed"] if d.removed else [])
+    if p == ("party",):
+        return [f"party name: {d.new}"]
+    if p == ("leader",):
+        return [f"Party Leader: {_show(d.new)}"]
+    if p[:1] == ("cards",) and len(p) >= 2:
+        return [f"card facts: {p[1]}"]
+    return [f"{'.'.join(map(str, p))}: {_show(d.new)}"]
+
+
+def _hero_phrases(hero: str, d) -> list[str]:
+    p = d.path
+    if len(p) == 1 and p[0] in HERO_LISTS and (d.added or d.removed):
+        gain, lose = HERO_LISTS[p[0]]
+        return [gain.format(hero=hero, x=_names((x,))) for x in d.added] + \
+               [lose.format(hero=hero, x=_names((x,))) for x in d.removed]
+    if p == ("retired",):
+        return [f"{hero} leaves the party" if d.new is True else f"{hero} returns to the party"]
+    if len(p) == 2 and p[0] == "equipment" and isinstance(d.new, dict) and isinstance(d.old, dict):
+        moved = [f"{k} {_show(v)}" for k, v in d.new.items() if d.old.get(k) != v]
+        return [f"{hero}'s {p[1]}: " + ", ".join(moved)]
+    return [f"{hero}: {'.'.join(map(str, p))} {_show(d.new)}"]
+
+
+def describe_conflict(rel: str, c, who: str, data: dict) -> str:
+    """One conflict in the game's words: "chapter 05: you completed it, Ben skipped it (story.toml)"."""
+    from ..store.merge import ABSENT
+
+    kind, p = _kind(rel), c.path
+    if kind == "adventure":
+        return (f"the adventure under way went on on both machines ({rel}): keep one table state, "
+                f"yours or {who}'s")
+    if kind == "story" and len(p) == 2 and p[0] == "track":
+        def did(v):
+            if v is ABSENT:
+                return "left it open"
+            return f"{v} it" if v in ("completed", "skipped") else f"wrote {_show(v)}"
+
+        return f"chapter {p[1]}: you {did(c.mine)}, {who} {did(c.theirs)} ({rel})"
+    thing = ".".join(map(str, p)) or "the file"
+    if kind == "hero":
+        thing = f"{data.get('name') or Path(rel).stem}'s {thing}"
+    elif p == ("party",):
+        thing = "party name"
+    elif p == ("leader",):
+        thing = "Party Leader"
+    mine = "removed" if c.mine is ABSENT else _show(c.mine)
+    theirs = "removed" if c.theirs is ABSENT else _show(c.theirs)
+    return f"{thing}: yours {mine}, {who}'s {theirs} ({rel})"
