@@ -68,6 +68,35 @@ class ChangedOnDisk(DrunagorError):
     code = ExitCode.CHANGED
 
 
+class Refused(RuleError):
+    """A rule of the game does not allow a move at the table (exit 1): what is wrong, the rule with its
+    rulebook lines, and what would make the move legal. Raised by the pure rules (rules/adventure.py),
+    which know no file: the operation that read the file names it (`located`)."""
+
+    def __init__(self, message: str, rule: str, remedy: str | None = None, *,
+                 file: str | Path | None = None, line: int | None = None):
+        super().__init__(message, file=file, line=line, remedy=remedy, rule=rule)
+
+
+class StateError(DataError):
+    """adventure.toml (or an archived adventure) does not have the shape drunagor writes (exit 3):
+    `path` is the key path of the bad value (("monsters", 2, "slot")), which the file layer turns
+    into a line (store/adventure.py)."""
+
+    def __init__(self, path: tuple, message: str, remedy: str | None = None, *,
+                 file: str | Path | None = None, line: int | None = None):
+        super().__init__(message, file=file, line=line, remedy=remedy, rule="adventure-state")
+        self.path = tuple(path)
+
+
+def located(error: DrunagorError, file: str | Path | None, line: int | None = None) -> DrunagorError:
+    """`error` with the file (and line) it is about, unless it names one already."""
+    if error.file is None and file is not None:
+        error.file = str(file)
+        error.line = line
+    return error
+
+
 @record
 class Problem:
     """One finding of `drunagor check`: printed as `FILE:LINE: rule: message`."""

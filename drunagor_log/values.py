@@ -12,7 +12,9 @@ time (SPEC section 7). A record reads its fields from the class annotations and 
         tags: tuple = ()
         extra: dict = Factory(factory=dict)   # a fresh dict for each value
 
-Values support `replace(value, **changes)` and `fields(value)` (names, in order).
+Values support `replace(value, **changes)` and `fields(value)` (names, in order). A class may define
+`__post_init__(self)` to check or normalise its fields (it sets them with `object.__setattr__`), as
+a dataclass does, and its own `__hash__` (e.g. `__hash__ = None` for a value that holds a dict).
 """
 
 from __future__ import annotations
@@ -57,6 +59,9 @@ def _init(self, *args, **kwargs) -> None:
         else:
             raise TypeError(f"{cls.__name__} needs {name!r}")
         object.__setattr__(self, name, value)
+    post = cls.__record_post__
+    if post is not None:
+        post(self)
 
 
 def _values(self) -> tuple:
@@ -110,9 +115,11 @@ def record(cls: Any = None, /, **_options: Any) -> Any:
         cls.__record_fields__ = tuple(names)
         cls.__record_index__ = frozenset(names)
         cls.__record_defaults__ = defaults
+        cls.__record_post__ = getattr(cls, "__post_init__", None)
         cls.__init__ = _init
         cls.__eq__ = _eq
-        cls.__hash__ = _hash
+        if "__hash__" not in cls.__dict__:
+            cls.__hash__ = _hash
         cls.__repr__ = _repr
         cls.__setattr__ = _frozen
         cls.__delattr__ = _delete
