@@ -14,20 +14,19 @@ from . import check
 
 
 def _problem(f, path: tuple, rule: str, message: str, severity: str = "error") -> Problem:
-    from ..rules.adventure import line_of
-
-    return Problem(f.shown, line_of(f.text, path), rule, message, severity)
+    return Problem(f.shown, f.line(path), rule, message, severity)
 
 
 def _parsed(f):
     """(state, None) or (None, the Problem saying why the file has the wrong shape)."""
-    from ..rules.adventure import StateError, state_from
+    from ..errors import StateError
+    from ..store.adventure import read
 
     try:
-        return state_from(f.data), None
+        return read(f), None
     except StateError as exc:
         message = exc.message + (f"; {exc.remedy}" if exc.remedy else "")
-        return None, _problem(f, exc.path, "adventure-state", message)
+        return None, Problem(exc.file or f.shown, exc.line, "adventure-state", message)
 
 
 def shape_problem(f) -> Problem | None:

@@ -51,3 +51,15 @@ def apply(root: Path, operation: Callable[..., Change], *args: Any, **kwargs: An
     with Campaign(root, write=True) as c:
         change = operation(c, *args, **kwargs)
         return change, c.save()
+
+
+class Line(str):
+    """A line of output (in `Change.notes`) with the style a colour terminal gives it ("bold", "bold
+    red"): still a plain `str` everywhere else (piped output, a script, a test)."""
+
+    style: str | None
+
+    def __new__(cls, text: str, style: str | None = None) -> "Line":
+        line = super().__new__(cls, text)
+        line.style = style
+        return line

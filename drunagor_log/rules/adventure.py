@@ -1,29 +1,27 @@
-"""The play state of an adventure under way (`adventure.toml`), as one immutable value.
+"""The play state of an adventure under way (`adventure.toml`), as one immutable value, and the moves
+of the table over it.
 
-Pure: no files, no terminal, standard library only. `state_from(data)` reads the plain values that
-tomllib gives and raises `StateError` (a key path, what is wrong, how to fix it); `dumps(state)` writes
-the file's text. The file belongs to the tool (players do not edit it), so it is written here without
-tomlkit's round trip, fast: `schema = 1` first, a fixed key order, and one Pile, monster or log entry
-per line, so that a diff shows what happened at the table and merges stay clean.
+Pure: no files, no terminal, standard library only. The file's format (reading it, writing it) is the
+store's: drunagor_log/store/adventure.py.
 
 Runes are counted per colour in three places: the bag, the Initiative Track and the Piles of Runes on
 the board. Every operation here moves runes between those three, so their sum per colour stays the
 campaign's rune bag (`rules.rune_bag` in story.toml); `drunagor check` verifies it.
 
 Operations return a new state (and what they decided); a move the rules do not allow raises `Refused`
-with the rulebook lines and what would make it legal.
+(errors.py, exit 1) with the rulebook lines and what would make it legal.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
-from drunagor_log.store.tomltext import basic_string
+from drunagor_log.errors import Refused
 from drunagor_log.rules.board import (
     STATUS_BOARD_TRACKS,
     Monster,
     Pile,
-    Value,
     canonical_rank,
     check_board,
     models_on_board,
@@ -31,8 +29,8 @@ from drunagor_log.rules.board import (
     slot_label,
     status_board_order,
 )
+from drunagor_log.values import record, replace
 
-SCHEMA = 1
 FACES = ("A", "B")
 OUTCOMES = ("won", "lost")
 #: RB L1100, L1130, L1197, L1269: Tie Breaker returns "6 minus the number of Heroes" runes.
@@ -41,27 +39,8 @@ TIE_BREAKER_BASE = 6
 RAID_RANKS = ("Minion", "Scenario")
 
 
-class StateError(ValueError):
-    """adventure.toml does not have the shape this module writes: where, what, and the remedy."""
-
-    def __init__(self, path: tuple, message: str, remedy: str | None = None) -> None:
-        super().__init__(message)
-        self.path = path
-        self.message = message
-        self.remedy = remedy
-
-
-class Refused(ValueError):
-    """The rules do not allow this move: the message, the rule (with its rulebook lines), a remedy."""
-
-    def __init__(self, message: str, rule: str, remedy: str | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.rule = rule
-        self.remedy = remedy
-
-
-class RaidCard(Value):
+@record
+class RaidCard:
     """The chapter's raid card on the Initiative Track: its face, and what it summons.
 
     `minions` are the cards it summons (chapter 04's Naval Raid has two, RB L1171); `rank` is the
@@ -69,61 +48,53 @@ class RaidCard(Value):
     is how many models of each the box holds (4 for a Minion, RB L311; None when unknown).
     """
 
-    __slots__ = ("card", "face", "minions", "rank", "model_limit")
     card: str
     face: str
     minions: tuple[str, ...]
-    rank: str
-    model_limit: int | None
+    rank: str = "Minion"
+    model_limit: int | None = 4
 
-    def __init__(self, card: str, face: str, minions: Sequence[str], rank: str = "Minion",
-                 model_limit: int | None = 4) -> None:
-        self._set(card=card, face=face, minions=tuple(minions), rank=rank, model_limit=model_limit)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "minions", tuple(self.minions))
 
     def flipped(self) -> RaidCard:
         """RB L286: "No face ever stays the same for two rounds in a row"."""
         return self.with_face("B" if self.face == "A" else "A")
 
     def with_face(self, face: str) -> RaidCard:
-        return RaidCard(self.card, face, self.minions, self.rank, self.model_limit)
+        return replace(self, face=face)
 
 
-class AdventureState(Value):
-    """Everything adventure.toml holds. Build it with `new_adventure` or `state_from`."""
+@record
+class AdventureState:
+    """Everything adventure.toml holds. Build it with `new_adventure` or the store's reader."""
 
-    __slots__ = ("chapter", "heroes", "bag", "track", "raid", "ranks", "piles", "monsters", "log",
-                 "outcome")
     chapter: str  # "05"
     heroes: int  # heroes in this adventure (decides the raid party and the Tie Breaker)
-    bag: dict[str, int]  # runes of each colour in the bag
-    track: dict[str, int]  # runes of each colour on the Initiative Track
-    raid: RaidCard | None  # None when the chapter has no raid card
-    ranks: dict[str, str]  # ranks the party gave for monsters the catalog does not know
-    piles: tuple[Pile, ...]  # the Piles of Runes on the board
-    monsters: tuple[Monster, ...]  # on the board, in status-board order (a boss holds no slot: last)
-    log: tuple[dict[str, object], ...]  # every start, draw, pile, raid and summon, in order
-    outcome: str | None  # "won" or "lost" once archived; None while under way
+    bag: Mapping[str, int]  # runes of each colour in the bag
+    track: Mapping[str, int]  # runes of each colour on the Initiative Track
+    raid: RaidCard | None = None  # None when the chapter has no raid card
+    ranks: Mapping[str, str] = {}  # ranks the party gave for monsters the catalog does not know (copied)
+    piles: tuple[Pile, ...] = ()  # the Piles of Runes on the board
+    monsters: tuple[Monster, ...] = ()  # on the board, in status-board order (a boss holds no slot: last)
+    log: tuple[dict[str, Any], ...] = ()  # every start, draw, pile, raid and summon, in order
+    outcome: str | None = None  # "won" or "lost" once archived; None while under way
 
     __hash__ = None  # type: ignore[assignment]  # holds dicts
 
-    def __init__(self, *, chapter: str, heroes: int, bag: Mapping[str, int], track: Mapping[str, int],
-                 raid: RaidCard | None = None, ranks: Mapping[str, str] | None = None,
-                 piles: Iterable[Pile] = (), monsters: Iterable[Monster] = (),
-                 log: Iterable[Mapping[str, object]] = (), outcome: str | None = None) -> None:
-        colours = list(bag)
-        colours += [c for c in track if c not in colours]
-        self._set(
-            chapter=chapter, heroes=heroes,
-            bag={c: bag.get(c, 0) for c in colours}, track={c: track.get(c, 0) for c in colours},
-            raid=raid, ranks=dict(ranks or {}), piles=tuple(piles),
-            monsters=status_board_order(check_board(monsters)),
-            log=tuple(dict(e) for e in log), outcome=outcome,
-        )
+    def __post_init__(self) -> None:
+        colours = list(self.bag)
+        colours += [c for c in self.track if c not in colours]
+        normal = {
+            "bag": {c: self.bag.get(c, 0) for c in colours}, "track": {c: self.track.get(c, 0) for c in colours},
+            "ranks": dict(self.ranks or {}), "piles": tuple(self.piles),
+            "monsters": status_board_order(check_board(self.monsters)), "log": tuple(dict(e) for e in self.log),
+        }
+        for name, value in normal.items():
+            object.__setattr__(self, name, value)
 
-    def replace(self, **changes: object) -> AdventureState:
-        fields = {name: getattr(self, name) for name in self.__slots__}
-        fields.update(changes)
-        return AdventureState(**fields)  # type: ignore[arg-type]
+    def replace(self, **changes: Any) -> AdventureState:
+        return replace(self, **changes)
 
     # -- reading
     @property
@@ -188,7 +159,7 @@ def new_adventure(*, chapter: str, heroes: int, bag: Mapping[str, int], stirring
             full[colour] -= stirring_darkness
             track[colour] += stirring_darkness
     return AdventureState(chapter=chapter, heroes=heroes, bag=full, track=track, raid=raid,
-                          log=[{"event": "start", "text": log_text}])
+                          log=({"event": "start", "text": log_text},))
 
 
 def _check_heroes(heroes: int) -> None:
@@ -410,253 +381,3 @@ def with_log(state: AdventureState, entry: Mapping[str, object]) -> AdventureSta
 def _runes_text(counts: Mapping[str, int]) -> str:
     """'red, blue, 2 gray': the colours held, a count where more than one."""
     return ", ".join(c if n == 1 else f"{n} {c}" for c, n in counts.items() if n)
-
-
-# ---------------------------------------------------------------------------------- reading a file
-
-
-def state_from(data: Mapping[str, object]) -> AdventureState:
-    """The state from the plain values of adventure.toml (or an archived adventure); StateError when a
-    value has the wrong shape (negative counts, a slot twice or outside 1-12, an unknown rank...)."""
-    chapter = data.get("chapter")
-    if not isinstance(chapter, str) or len(chapter) != 2 or not chapter.isdigit() or not 1 <= int(chapter) <= 9:
-        raise StateError(("chapter",), f"`chapter` must be a chapter from \"01\" to \"09\", not {chapter!r}",
-                         'write chapter = "05"')
-    heroes = _int(data, "heroes", (), low=1, high=5, required=True)
-    outcome = data.get("outcome")
-    if outcome is not None and outcome not in OUTCOMES:
-        raise StateError(("outcome",), f"`outcome` must be \"won\" or \"lost\", not {outcome!r}",
-                         "fix it, or remove the line while the adventure is under way")
-    bag = _counts(data, "bag", (), required=True)
-    track = _counts(data, "track", (), required=False)
-
-    raid = None
-    raw = data.get("raid")
-    if raw is not None:
-        if not isinstance(raw, dict):
-            raise StateError(("raid",), "`raid` must be a table", 'write raid = { card = "...", face = "A", ... }')
-        card = _str(raw, "card", ("raid",))
-        face = raw.get("face")
-        if face not in FACES:
-            raise StateError(("raid", "face"), f"the raid card face must be \"A\" or \"B\", not {face!r}",
-                             'write face = "A"')
-        minions = raw.get("minions")
-        if not isinstance(minions, list) or not minions or not all(isinstance(m, str) and m.strip()
-                                                                      for m in minions):
-            raise StateError(("raid", "minions"), "`raid.minions` must list the cards the raid summons",
-                             'write minions = ["Tidehunter"]')
-        rank = raw.get("rank", "Minion")
-        try:
-            rank = canonical_rank(rank) if isinstance(rank, str) else None
-        except ValueError:
-            rank = None
-        if rank not in RAID_RANKS:
-            raise StateError(("raid", "rank"), f"`raid.rank` must be \"Minion\" or \"Scenario\", not "
-                             f"{raw.get('rank')!r}", 'write rank = "Minion"')
-        limit = _int(raw, "model_limit", ("raid",), low=1, required=False)
-        raid = RaidCard(card, face, minions, rank, limit)
-
-    ranks_raw = data.get("ranks", {})
-    if not isinstance(ranks_raw, dict):
-        raise StateError(("ranks",), "`ranks` must be a table of monster = rank", 'write ranks = { "Name" = "Gray" }')
-    ranks = {}
-    for name, rank in ranks_raw.items():
-        try:
-            ranks[name] = canonical_rank(rank) if isinstance(rank, str) else canonical_rank("")
-        except ValueError as exc:
-            raise StateError(("ranks", name), str(exc), "give a rank: Overlord ... Minion") from None
-
-    piles = []
-    for i, entry in enumerate(_list(data, "piles")):
-        path = ("piles", i)
-        if not isinstance(entry, dict):
-            raise StateError(path, f"a Pile of Runes must be a table, not {entry!r}",
-                             'write { id = "1", runes = { red = 1 } }')
-        pile_id = entry.get("id")
-        if isinstance(pile_id, bool) or not isinstance(pile_id, (str, int)) or not str(pile_id).strip():
-            raise StateError(path + ("id",), "a Pile of Runes needs an id", 'write id = "1"')
-        runes = _counts(entry, "runes", path, required=True)
-        piles.append(Pile(str(pile_id), runes))
-    ids = [p.id for p in piles]
-    for i, pile_id in enumerate(ids):
-        if pile_id in ids[:i]:
-            raise StateError(("piles", i, "id"), f"two Piles of Runes have the id {pile_id!r}",
-                             "give each Pile its own id")
-
-    monsters: list[Monster] = []
-    for i, entry in enumerate(_list(data, "monsters")):
-        path = ("monsters", i)
-        if not isinstance(entry, dict):
-            raise StateError(path, f"a monster must be a table, not {entry!r}",
-                             'write { name = "Gremlin Horde", rank = "White", slot = 1 }')
-        name = _str(entry, "name", path)
-        boss = entry.get("boss", False)
-        if not isinstance(boss, bool):
-            raise StateError(path + ("boss",), "`boss` must be true or false", "write boss = true")
-        slot = entry.get("slot")
-        rank = entry.get("rank")
-        try:
-            monster = Monster(name, rank if rank is None or isinstance(rank, str) else str(rank), slot, boss)
-        except ValueError as exc:
-            key = "slot" if "slot" in str(exc) else "rank"
-            raise StateError(path + (key,), str(exc), "fix the monster, or remove it from the board") from None
-        for other in monsters:
-            if slot is not None and other.slot == slot:
-                raise StateError(path + ("slot",), f"{name} and {other.name} both hold {slot_label(slot)}",
-                                 "each status-board slot holds one monster")
-        monsters.append(monster)
-
-    log = []
-    for i, entry in enumerate(_list(data, "log")):
-        if not isinstance(entry, dict) or not all(
-                isinstance(v, (str, int, bool)) for v in entry.values()):
-            raise StateError(("log", i), f"a log entry must be a table of plain values, not {entry!r}",
-                             'write { event = "draw", text = "..." }')
-        log.append(entry)
-    return AdventureState(chapter=chapter, heroes=heroes, bag=bag, track=track, raid=raid, ranks=ranks,
-                          piles=piles, monsters=monsters, log=log, outcome=outcome)
-
-
-def _int(data: Mapping, key: str, path: tuple, *, low: int = 0, high: int | None = None,
-         required: bool) -> int | None:
-    if key not in data:
-        if required:
-            raise StateError(path + (key,), f"`{key}` is missing", f"add {key} = N")
-        return None
-    value = data[key]
-    if isinstance(value, bool) or not isinstance(value, int) or value < low or (high is not None and value > high):
-        bound = f"from {low} to {high}" if high is not None else f"at least {low}"
-        raise StateError(path + (key,), f"`{'.'.join(map(str, path + (key,)))}` must be a whole number "
-                         f"{bound}, not {value!r}", f"set it {bound}")
-    return value
-
-
-def _str(data: Mapping, key: str, path: tuple) -> str:
-    value = data.get(key)
-    if not isinstance(value, str) or not value.strip():
-        raise StateError(path + (key,), f"`{key}` must be a name, not {value!r}", f'write {key} = "..."')
-    return value
-
-
-def _list(data: Mapping, key: str) -> list:
-    value = data.get(key, [])
-    if not isinstance(value, list):
-        raise StateError((key,), f"`{key}` must be a list", f"write {key} = [ ... ], one entry a line")
-    return value
-
-
-def _counts(data: Mapping, key: str, path: tuple, *, required: bool) -> dict[str, int]:
-    if key not in data:
-        if required:
-            raise StateError(path + (key,), f"`{key}` is missing", f"add {key} = {{ red = 0, ... }}")
-        return {}
-    table = data[key]
-    if not isinstance(table, dict):
-        raise StateError(path + (key,), f"`{key}` must be a table of rune counts",
-                         f"write {key} = {{ red = 1, blue = 0, ... }}")
-    counts: dict[str, int] = {}
-    for colour in table:
-        value = table[colour]
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            where = ".".join(map(str, path + (key, colour)))
-            raise StateError(path + (key, colour), f"`{where}` must be a rune count (0 or more), not {value!r}",
-                             "rune counts are never negative; run `drunagor check` after fixing it")
-        counts[colour.strip().casefold()] = value
-    return counts
-
-
-# ---------------------------------------------------------------------------------- writing a file
-
-
-def dumps(state: AdventureState) -> str:
-    """The text of adventure.toml: valid TOML (tomllib reads it back to the same state), schema first,
-    keys always in this order, one Pile, monster or log entry per line."""
-    comment = ("# The adventure under way: written by drunagor, not by hand (drunagor adventure show)."
-               if state.outcome is None else
-               "# A finished adventure, archived by `drunagor adventure end`: its draws, summons and seeds.")
-    out = [f"schema = {SCHEMA}", comment, f"chapter = {_toml_str(state.chapter)}",
-           f"heroes = {state.heroes}"]
-    if state.outcome is not None:
-        out.append(f"outcome = {_toml_str(state.outcome)}")
-    out.append(f"bag = {_inline(state.bag)}")
-    out.append(f"track = {_inline(state.track)}")
-    if state.raid is not None:
-        raid: dict[str, object] = {"card": state.raid.card, "face": state.raid.face,
-                                   "minions": list(state.raid.minions), "rank": state.raid.rank}
-        if state.raid.model_limit is not None:
-            raid["model_limit"] = state.raid.model_limit
-        out.append(f"raid = {_inline(raid)}")
-    out.append(f"ranks = {_inline(state.ranks)}")
-    out += _array("piles", [{"id": p.id, "runes": {c: n for c, n in p.runes.items() if n}} for p in state.piles])
-    out += _array("monsters", [_monster(m) for m in state.monsters])
-    out += _array("log", state.log)
-    return "\n".join(out) + "\n"
-
-
-def _monster(m: Monster) -> dict[str, object]:
-    entry: dict[str, object] = {"name": m.name}
-    if m.rank is not None:
-        entry["rank"] = m.rank
-    if m.slot is not None:
-        entry["slot"] = m.slot
-    if m.boss:
-        entry["boss"] = True
-    return entry
-
-
-def _array(key: str, entries: Sequence[Mapping[str, object]]) -> list[str]:
-    if not entries:
-        return [f"{key} = []"]
-    return [f"{key} = [", *(f"  {_inline(e)}," for e in entries), "]"]
-
-
-_BARE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
-_toml_str = basic_string  # TOML basic strings (drunagor_log/store/tomltext.py)
-
-
-def _key(key: str) -> str:
-    return key if key and all(ch in _BARE for ch in key) else _toml_str(key)
-
-
-def _value(value: object) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, str):
-        return _toml_str(value)
-    if isinstance(value, Mapping):
-        return _inline(value)
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_value(v) for v in value) + "]"
-    raise TypeError(f"cannot write {value!r} to adventure.toml")
-
-
-def _inline(table: Mapping[str, object]) -> str:
-    if not table:
-        return "{}"
-    return "{ " + ", ".join(f"{_key(k)} = {_value(v)}" for k, v in table.items()) + " }"
-
-
-def line_of(text: str, path: Sequence[object]) -> int | None:
-    """The line of a key path in a file this module wrote: `("monsters", 2, "slot")` is the third
-    entry of `monsters = [`, one entry per line; `("bag", "red")` is the `bag = ` line."""
-    if not path:
-        return None
-    key = str(path[0])
-    lines = text.splitlines()
-    for number, line in enumerate(lines, 1):
-        if line.split("=", 1)[0].strip() != key or line.lstrip().startswith("#"):
-            continue
-        if len(path) > 1 and isinstance(path[1], int) and line.rstrip().endswith("["):
-            seen = -1
-            for inner, entry in enumerate(lines[number:], number + 1):
-                stripped = entry.strip()
-                if stripped.startswith("]"):
-                    break
-                if stripped and not stripped.startswith("#"):
-                    seen += 1
-                    if seen == path[1]:
-                        return inner
-        return number
-    return None

@@ -24,12 +24,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from drunagor_log.values import record
+
 from drunagor_log.rules.board import (
     MINION_MODELS,
     STATUS_BOARD_TRACKS,
     Monster,
     Placed,
-    Value,
     activation_priority,
     canonical_rank,
     check_board,
@@ -45,23 +46,19 @@ COMMANDS_PER_MONSTER = 2
 Placement = Placed  # the board's value type: a name and a status-board slot
 
 
-class SiegeActivation(Value):
+@record
+class SiegeActivation:
     """RB L1237: the monster that could not spawn, and the first monster of its kind it activates."""
 
-    __slots__ = ("not_placed", "target", "slot")
     not_placed: str
     target: str | None
     slot: int | None
 
-    def __init__(self, not_placed: str, target: str | None, slot: int | None) -> None:
-        self._set(not_placed=not_placed, target=target, slot=slot)
 
-
-class BattalionResult(Value):
+@record
+class BattalionResult:
     """Everything one Monster Battalion summon decided. Build it with `resolve_battalion`."""
 
-    __slots__ = ("placed", "not_placed", "activations", "order", "order_slots", "placements", "unused",
-                 "siege", "siege_targets", "board", "notes")
     placed: tuple[str, ...]  # names, in summoning order
     not_placed: tuple[str, ...]
     activations: int  # "Activate a Monster" commands issued (siege: one per monster not placed)
@@ -73,13 +70,6 @@ class BattalionResult(Value):
     siege_targets: tuple[SiegeActivation, ...]  # siege only, one per monster not placed (tracked board)
     board: tuple[Monster, ...] | None  # the board after placing, None when untracked
     notes: tuple[str, ...]  # sentences a CLI can print under the result
-
-    def __init__(self, **fields: object) -> None:
-        missing = set(self.__slots__) - set(fields)
-        unknown = set(fields) - set(self.__slots__)
-        if missing or unknown:
-            raise TypeError(f"BattalionResult: missing {sorted(missing)}, unknown {sorted(unknown)}")
-        self._set(**fields)
 
     def as_json(self) -> dict[str, object]:
         """The SPEC 8 `battalion --json` object."""
@@ -160,89 +150,113 @@ def resolve_battalion(
     names = tuple(name.strip() for name in names)
     if any(not name for name in names):
         raise ValueError("a monster to summon needs a name")
-
-    placed: list[str] = []
-    not_placed: list[str] = []
-    placements: list[Placement] = []
-    notes: list[str] = []
-
     if board is not None:
-        after = list(check_board(board))
-        for name in names:
-            rank = _rank_of(name, ranks, after)
-            limit = _models_limit(name, rank, models_limits)
-            slot = next_free_slot(after)
-            if slot is None or (limit is not None and models_on_board(after, name) >= limit):
-                not_placed.append(name)
-                continue
-            after.append(Monster(name=name, rank=rank, slot=slot))
-            placed.append(name)
-            placements.append(Placement(name, slot))
-        board_after: tuple[Monster, ...] | None = tuple(after)
+        placed, not_placed, placements, board_after = place_tracked(names, board, ranks, models_limits)
     else:
-        if monsters_on_board < 0:
-            raise ValueError("monster counts cannot be negative")
-        tracks_taken = min(monsters_on_board, STATUS_BOARD_TRACKS)
-        models = {k.strip().casefold(): v for k, v in (models_on_board_count or {}).items()}
-        for name in names:
-            rank = _lookup(ranks, name)
-            limit = _models_limit(name, canonical_rank(str(rank)) if rank is not None else None, models_limits)
-            key = name.casefold()
-            if tracks_taken >= STATUS_BOARD_TRACKS or (limit is not None and models.get(key, 0) >= limit):
-                not_placed.append(name)
-                continue
-            tracks_taken += 1
-            models[key] = models.get(key, 0) + 1
-            placed.append(name)
-        board_after = None
-
-    siege_targets: list[SiegeActivation] = []
+        placed, not_placed = place_untracked(names, monsters_on_board, ranks, models_limits, models_on_board_count)
+        placements, board_after = (), None
     if siege:
-        # RB L1237: not "the Strongest Monster": the first monster of the same kind, one activation each.
-        activations = len(not_placed)
-        order: tuple[Monster, ...] = ()
-        unused = 0
-        if board_after is not None:
-            chosen = []
-            for name in not_placed:
-                target = first_of_kind(board_after, name)
-                siege_targets.append(SiegeActivation(name, target.name if target else None,
-                                                     target.slot if target else None))
-                if target is None:
-                    unused += 1
-                    notes.append(f"No {name} on the board: its activation is unused.")
-                else:
-                    chosen.append(target)
-            order = tuple(chosen)
-        if not_placed:
-            notes.append("Siege of Everedge: each monster that cannot spawn activates the first monster of its "
-                         "own kind in status-board order (RB L1237).")
+        activations, order, unused, siege_targets, notes = siege_activations(not_placed, board_after)
     else:
-        activations = COMMANDS_PER_MONSTER * len(not_placed)
-        if board_after is not None:
-            order, unused = propose_order(board_after, activations)
-        else:
-            order, unused = (), 0
-        if activations:
-            notes.append(f"{len(not_placed)} not placed: {activations} \"Activate a Monster\" commands "
-                         "(RB L1319); no monster twice in a row (RB L1321), the party may choose (RB L1320).")
-        if board_after is not None and unused:
-            if order:
-                notes.append(f"Only {order[0].name} can be activated: once, as a second activation would be "
-                             f"twice in a row (RB L1321); {unused} of the commands are unused.")
-            else:
-                notes.append("No non-boss monster on the board to activate: the commands are unused.")
-
+        activations, order, unused, notes = command_activations(not_placed, board_after)
+        siege_targets = ()
     return BattalionResult(
-        placed=tuple(placed),
-        not_placed=tuple(not_placed),
+        placed=placed,
+        not_placed=not_placed,
         activations=activations,
         order=tuple(m.name for m in order),
         order_slots=tuple(m.slot for m in order),
-        placements=tuple(placements),
+        placements=placements,
         unused=unused,
         siege=siege,
-        siege_targets=tuple(siege_targets),
+        siege_targets=siege_targets,
         board=board_after,
-        notes=tuple(notes),
+        notes=notes,
     )
+
+
+def place_tracked(names: Sequence[str], board: Sequence[Monster], ranks: Mapping[str, str] | None,
+                  limits: Mapping[str, int] | None
+                  ) -> tuple[tuple[str, ...], tuple[str, ...], tuple[Placement, ...], tuple[Monster, ...]]:
+    """Place each monster in the next free slot, in order; one is not placed when all 12 tracks are
+    taken (RB L1319) or all its models are out (RB L311). (placed, not placed, placements, board after)."""
+    after = list(check_board(board))
+    placed: list[str] = []
+    not_placed: list[str] = []
+    placements: list[Placement] = []
+    for name in names:
+        rank = _rank_of(name, ranks, after)
+        limit = _models_limit(name, rank, limits)
+        slot = next_free_slot(after)
+        if slot is None or (limit is not None and models_on_board(after, name) >= limit):
+            not_placed.append(name)
+            continue
+        after.append(Monster(name=name, rank=rank, slot=slot))
+        placed.append(name)
+        placements.append(Placement(name, slot))
+    return tuple(placed), tuple(not_placed), tuple(placements), tuple(after)
+
+
+def place_untracked(names: Sequence[str], monsters_on_board: int, ranks: Mapping[str, str] | None,
+                    limits: Mapping[str, int] | None, models_count: Mapping[str, int] | None
+                    ) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """As place_tracked, from counts: the tracks taken, and the models of each type on the board."""
+    if monsters_on_board < 0:
+        raise ValueError("monster counts cannot be negative")
+    tracks_taken = min(monsters_on_board, STATUS_BOARD_TRACKS)
+    models = {k.strip().casefold(): v for k, v in (models_count or {}).items()}
+    placed: list[str] = []
+    not_placed: list[str] = []
+    for name in names:
+        rank = _lookup(ranks, name)
+        limit = _models_limit(name, canonical_rank(str(rank)) if rank is not None else None, limits)
+        key = name.casefold()
+        if tracks_taken >= STATUS_BOARD_TRACKS or (limit is not None and models.get(key, 0) >= limit):
+            not_placed.append(name)
+            continue
+        tracks_taken += 1
+        models[key] = models.get(key, 0) + 1
+        placed.append(name)
+    return tuple(placed), tuple(not_placed)
+
+
+def siege_activations(not_placed: Sequence[str], board: Sequence[Monster] | None
+                      ) -> tuple[int, tuple[Monster, ...], int, tuple[SiegeActivation, ...], tuple[str, ...]]:
+    """RB L1237: not "the Strongest Monster" but the first monster of the same kind, one activation each;
+    none of its kind on the board: that activation is unused. (activations, order, unused, targets, notes)."""
+    targets: list[SiegeActivation] = []
+    chosen: list[Monster] = []
+    notes: list[str] = []
+    unused = 0
+    if board is not None:
+        for name in not_placed:
+            target = first_of_kind(board, name)
+            targets.append(SiegeActivation(name, target.name if target else None, target.slot if target else None))
+            if target is None:
+                unused += 1
+                notes.append(f"No {name} on the board: its activation is unused.")
+            else:
+                chosen.append(target)
+    if not_placed:
+        notes.append("Siege of Everedge: each monster that cannot spawn activates the first monster of its "
+                     "own kind in status-board order (RB L1237).")
+    return len(not_placed), tuple(chosen), unused, tuple(targets), tuple(notes)
+
+
+def command_activations(not_placed: Sequence[str], board: Sequence[Monster] | None
+                        ) -> tuple[int, tuple[Monster, ...], int, tuple[str, ...]]:
+    """RB L1319-1321: two "Activate a Monster" commands per monster not placed, in a proposed order
+    (tracked board only). (activations, order, unused, notes)."""
+    activations = COMMANDS_PER_MONSTER * len(not_placed)
+    order, unused = propose_order(board, activations) if board is not None else ((), 0)
+    notes: list[str] = []
+    if activations:
+        notes.append(f"{len(not_placed)} not placed: {activations} \"Activate a Monster\" commands "
+                     "(RB L1319); no monster twice in a row (RB L1321), the party may choose (RB L1320).")
+    if board is not None and unused:
+        if order:
+            notes.append(f"Only {order[0].name} can be activated: once, as a second activation would be "
+                         f"twice in a row (RB L1321); {unused} of the commands are unused.")
+        else:
+            notes.append("No non-boss monster on the board to activate: the commands are unused.")
+    return activations, order, unused, tuple(notes)

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
+from drunagor_log.values import record
+
 #: Base colour of each status-board slot, slot 1 first (RB L315; board 2 partly community data).
 SLOT_COLOURS: tuple[str, ...] = (
     "yellow", "dark blue", "pink", "green", "dark red", "black",  # board 1
@@ -60,66 +62,28 @@ def _check_slot(slot: int) -> None:
         raise ValueError(f"status-board slot must be 1-{STATUS_BOARD_TRACKS}, got {slot!r}")
 
 
-class Value:
-    """An immutable value: fields in `__slots__`, equality, hash and repr from them.
-
-    Used instead of frozen dataclasses because creating a dataclass costs about 1.5 ms at import, and
-    these modules load on every `drunagor raid` at the table (SPEC 7). Subclasses set their fields in
-    `__init__` with `self._set(...)`.
-    """
-
-    __slots__ = ()
-
-    def _set(self, **fields: object) -> None:
-        for name, value in fields.items():
-            object.__setattr__(self, name, value)
-
-    def _fields(self) -> tuple[object, ...]:
-        return tuple(getattr(self, name) for name in self.__slots__)
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"{type(self).__name__} is immutable")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"{type(self).__name__} is immutable")
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return self._fields() == other._fields()  # type: ignore[attr-defined]
-
-    def __hash__(self) -> int:
-        return hash((type(self).__name__, self._fields()))
-
-    def __repr__(self) -> str:
-        args = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
-        return f"{type(self).__name__}({args})"
-
-
-class Placed(Value):
+@record
+class Placed:
     """A monster a raid or a battalion put on the board, with its status-board slot."""
 
-    __slots__ = ("name", "slot")
     name: str
     slot: int
-
-    def __init__(self, name: str, slot: int) -> None:
-        self._set(name=name, slot=slot)
 
     def as_dict(self) -> dict[str, object]:
         return {"name": self.name, "slot": self.slot}
 
 
-class Monster(Value):
+@record
+class Monster:
     """One monster model on the board: a non-boss holds one status-board track (`slot`)."""
 
-    __slots__ = ("name", "rank", "slot", "boss")
     name: str
     rank: str | None  # None only for a boss whose rank no source gives (a boss is never activated
-    slot: int | None  # by a failed summon, RB L312, so its rank decides nothing)
-    boss: bool
+    slot: int | None = None  # by a failed summon, RB L312, so its rank decides nothing)
+    boss: bool = False
 
-    def __init__(self, name: str, rank: str | None, slot: int | None = None, boss: bool = False) -> None:
+    def __post_init__(self) -> None:
+        name, rank, slot, boss = self.name, self.rank, self.slot, self.boss
         if not isinstance(name, str) or not name.strip():
             raise ValueError("a monster needs a name")
         if slot is not None:
@@ -128,7 +92,8 @@ class Monster(Value):
             raise ValueError(f"{name}: a monster that is not a boss takes a status-board slot")
         if rank is None and not boss:
             raise ValueError(f"{name}: a monster that is not a boss needs a rank")
-        self._set(name=name, rank=None if rank is None else canonical_rank(rank), slot=slot, boss=bool(boss))
+        object.__setattr__(self, "rank", None if rank is None else canonical_rank(rank))
+        object.__setattr__(self, "boss", bool(boss))
 
     def is_named(self, name: str) -> bool:
         """Same monster type, case-insensitively."""
@@ -141,24 +106,25 @@ class Monster(Value):
         return f"{self.name} in {slot_label(self.slot)}"
 
 
-class Pile(Value):
+@record
+class Pile:
     """A Pile of Runes on the board: its id and how many runes of each colour it holds.
 
     Colours are kept lower case. RB L294: all the runes of a pile are on the board, not just the top one.
     """
 
-    __slots__ = ("id", "runes")
     id: str
-    runes: Mapping[str, int]
+    runes: Mapping[str, int] = {}  # never shared: __post_init__ makes each Pile its own dict
 
-    def __init__(self, id: str | int, runes: Mapping[str, int] | None = None) -> None:  # noqa: A002
+    def __post_init__(self) -> None:
         counts: dict[str, int] = {}
-        for colour, count in (runes or {}).items():
+        for colour, count in (self.runes or {}).items():
             if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-                raise ValueError(f"Pile {id}: rune count for {colour!r} must be a whole number >= 0")
+                raise ValueError(f"Pile {self.id}: rune count for {colour!r} must be a whole number >= 0")
             key = colour.strip().casefold()
             counts[key] = counts.get(key, 0) + count
-        self._set(id=str(id), runes=counts)
+        object.__setattr__(self, "id", str(self.id))
+        object.__setattr__(self, "runes", counts)
 
     def __hash__(self) -> int:
         return hash((self.id, tuple(sorted(self.runes.items()))))
@@ -230,7 +196,7 @@ def activation_priority(board: Iterable[Monster]) -> tuple[Monster, ...]:
     return tuple(
         sorted(
             (monster for monster in board if not monster.boss),
-            key=lambda m: (rank_index(m.rank), m.slot if m.slot is not None else STATUS_BOARD_TRACKS + 1),
+            key=lambda m: (rank_index(m.rank or ""), m.slot if m.slot is not None else STATUS_BOARD_TRACKS + 1),
         )
     )
 

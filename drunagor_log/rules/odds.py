@@ -10,25 +10,22 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
+from typing import Any
 
-from drunagor_log.rules.board import Pile, Value
+from drunagor_log.rules.board import Pile
 from drunagor_log.rules.raid import bag_counts, no_summon_reason
+from drunagor_log.values import record
 
 
-class Odds(Value):
+@record
+class Odds:
     """The chance that the next raid summons, and the bag it comes from."""
 
-    __slots__ = ("chance", "runes_in_bag", "by_colour", "matching_colours", "reason")
     chance: Fraction
     runes_in_bag: int
     by_colour: dict[str, int]  # runes of each colour in the bag
     matching_colours: tuple[str, ...]  # colours held by some pile, sorted
     reason: str | None  # why the chance is 0 whatever is drawn, else None
-
-    def __init__(self, *, chance: Fraction, runes_in_bag: int, by_colour: dict[str, int],
-                 matching_colours: tuple[str, ...], reason: str | None) -> None:
-        self._set(chance=chance, runes_in_bag=runes_in_bag, by_colour=by_colour,
-                  matching_colours=matching_colours, reason=reason)
 
     def __hash__(self) -> int:
         return hash((self.chance, self.runes_in_bag, self.matching_colours, self.reason))
@@ -42,7 +39,7 @@ class Odds(Value):
     def summon_probability(self) -> float:
         return float(self.chance)
 
-    def as_json(self) -> dict[str, object]:
+    def as_json(self) -> dict[str, Any]:
         """The SPEC 8 `odds --json` object."""
         return {
             "summon_chance": self.summon_chance,

@@ -15,13 +15,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from drunagor_log.values import record
+
 from drunagor_log.rules.board import (
     MINION_MODELS,
     STATUS_BOARD_TRACKS,
     Monster,
     Placed,
     Pile,
-    Value,
     canonical_rank,
     check_board,
     models_on_board,
@@ -100,27 +101,23 @@ def bag_counts(bag: Mapping[str, int]) -> dict[str, int]:
     return counts
 
 
-class RaidStep(Value):
+@record
+class RaidStep:
     """One of the four numbered steps, with the fact that decided it."""
 
-    __slots__ = ("number", "title", "fact", "rule")
     number: int
     title: str
     fact: str
     rule: str  # rulebook lines, e.g. "RB L284-285"
 
-    def __init__(self, number: int, title: str, fact: str, rule: str) -> None:
-        self._set(number=number, title=title, fact=fact, rule=rule)
-
 
 Summoned = Placed  # the board's value type: a name and a status-board slot
 
 
-class RaidResult(Value):
+@record
+class RaidResult:
     """Everything one Dreadful Raid decided. Build it with `resolve_raid`."""
 
-    __slots__ = ("face", "next_face", "rune", "matching_piles", "heroes", "party_size", "placed", "failed",
-                 "activations", "activation_slots", "summoned", "reason", "steps", "minion", "board")
     face: str  # before the flip
     next_face: str
     rune: str | None  # None when no rune was manifested
@@ -136,13 +133,6 @@ class RaidResult(Value):
     steps: tuple[RaidStep, ...]
     minion: str
     board: tuple[Monster, ...] | None  # the board after the raid, None when untracked
-
-    def __init__(self, **fields: object) -> None:
-        missing = set(self.__slots__) - set(fields)
-        unknown = set(fields) - set(self.__slots__)
-        if missing or unknown:
-            raise TypeError(f"RaidResult: missing {sorted(missing)}, unknown {sorted(unknown)}")
-        self._set(**fields)
 
     def as_json(self, seed: int | None = None) -> dict[str, object]:
         """The SPEC 8 `raid --json` object (the seed is the caller's)."""
@@ -165,6 +155,36 @@ class RaidResult(Value):
         }
 
 
+@record
+class RaidTable:
+    """What a raid resolves against: the card's face, the party, the Piles of Runes and the board
+    (tracked: `board`; untracked: the counts). Checked by `raid_table`."""
+
+    face: str
+    heroes: int
+    minion: str
+    piles: tuple[Pile, ...]
+    board: tuple[Monster, ...] | None  # None when the party does not track the board
+    on_board: int  # monsters holding a status-board track (tracked: counted from the board)
+    minion_models: int  # untracked: models of the minion on the board
+    models_limit: int
+    minion_rank: str
+
+
+@record
+class Summons:
+    """Step 3's outcome: how many minions were placed, which failed and what each failure activates."""
+
+    placed: int
+    failed: int
+    activations: tuple[str | None, ...]
+    activation_slots: tuple[int | None, ...]
+    summoned: tuple[Summoned, ...]
+    board: tuple[Monster, ...] | None
+    fact: str
+    cause: str  # why minions failed to be summoned ("" when none failed)
+
+
 def _plural(count: int, word: str, plural: str | None = None) -> str:
     return f"{count} {word if count == 1 else (plural or word + 's')}"
 
@@ -176,6 +196,28 @@ def _failure_cause(models: int, models_limit: int, tracks_free: bool, minion: st
     if not tracks_free:
         causes.append(f"all {STATUS_BOARD_TRACKS} status-board tracks are taken")
     return " and ".join(causes)
+
+
+def raid_table(*, face: str, heroes: int, minion: str, piles: Sequence[Pile], board: Sequence[Monster] | None = None,
+               monsters_on_board: int = 0, minion_models_on_board: int = 0, models_limit: int = MINION_MODELS,
+               minion_rank: str = "Minion") -> RaidTable:
+    """The table a raid resolves against, checked (ValueError for an impossible one)."""
+    face = canonical_face(face)
+    raid_party_size(heroes)
+    if not minion or not minion.strip():
+        raise ValueError("the raid needs the name of its minion")
+    if isinstance(models_limit, bool) or not isinstance(models_limit, int) or models_limit < 1:
+        raise ValueError(f"models limit must be at least 1, got {models_limit!r}")
+    if board is not None:
+        monsters: tuple[Monster, ...] | None = check_board(board)
+        on_board = len(board)
+    else:
+        if monsters_on_board < 0 or minion_models_on_board < 0:
+            raise ValueError("monster counts cannot be negative")
+        monsters, on_board = None, monsters_on_board
+    return RaidTable(face=face, heroes=heroes, minion=minion, piles=tuple(piles), board=monsters,
+                     on_board=on_board, minion_models=minion_models_on_board, models_limit=models_limit,
+                     minion_rank=canonical_rank(minion_rank))
 
 
 def resolve_raid(
@@ -199,158 +241,131 @@ def resolve_raid(
     summoned monsters take: "Minion" for a Minion card, "Scenario" for a Scenario Monster card that a
     raid summons (the Nightmare of chapter 02, RB L1102; the Fell Woodman of chapter 08, RB L1271).
     """
-    face = canonical_face(face)
-    next_face = flip(face)
-    party_size = raid_party_size(heroes)
-    if not minion or not minion.strip():
-        raise ValueError("the raid needs the name of its minion")
-    if isinstance(models_limit, bool) or not isinstance(models_limit, int) or models_limit < 1:
-        raise ValueError(f"models limit must be at least 1, got {models_limit!r}")
-    minion_rank = canonical_rank(minion_rank)
-    piles = tuple(piles)
-
-    tracked = board is not None
-    if tracked:
-        monsters = check_board(board)
-        on_board = len(monsters)
-    else:
-        monsters = ()
-        if monsters_on_board < 0 or minion_models_on_board < 0:
-            raise ValueError("monster counts cannot be negative")
-        on_board = monsters_on_board
-
-    steps: list[RaidStep] = []
-    flip_step = RaidStep(
-        4, "Flip the card", f"Face {face} -> face {next_face}, even when nothing is summoned.", "RB L286"
-    )
-
-    def nothing_summoned(rune_shown: str | None, why: str) -> RaidResult:
-        """Steps 3 and 4 when no minion can come: skip the summon, flip the card (RB L286)."""
-        steps.append(RaidStep(3, "Summon a Raid Party of Minions", "Skipped: nothing is summoned.", "RB L301"))
-        steps.append(flip_step)
-        return RaidResult(
-            face=face, next_face=next_face, rune=rune_shown, matching_piles=(), heroes=heroes,
-            party_size=party_size, placed=0, failed=0, activations=(), activation_slots=(), summoned=(),
-            reason=why, steps=tuple(steps), minion=minion, board=monsters if tracked else None,
-        )
-
-    # Step 1: face check (RB L284-285).
-    if face == "A" and on_board:
-        steps.append(RaidStep(
-            1, "Check the face of the Dreadful Raid card",
-            f"Face A and {_plural(on_board, 'monster')} on the board: face A summons only when the board "
-            "is empty.",
-            "RB L284",
-        ))
-    elif face == "A":
-        steps.append(RaidStep(
-            1, "Check the face of the Dreadful Raid card",
-            "Face A and no monster on the board: face A tries to summon.", "RB L284",
-        ))
-    else:
-        steps.append(RaidStep(
-            1, "Check the face of the Dreadful Raid card",
-            f"Face B: it tries to summon, whatever is on the board ({_plural(on_board, 'monster')} now).",
-            "RB L285",
-        ))
-
-    reason = no_summon_reason(face, monsters_on_board=on_board, piles=piles)
+    table = raid_table(face=face, heroes=heroes, minion=minion, piles=piles, board=board,
+                       monsters_on_board=monsters_on_board, minion_models_on_board=minion_models_on_board,
+                       models_limit=models_limit, minion_rank=minion_rank)
+    steps = [check_face(table)]
+    reason = no_summon_reason(table.face, monsters_on_board=table.on_board, piles=table.piles)
     if reason is not None:
-        if face == "A" and on_board:
-            steps.append(RaidStep(2, "Manifest a Rune", "Skipped: no rune is manifested.", "RB L288"))
-        else:
-            steps.append(RaidStep(
-                2, "Manifest a Rune",
-                "No Pile of Runes on the board: no minion can be summoned, whatever the face; no rune is "
-                "manifested.",
-                "RB L297",
-            ))
-        return nothing_summoned(None, reason)
-
-    # Step 2: manifest a rune and look for it in the Piles of Runes (RB L292-297).
+        steps.append(skip_manifest(table))
+        return _nothing_summoned(table, steps, None, reason)
     if rune is None or not str(rune).strip():
         raise ValueError("a rune must be manifested for this raid (face and Piles of Runes allow a summon)")
     rune = str(rune).strip().casefold()
-    matching = tuple(pile.id for pile in piles if pile.holds(rune))
+    matching = tuple(pile.id for pile in table.piles if pile.holds(rune))
+    steps.append(manifest_step(rune, matching))
     if not matching:
-        reason = f"no Pile of Runes holds a {rune} rune: a breathing space"
-        steps.append(RaidStep(
-            2, "Manifest a Rune",
-            f"Manifested {rune} (back in the bag); no Pile of Runes holds {rune}: a breathing space, "
-            "nothing is summoned.",
-            "RB L296",
-        ))
-        return nothing_summoned(rune, reason)
-    if len(matching) == 1:
-        fact = (f"Manifested {rune} (back in the bag); Pile {matching[0]} holds {rune}: the minions spawn "
-                "adjacent to it.")
-        rule = "RB L292-294"
-    else:
-        fact = (f"Manifested {rune} (back in the bag); Piles {', '.join(matching)} hold {rune}: the Party "
-                "Leader picks the spawn point.")
-        rule = "RB L295"
-    steps.append(RaidStep(2, "Manifest a Rune", fact, rule))
-
-    # Step 3: the raid party (RB L305-315).
-    summoned: list[Summoned] = []
-    activations: list[str | None] = []
-    activation_slots: list[int | None] = []
-    if tracked:
-        after = list(monsters)
-        cause = ""
-        failed = 0
-        for _ in range(party_size):
-            models = models_on_board(after, minion)
-            slot = next_free_slot(after)
-            if models >= models_limit or slot is None:
-                # RB L311: the minion "Failed to be Summoned".
-                failed += 1
-                cause = _failure_cause(models, models_limit, slot is not None, minion)
-                continue
-            after.append(Monster(name=minion, rank=minion_rank, slot=slot))
-            summoned.append(Summoned(minion, slot))
-        # RB L312-313: the minions placed this raid are on the board and count.
-        target = strongest_non_boss(after)
-        for _ in range(failed):
-            activations.append(target.name if target else None)
-            activation_slots.append(target.slot if target else None)
-        placed = len(summoned)
-        board_after: tuple[Monster, ...] | None = tuple(after)
-        parts = [f"{_plural(heroes, 'hero', 'heroes')}: a raid party of {_plural(party_size, 'minion')} "
-                 f"({minion})."]
-        if summoned:
-            parts.append("Placed in " + ", ".join(slot_label(s.slot) for s in summoned) + ".")
-        if failed:
-            who = f"activate {target.label()}" if target else "no non-boss monster on the board to activate"
-            parts.append(f"{_plural(failed, 'minion')} failed to be summoned ({cause}): "
-                         f"{who}{' for each' if failed > 1 and target else ''}.")
-    else:
-        tracks_free = max(0, STATUS_BOARD_TRACKS - on_board)
-        models_free = max(0, models_limit - minion_models_on_board)
-        placed = min(party_size, tracks_free, models_free)
-        failed = party_size - placed
-        activations = [None] * failed
-        activation_slots = [None] * failed
-        board_after = None
-        cause = _failure_cause(
-            minion_models_on_board + placed, models_limit, tracks_free - placed > 0, minion
-        ) if failed else ""
-        parts = [f"{_plural(heroes, 'hero', 'heroes')}: a raid party of {_plural(party_size, 'minion')} "
-                 f"({minion})."]
-        if placed:
-            parts.append(f"Place {_plural(placed, 'minion')} ({'each ' if placed > 1 else ''}on the next free "
-                         "status-board base).")
-        if failed:
-            parts.append(f"{_plural(failed, 'minion')} failed to be summoned ({cause}): for each, activate "
-                         "the non-boss monster of highest rank, ties to the higher status-board slot.")
-    steps.append(RaidStep(3, "Summon a Raid Party of Minions", " ".join(parts), "RB L305-315"))
-    steps.append(flip_step)
-
-    if placed == 0:
-        reason = f"every minion failed to be summoned: {cause}"
+        return _nothing_summoned(table, steps, rune, f"no Pile of Runes holds a {rune} rune: a breathing space")
+    summons = summon_tracked(table) if table.board is not None else summon_untracked(table)
+    steps += [RaidStep(3, "Summon a Raid Party of Minions", summons.fact, "RB L305-315"), flip_step(table.face)]
+    reason = f"every minion failed to be summoned: {summons.cause}" if summons.placed == 0 else None
     return RaidResult(
-        face=face, next_face=next_face, rune=rune, matching_piles=matching, heroes=heroes,
-        party_size=party_size, placed=placed, failed=failed, activations=tuple(activations),
-        activation_slots=tuple(activation_slots), summoned=tuple(summoned), reason=reason,
-        steps=tuple(steps), minion=minion, board=board_after,
+        face=table.face, next_face=flip(table.face), rune=rune, matching_piles=matching, heroes=table.heroes,
+        party_size=raid_party_size(table.heroes), placed=summons.placed, failed=summons.failed,
+        activations=summons.activations, activation_slots=summons.activation_slots, summoned=summons.summoned,
+        reason=reason, steps=tuple(steps), minion=table.minion, board=summons.board,
     )
+
+
+def check_face(table: RaidTable) -> RaidStep:
+    """Step 1 (RB L284-285): face A tries to summon only on an empty board; face B always tries."""
+    title = "Check the face of the Dreadful Raid card"
+    n = table.on_board
+    if table.face == "A" and n:
+        return RaidStep(1, title, f"Face A and {_plural(n, 'monster')} on the board: face A summons only when the "
+                        "board is empty.", "RB L284")
+    if table.face == "A":
+        return RaidStep(1, title, "Face A and no monster on the board: face A tries to summon.", "RB L284")
+    return RaidStep(1, title, f"Face B: it tries to summon, whatever is on the board ({_plural(n, 'monster')} now).",
+                    "RB L285")
+
+
+def skip_manifest(table: RaidTable) -> RaidStep:
+    """Step 2 when no rune can matter: face A on a board with monsters (RB L288), or no Pile of Runes
+    on the board, whatever the face (RB L297)."""
+    if table.face == "A" and table.on_board:
+        return RaidStep(2, "Manifest a Rune", "Skipped: no rune is manifested.", "RB L288")
+    return RaidStep(2, "Manifest a Rune", "No Pile of Runes on the board: no minion can be summoned, whatever the "
+                    "face; no rune is manifested.", "RB L297")
+
+
+def manifest_step(rune: str, matching: Sequence[str]) -> RaidStep:
+    """Step 2 (RB L292-296): the manifested rune goes back to the bag; the Piles holding its colour are the
+    spawn points (several: the Party Leader picks, RB L295; none: a breathing space, RB L296)."""
+    if not matching:
+        return RaidStep(2, "Manifest a Rune", f"Manifested {rune} (back in the bag); no Pile of Runes holds {rune}: "
+                        "a breathing space, nothing is summoned.", "RB L296")
+    if len(matching) == 1:
+        return RaidStep(2, "Manifest a Rune", f"Manifested {rune} (back in the bag); Pile {matching[0]} holds "
+                        f"{rune}: the minions spawn adjacent to it.", "RB L292-294")
+    return RaidStep(2, "Manifest a Rune", f"Manifested {rune} (back in the bag); Piles {', '.join(matching)} hold "
+                    f"{rune}: the Party Leader picks the spawn point.", "RB L295")
+
+
+def flip_step(face: str) -> RaidStep:
+    """Step 4 (RB L286): the card flips every time it is activated."""
+    return RaidStep(4, "Flip the card", f"Face {face} -> face {flip(face)}, even when nothing is summoned.", "RB L286")
+
+
+def _nothing_summoned(table: RaidTable, steps: list[RaidStep], rune: str | None, why: str) -> RaidResult:
+    """Steps 3 and 4 when no minion can come: skip the summon, flip the card (RB L286)."""
+    steps = steps + [RaidStep(3, "Summon a Raid Party of Minions", "Skipped: nothing is summoned.", "RB L301"),
+                     flip_step(table.face)]
+    return RaidResult(
+        face=table.face, next_face=flip(table.face), rune=rune, matching_piles=(), heroes=table.heroes,
+        party_size=raid_party_size(table.heroes), placed=0, failed=0, activations=(), activation_slots=(),
+        summoned=(), reason=why, steps=tuple(steps), minion=table.minion, board=table.board,
+    )
+
+
+def summon_tracked(table: RaidTable) -> Summons:
+    """Step 3 on a tracked board (RB L305-315): each minion of the raid party takes the next free slot;
+    one that cannot (all its models out, or all 12 tracks taken, RB L311) fails to be summoned and
+    activates the strongest non-boss monster, the minions just placed included (RB L312-313)."""
+    party_size = raid_party_size(table.heroes)
+    after = list(table.board or ())
+    summoned: list[Summoned] = []
+    cause, failed = "", 0
+    for _ in range(party_size):
+        models = models_on_board(after, table.minion)
+        slot = next_free_slot(after)
+        if models >= table.models_limit or slot is None:
+            failed += 1
+            cause = _failure_cause(models, table.models_limit, slot is not None, table.minion)
+            continue
+        after.append(Monster(name=table.minion, rank=table.minion_rank, slot=slot))
+        summoned.append(Summoned(table.minion, slot))
+    target = strongest_non_boss(after)
+    parts = [f"{_plural(table.heroes, 'hero', 'heroes')}: a raid party of {_plural(party_size, 'minion')} "
+             f"({table.minion})."]
+    if summoned:
+        parts.append("Placed in " + ", ".join(slot_label(s.slot) for s in summoned) + ".")
+    if failed:
+        who = f"activate {target.label()}" if target else "no non-boss monster on the board to activate"
+        parts.append(f"{_plural(failed, 'minion')} failed to be summoned ({cause}): "
+                     f"{who}{' for each' if failed > 1 and target else ''}.")
+    return Summons(placed=len(summoned), failed=failed, activations=(target.name if target else None,) * failed,
+                   activation_slots=(target.slot if target else None,) * failed, summoned=tuple(summoned),
+                   board=tuple(after), fact=" ".join(parts), cause=cause)
+
+
+def summon_untracked(table: RaidTable) -> Summons:
+    """Step 3 from counts (the board is not tracked): as many minions as tracks and models allow; the
+    party activates the strongest non-boss monster for each failure itself."""
+    party_size = raid_party_size(table.heroes)
+    tracks_free = max(0, STATUS_BOARD_TRACKS - table.on_board)
+    models_free = max(0, table.models_limit - table.minion_models)
+    placed = min(party_size, tracks_free, models_free)
+    failed = party_size - placed
+    cause = _failure_cause(table.minion_models + placed, table.models_limit, tracks_free - placed > 0,
+                           table.minion) if failed else ""
+    parts = [f"{_plural(table.heroes, 'hero', 'heroes')}: a raid party of {_plural(party_size, 'minion')} "
+             f"({table.minion})."]
+    if placed:
+        parts.append(f"Place {_plural(placed, 'minion')} ({'each ' if placed > 1 else ''}on the next free "
+                     "status-board base).")
+    if failed:
+        parts.append(f"{_plural(failed, 'minion')} failed to be summoned ({cause}): for each, activate "
+                     "the non-boss monster of highest rank, ties to the higher status-board slot.")
+    return Summons(placed=placed, failed=failed, activations=(None,) * failed, activation_slots=(None,) * failed,
+                   summoned=(), board=None, fact=" ".join(parts), cause=cause)

@@ -152,7 +152,7 @@ def test_a_scenario_monster_raid_asks_for_its_model_count_once(run, party):
     assert 'raid = { card = "Dreadful Raid", face = "A", minions = ["Nightmare"], rank = "Scenario", model_limit = 3 }' \
         in (party / "adventure.toml").read_text()
     assert (party / "story.toml").read_text().endswith(
-        '[cards]                         # facts we recorded once\n"Night Stalker" = {model_count = 3}\n')
+        '[cards]                         # facts we recorded once\n"Night Stalker" = { model_count = 3 }\n')
     ok(run("adventure", "end", "--lost"))
     ok(run("adventure", "start"))  # remembered
     assert state(party)["raid"]["model_limit"] == 3

@@ -152,13 +152,9 @@ def _chest_data(c: Campaign) -> dict:
 def _adventure_data(f) -> dict:
     """What `show` says about the adventure under way (adventure.toml; `adventure show` has it all):
     chapter, heroes, raid card face, the bag, the track, the Piles of Runes and the monsters."""
-    from ...rules.adventure import StateError, line_of, state_from
+    from ...store.adventure import read
 
-    try:
-        state = state_from(f.data)
-    except StateError as exc:
-        raise DataError(exc.message, file=f.shown, line=line_of(f.text, exc.path), rule="adventure-state",
-                        remedy=exc.remedy) from None
+    state = read(f)
     return {
         "chapter": state.chapter,
         "heroes": state.heroes,

@@ -1,0 +1,270 @@
+"""The adventure.toml codec: the file of the adventure under way (and of each archived one) to an
+`AdventureState` (rules/adventure.py) and back.
+
+The file belongs to the tool (players do not edit it), so it is written here without tomlkit's
+round trip, fast (`drunagor raid` answers at once, SPEC 7): `schema = 1` first, a fixed key order, and
+one Pile, monster or log entry per line, so that a diff shows what happened at the table and merges
+stay clean. It is read with tomllib's plain values (store.TomlFile); a value of the wrong shape is a
+`StateError` (exit 3) that names the file and the line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from ..errors import StateError, located
+from ..rules.adventure import FACES, OUTCOMES, RAID_RANKS, AdventureState, RaidCard
+from ..rules.board import Monster, Pile, canonical_rank, slot_label
+from . import SCHEMA, line_of
+from .tomltext import basic_string
+
+if TYPE_CHECKING:
+    from . import TomlFile
+
+
+def read(f: TomlFile) -> AdventureState:
+    """The state in an adventure file; a StateError names the file and the line of the bad value."""
+    try:
+        return state_from(f.data)
+    except StateError as exc:
+        raise located(exc, f.shown, line_of(f.text, exc.path)) from None
+
+
+def text(state: AdventureState) -> bytes:
+    """The bytes of the file for `state` (see dumps)."""
+    return dumps(state).encode("utf-8")
+
+
+# ------------------------------------------------------------------------------------------ reading
+
+
+def state_from(data: Mapping[str, Any]) -> AdventureState:
+    """The state from the plain values of adventure.toml (or an archived adventure); StateError when a
+    value has the wrong shape (negative counts, a slot twice or outside 1-12, an unknown rank...)."""
+    chapter = data.get("chapter")
+    if not isinstance(chapter, str) or len(chapter) != 2 or not chapter.isdigit() or not 1 <= int(chapter) <= 9:
+        raise StateError(("chapter",), f"`chapter` must be a chapter from \"01\" to \"09\", not {chapter!r}",
+                         'write chapter = "05"')
+    heroes = _int(data, "heroes", (), low=1, high=5, required=True)
+    outcome = data.get("outcome")
+    if outcome is not None and outcome not in OUTCOMES:
+        raise StateError(("outcome",), f"`outcome` must be \"won\" or \"lost\", not {outcome!r}",
+                         "fix it, or remove the line while the adventure is under way")
+    bag = _counts(data, "bag", (), required=True)
+    track = _counts(data, "track", (), required=False)
+    return AdventureState(chapter=chapter, heroes=heroes or 0, bag=bag, track=track, raid=_raid(data.get("raid")),
+                          ranks=_ranks(data), piles=_piles(data), monsters=_monsters(data), log=_log(data),
+                          outcome=outcome)
+
+
+def _raid(raw: object) -> RaidCard | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        raise StateError(("raid",), "`raid` must be a table", 'write raid = { card = "...", face = "A", ... }')
+    card = _str(raw, "card", ("raid",))
+    face = raw.get("face")
+    if face not in FACES:
+        raise StateError(("raid", "face"), f"the raid card face must be \"A\" or \"B\", not {face!r}",
+                         'write face = "A"')
+    minions = raw.get("minions")
+    if not isinstance(minions, list) or not minions or not all(isinstance(m, str) and m.strip() for m in minions):
+        raise StateError(("raid", "minions"), "`raid.minions` must list the cards the raid summons",
+                         'write minions = ["Tidehunter"]')
+    rank = raw.get("rank", "Minion")
+    try:
+        rank = canonical_rank(rank) if isinstance(rank, str) else None
+    except ValueError:
+        rank = None
+    if rank not in RAID_RANKS:
+        raise StateError(("raid", "rank"), f"`raid.rank` must be \"Minion\" or \"Scenario\", not "
+                         f"{raw.get('rank')!r}", 'write rank = "Minion"')
+    limit = _int(raw, "model_limit", ("raid",), low=1, required=False)
+    return RaidCard(card, str(face), tuple(minions), rank, limit)
+
+
+def _ranks(data: Mapping[str, Any]) -> dict[str, str]:
+    raw = data.get("ranks", {})
+    if not isinstance(raw, dict):
+        raise StateError(("ranks",), "`ranks` must be a table of monster = rank", 'write ranks = { "Name" = "Gray" }')
+    ranks = {}
+    for name, rank in raw.items():
+        try:
+            ranks[name] = canonical_rank(rank) if isinstance(rank, str) else canonical_rank("")
+        except ValueError as exc:
+            raise StateError(("ranks", name), str(exc), "give a rank: Overlord ... Minion") from None
+    return ranks
+
+
+def _piles(data: Mapping[str, Any]) -> tuple[Pile, ...]:
+    piles: list[Pile] = []
+    for i, entry in enumerate(_list(data, "piles")):
+        path = ("piles", i)
+        if not isinstance(entry, dict):
+            raise StateError(path, f"a Pile of Runes must be a table, not {entry!r}",
+                             'write { id = "1", runes = { red = 1 } }')
+        pile_id = entry.get("id")
+        if isinstance(pile_id, bool) or not isinstance(pile_id, (str, int)) or not str(pile_id).strip():
+            raise StateError(path + ("id",), "a Pile of Runes needs an id", 'write id = "1"')
+        piles.append(Pile(str(pile_id), _counts(entry, "runes", path, required=True)))
+    ids = [p.id for p in piles]
+    for i, pile_id in enumerate(ids):
+        if pile_id in ids[:i]:
+            raise StateError(("piles", i, "id"), f"two Piles of Runes have the id {pile_id!r}",
+                             "give each Pile its own id")
+    return tuple(piles)
+
+
+def _monsters(data: Mapping[str, Any]) -> tuple[Monster, ...]:
+    monsters: list[Monster] = []
+    for i, entry in enumerate(_list(data, "monsters")):
+        path = ("monsters", i)
+        if not isinstance(entry, dict):
+            raise StateError(path, f"a monster must be a table, not {entry!r}",
+                             'write { name = "Gremlin Horde", rank = "White", slot = 1 }')
+        name = _str(entry, "name", path)
+        boss = entry.get("boss", False)
+        if not isinstance(boss, bool):
+            raise StateError(path + ("boss",), "`boss` must be true or false", "write boss = true")
+        slot, rank = entry.get("slot"), entry.get("rank")
+        try:
+            monster = Monster(name, rank if rank is None or isinstance(rank, str) else str(rank), slot, boss)
+        except ValueError as exc:
+            key = "slot" if "slot" in str(exc) else "rank"
+            raise StateError(path + (key,), str(exc), "fix the monster, or remove it from the board") from None
+        other = next((m for m in monsters if slot is not None and m.slot == slot), None)
+        if other is not None:
+            raise StateError(path + ("slot",), f"{name} and {other.name} both hold {slot_label(slot)}",
+                             "each status-board slot holds one monster")
+        monsters.append(monster)
+    return tuple(monsters)
+
+
+def _log(data: Mapping[str, Any]) -> tuple[dict[str, Any], ...]:
+    log = []
+    for i, entry in enumerate(_list(data, "log")):
+        if not isinstance(entry, dict) or not all(isinstance(v, (str, int, bool)) for v in entry.values()):
+            raise StateError(("log", i), f"a log entry must be a table of plain values, not {entry!r}",
+                             'write { event = "draw", text = "..." }')
+        log.append(entry)
+    return tuple(log)
+
+
+def _int(data: Mapping, key: str, path: tuple, *, low: int = 0, high: int | None = None,
+         required: bool) -> int | None:
+    if key not in data:
+        if required:
+            raise StateError(path + (key,), f"`{key}` is missing", f"add {key} = N")
+        return None
+    value = data[key]
+    if isinstance(value, bool) or not isinstance(value, int) or value < low or (high is not None and value > high):
+        bound = f"from {low} to {high}" if high is not None else f"at least {low}"
+        raise StateError(path + (key,), f"`{'.'.join(map(str, path + (key,)))}` must be a whole number "
+                         f"{bound}, not {value!r}", f"set it {bound}")
+    return value
+
+
+def _str(data: Mapping, key: str, path: tuple) -> str:
+    value = data.get(key)
+    if not isinstance(value, str) or not value.strip():
+        raise StateError(path + (key,), f"`{key}` must be a name, not {value!r}", f'write {key} = "..."')
+    return value
+
+
+def _list(data: Mapping, key: str) -> list:
+    value = data.get(key, [])
+    if not isinstance(value, list):
+        raise StateError((key,), f"`{key}` must be a list", f"write {key} = [ ... ], one entry a line")
+    return value
+
+
+def _counts(data: Mapping, key: str, path: tuple, *, required: bool) -> dict[str, int]:
+    if key not in data:
+        if required:
+            raise StateError(path + (key,), f"`{key}` is missing", f"add {key} = {{ red = 0, ... }}")
+        return {}
+    table = data[key]
+    if not isinstance(table, dict):
+        raise StateError(path + (key,), f"`{key}` must be a table of rune counts",
+                         f"write {key} = {{ red = 1, blue = 0, ... }}")
+    counts: dict[str, int] = {}
+    for colour in table:
+        value = table[colour]
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            where = ".".join(map(str, path + (key, colour)))
+            raise StateError(path + (key, colour), f"`{where}` must be a rune count (0 or more), not {value!r}",
+                             "rune counts are never negative; run `drunagor check` after fixing it")
+        counts[colour.strip().casefold()] = value
+    return counts
+
+
+# ------------------------------------------------------------------------------------------ writing
+
+
+def dumps(state: AdventureState) -> str:
+    """The text of adventure.toml: valid TOML (tomllib reads it back to the same state), schema first,
+    keys always in this order, one Pile, monster or log entry per line."""
+    comment = ("# The adventure under way: written by drunagor, not by hand (drunagor adventure show)."
+               if state.outcome is None else
+               "# A finished adventure, archived by `drunagor adventure end`: its draws, summons and seeds.")
+    out = [f"schema = {SCHEMA}", comment, f"chapter = {basic_string(state.chapter)}", f"heroes = {state.heroes}"]
+    if state.outcome is not None:
+        out.append(f"outcome = {basic_string(state.outcome)}")
+    out.append(f"bag = {_inline(state.bag)}")
+    out.append(f"track = {_inline(state.track)}")
+    if state.raid is not None:
+        raid: dict[str, object] = {"card": state.raid.card, "face": state.raid.face,
+                                   "minions": list(state.raid.minions), "rank": state.raid.rank}
+        if state.raid.model_limit is not None:
+            raid["model_limit"] = state.raid.model_limit
+        out.append(f"raid = {_inline(raid)}")
+    out.append(f"ranks = {_inline(state.ranks)}")
+    out += _array("piles", [{"id": p.id, "runes": {c: n for c, n in p.runes.items() if n}} for p in state.piles])
+    out += _array("monsters", [_monster(m) for m in state.monsters])
+    out += _array("log", state.log)
+    return "\n".join(out) + "\n"
+
+
+def _monster(m: Monster) -> dict[str, object]:
+    entry: dict[str, object] = {"name": m.name}
+    if m.rank is not None:
+        entry["rank"] = m.rank
+    if m.slot is not None:
+        entry["slot"] = m.slot
+    if m.boss:
+        entry["boss"] = True
+    return entry
+
+
+def _array(key: str, entries: Sequence[Mapping[str, object]]) -> list[str]:
+    if not entries:
+        return [f"{key} = []"]
+    return [f"{key} = [", *(f"  {_inline(e)}," for e in entries), "]"]
+
+
+_BARE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+
+
+def _key(key: str) -> str:
+    return key if key and all(ch in _BARE for ch in key) else basic_string(key)
+
+
+def _value(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return basic_string(value)
+    if isinstance(value, Mapping):
+        return _inline(value)
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_value(v) for v in value) + "]"
+    raise TypeError(f"cannot write {value!r} to adventure.toml")
+
+
+def _inline(table: Mapping[str, object]) -> str:
+    if not table:
+        return "{}"
+    return "{ " + ", ".join(f"{_key(k)} = {_value(v)}" for k, v in table.items()) + " }"
