@@ -101,8 +101,8 @@ def adventure_rules(c):
     info = catalog.chapter(state.chapter)
     if info.raid is not None and state.raid is None:
         yield _problem(f, ("chapter",), "adventure",
-                       f"chapter {state.chapter} has the {info.raid.card} card ({info.raid.source}), but adventure.toml "
-                       "has no `raid`", "warning")
+                       f"chapter {state.chapter} has the {info.raid.card} card ({info.raid.source}), but "
+                       "adventure.toml has no `raid`", "warning")
     if state.raid is not None and state.raid.model_limit is not None:
         for minion in state.raid.minions:
             out = models_on_board(state.monsters, minion)

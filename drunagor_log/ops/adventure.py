@@ -213,7 +213,8 @@ def odds(c: Campaign) -> Change:
     if face is not None:
         held = [c for c in state.colours if any(p.holds(c) for p in state.piles)]
         notes.append(Line(f"Next raid: face {face}, {plural(len(state.monsters), 'monster')} on the board; "
-                          + (f"the Piles of Runes hold {', '.join(held)}" if held else "no Pile of Runes on the board")))
+                          + (f"the Piles of Runes hold {', '.join(held)}" if held
+                             else "no Pile of Runes on the board")))
     percent = f"{data['summon_probability'] * 100:.1f}%"
     notes.append(Line(f"Chance it summons: {data['summon_chance']} ({percent})" + (f": {reason}" if reason else ""),
                       "bold"))
@@ -253,7 +254,8 @@ def start(c: Campaign, chapter: str | None = None, heroes: int | None = None, mo
         parts.append(f"{raid.card} card face A up, summoning {' and '.join(raid.minions)}{chapter_ref(info, 'raid')}")
     logged = "; ".join(parts)
     if info.darkness_nodes:
-        parts.append(f"add each Pile of Runes of the setup with `drunagor pile add`{chapter_ref(info, 'darkness_nodes')}")
+        parts.append("add each Pile of Runes of the setup with `drunagor pile add`"
+                     + chapter_ref(info, "darkness_nodes"))
     bag = dict(c.story.rules.rune_bag) or dict(catalog.DEFAULT_RUNE_BAG)
     save(c, new_adventure(chapter=ch, heroes=heroes, bag=bag, stirring_darkness=info.stirring_darkness, raid=raid,
                           log_text=logged))
@@ -311,7 +313,8 @@ def _raid_card(c: Campaign, info, models: int | None):
         return None
     scenario = [s for s in info.raid.summons if s.kind == "scenario"]
     if scenario:
-        return RaidCard(info.raid.card, "A", info.raid.minions, "Scenario", _scenario_models(c, scenario[0], models, info))
+        limit = _scenario_models(c, scenario[0], models, info)
+        return RaidCard(info.raid.card, "A", info.raid.minions, "Scenario", limit)
     if models is not None:
         raise UsageError(f"--models is asked only when the catalog does not know a model count: "
                          f"each Minion has {catalog.MINION_MODELS} models (RB L311)", remedy="leave out --models")
@@ -542,7 +545,8 @@ def resolve_monster(query: str, state: AdventureState | None) -> str:
     if len(starts) == 1:
         return starts[0]
     if starts:
-        raise UsageError(f"{query!r} could be any of: {', '.join(sorted(starts))}", remedy="type more of the monster's name")
+        raise UsageError(f"{query!r} could be any of: {', '.join(sorted(starts))}",
+                         remedy="type more of the monster's name")
     return q
 
 

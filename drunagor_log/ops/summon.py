@@ -112,7 +112,7 @@ def raid(c: Campaign, *, rune: str | None = None, seed: int | None = None, dry_r
     if rune is not None and drawn is not None and state is not None and setup.bag.get(drawn, 0) == 0:
         warnings = (f"adventure.toml has no {drawn} rune in the bag: check the runes with `drunagor adventure show`",)
     if state is None or dry_run:
-        notes.append(Line("dry run: nothing written" if state is not None else "no adventure under way: nothing written"))
+        notes.append(nothing_written(state is not None))
         return Change(notes=tuple(notes), warnings=warnings, data=data)
     entry: dict[str, object] = {"event": "raid", "face": result.face}
     if result.rune is not None:
@@ -242,6 +242,10 @@ def raid_lines(result: RaidResult, leader: str | None, seed: int | None, physica
     return lines
 
 
+def nothing_written(tracked: bool) -> Line:
+    return Line("dry run: nothing written" if tracked else "no adventure under way: nothing written")
+
+
 def full_bag(c: Campaign) -> dict[str, int]:
     from .. import catalog
 
@@ -267,7 +271,8 @@ def _untracked_piles(text: str, known: tuple[str, ...]) -> tuple[Pile, ...]:
     if text.strip().casefold() in ("", "none", "0", "-"):
         return ()
     parts = [p for p in text.split(",") if p.strip()]
-    return tuple(Pile(str(i + 1), {c: 1 for c in colours(part.replace("+", ","), known)}) for i, part in enumerate(parts))
+    return tuple(Pile(str(i + 1), {c: 1 for c in colours(part.replace("+", ","), known)})
+                 for i, part in enumerate(parts))
 
 
 def _next_minion(c: Campaign) -> str:
@@ -321,7 +326,7 @@ def battalion(c: Campaign, monsters: Sequence[str], *, near: str | None = None, 
     data["dry_run"] = dry_run or state is None
     notes = battalion_lines(result, reference, state is not None)
     if state is None or dry_run:
-        notes.append(Line("dry run: nothing written" if state is not None else "no adventure under way: nothing written"))
+        notes.append(nothing_written(state is not None))
         return Change(notes=tuple(notes), data=data)
     from ..rules.adventure import record_rank
 
@@ -451,7 +456,8 @@ def battalion_lines(result: BattalionResult, reference: str | None, tracked: boo
     lines = [Line(f"Monster Battalion: {plural(n, 'monster')}{where}"
                   + ("" if tracked else "; from the flags, no adventure under way"), "bold")]
     if result.placed:
-        lines.append(Line("Place each within Range 1 of the reference, in an empty area where possible (RB L1316-1318):"))
+        lines.append(Line("Place each within Range 1 of the reference, in an empty area where possible "
+                          "(RB L1316-1318):"))
         if result.placements:
             lines += [Line(f"  {p.name} in {slot_label(p.slot)}") for p in result.placements]
         else:

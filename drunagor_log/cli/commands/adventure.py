@@ -56,9 +56,13 @@ adventure_app = typer.Typer(name="adventure", no_args_is_help=True,
 
 @adventure_app.command("start")
 def adventure_start(
-    chapter: Annotated[Optional[str], typer.Argument(help="Chapter number (default: the next on the Adventure Track).")] = None,
-    heroes: Annotated[Optional[int], typer.Option("--heroes", help="Heroes playing, 1 to 5 and at most rules.max_heroes (default: the active heroes).")] = None,
-    models: Annotated[Optional[int], typer.Option("--models", help="How many models the raid's Scenario Monster has, when the catalog does not know (asked once, remembered under [cards]).")] = None,
+    chapter: Annotated[Optional[str], typer.Argument(
+            help="Chapter number (default: the next on the Adventure Track).")] = None,
+    heroes: Annotated[Optional[int], typer.Option("--heroes",
+            help="Heroes playing, 1 to 5 and at most rules.max_heroes (default: the active heroes).")] = None,
+    models: Annotated[Optional[int], typer.Option("--models",
+            help="How many models the raid's Scenario Monster has, when the catalog does not know (asked once, "
+                 "remembered under [cards]).")] = None,
     commit: CommitOpt = False,
 ) -> None:
     """Start chapter N: the rune bag, Stirring Darkness on the track, the raid card face A, an empty board.
@@ -148,7 +152,9 @@ pile_app = typer.Typer(name="pile", no_args_is_help=True, help="Piles of Runes o
 
 @pile_app.command("add")
 def pile_add(
-    runes: Annotated[Optional[str], typer.Option("--runes", metavar="COLOURS", help="The Pile's runes, from the track: red,blue or red=2 (default: Darkness Nodes, one of each colour).")] = None,
+    runes: Annotated[Optional[str], typer.Option("--runes", metavar="COLOURS",
+            help="The Pile's runes, from the track: red,blue or red=2 (default: Darkness Nodes, one of each "
+                 "colour).")] = None,
     commit: CommitOpt = False,
 ) -> None:
     """Put a Pile of Runes on the board, its runes taken from the Initiative Track.
@@ -183,7 +189,8 @@ def pile_remove(
 
 def tiebreak(
     pile: Annotated[str, typer.Argument(help="The Pile's id (as adventure show lists it).")],
-    runes: Annotated[Optional[str], typer.Option("--runes", metavar="COLOURS", help="The runes the party chooses to return: red,blue or red=2.")] = None,
+    runes: Annotated[Optional[str], typer.Option("--runes", metavar="COLOURS",
+            help="The runes the party chooses to return: red,blue or red=2.")] = None,
     commit: CommitOpt = False,
 ) -> None:
     """Tie Breaker: return (6 - heroes) runes of the party's choice from a Pile to the bag.
@@ -203,8 +210,10 @@ def tiebreak(
 
 
 def draw(
-    count: Annotated[Optional[int], typer.Argument(help="How many runes (default 1, or as many as --rune names).")] = None,
-    rune: Annotated[Optional[list[str]], typer.Option("--rune", metavar="COLOUR", help="A rune drawn at the table (repeat, or red,blue).")] = None,
+    count: Annotated[Optional[int], typer.Argument(
+            help="How many runes (default 1, or as many as --rune names).")] = None,
+    rune: Annotated[Optional[list[str]], typer.Option("--rune", metavar="COLOUR",
+            help="A rune drawn at the table (repeat, or red,blue).")] = None,
     seed: SeedOpt = None,
     json: JsonOpt = False,
     commit: CommitOpt = False,
@@ -224,15 +233,19 @@ def draw(
 
 # -------------------------------------------------------------------------------------- monsters
 
-monster_app = typer.Typer(name="monster", no_args_is_help=True, help="Monsters on the board and their status-board slots.")
+monster_app = typer.Typer(name="monster", no_args_is_help=True,
+        help="Monsters on the board and their status-board slots.")
 
 
 @monster_app.command("add")
 def monster_add(
     name: Annotated[str, typer.Argument(help="The monster card's name (quote names with spaces).")],
     count: Annotated[int, typer.Option("--count", help="How many of them.")] = 1,
-    rank: Annotated[Optional[str], typer.Option("--rank", help="Its rank, when the catalog does not know it: Overlord, Commander, Black, Gray, White, Scenario, Minion.")] = None,
-    slot: Annotated[Optional[str], typer.Option("--slot", help="Its status-board slot, 1-12 or the base colour (default: the next free one).")] = None,
+    rank: Annotated[Optional[str], typer.Option("--rank",
+            help="Its rank, when the catalog does not know it: Overlord, Commander, Black, Gray, White, Scenario, "
+                 "Minion.")] = None,
+    slot: Annotated[Optional[str], typer.Option("--slot",
+            help="Its status-board slot, 1-12 or the base colour (default: the next free one).")] = None,
     boss: Annotated[bool, typer.Option("--boss", help="A boss: it takes no status-board slot.")] = False,
     commit: CommitOpt = False,
 ) -> None:
@@ -251,7 +264,8 @@ def monster_add(
 
 @monster_app.command("remove")
 def monster_remove(
-    which: Annotated[str, typer.Argument(metavar="NAME|SLOT", help="The monster's name, or its slot (1-12 or the base colour).")],
+    which: Annotated[str, typer.Argument(metavar="NAME|SLOT",
+            help="The monster's name, or its slot (1-12 or the base colour).")],
     commit: CommitOpt = False,
 ) -> None:
     """Take a monster off the board (defeated or removed), freeing its status-board slot.
@@ -270,16 +284,26 @@ def monster_remove(
 
 
 def raid(
-    rune: Annotated[Optional[str], typer.Option("--rune", metavar="COLOUR", help="The rune manifested at the table (a physical draw; not with --seed).")] = None,
+    rune: Annotated[Optional[str], typer.Option("--rune", metavar="COLOUR",
+            help="The rune manifested at the table (a physical draw; not with --seed).")] = None,
     seed: SeedOpt = None,
     dry_run: DryRunOpt = False,
     json: JsonOpt = False,
-    face: Annotated[Optional[str], typer.Option("--face", help="No adventure under way: the card's face, A or B.")] = None,
-    heroes: Annotated[Optional[int], typer.Option("--heroes", help="No adventure under way: heroes in the party.")] = None,
-    piles: Annotated[Optional[str], typer.Option("--piles", metavar="COLOURS", help="No adventure under way: the Piles of Runes on the board, red,blue (two Piles) or red+blue (one), or none.")] = None,
-    monsters: Annotated[Optional[int], typer.Option("--monsters", help="No adventure under way (then required): monsters on the board, 0 to 12 (status-board tracks taken).")] = None,
-    minions: Annotated[Optional[int], typer.Option("--minions", help="No adventure under way: models of the raid's minion on the board, 0 to the lesser of --monsters and its models (4 for a Minion); default 0.")] = None,
-    minion: Annotated[Optional[str], typer.Option("--minion", help="No adventure under way: the minion the raid summons.")] = None,
+    face: Annotated[Optional[str], typer.Option("--face",
+            help="No adventure under way: the card's face, A or B.")] = None,
+    heroes: Annotated[Optional[int], typer.Option("--heroes",
+            help="No adventure under way: heroes in the party.")] = None,
+    piles: Annotated[Optional[str], typer.Option("--piles", metavar="COLOURS",
+            help="No adventure under way: the Piles of Runes on the board, red,blue (two Piles) or red+blue (one), "
+                 "or none.")] = None,
+    monsters: Annotated[Optional[int], typer.Option("--monsters",
+            help="No adventure under way (then required): monsters on the board, 0 to 12 (status-board tracks "
+                 "taken).")] = None,
+    minions: Annotated[Optional[int], typer.Option("--minions",
+            help="No adventure under way: models of the raid's minion on the board, 0 to the lesser of --monsters "
+                 "and its models (4 for a Minion); default 0.")] = None,
+    minion: Annotated[Optional[str], typer.Option("--minion",
+            help="No adventure under way: the minion the raid summons.")] = None,
     commit: CommitOpt = False,
 ) -> None:
     """Resolve the Dreadful Raid: face check, manifest a rune, summon the raid party, flip the card.
@@ -303,13 +327,20 @@ def raid(
 
 
 def battalion(
-    monsters: Annotated[list[str], typer.Argument(metavar="MONSTER...", help="The monsters of the battalion, in summoning order (repeat a name for each model).")],
-    near: Annotated[Optional[str], typer.Option("--near", metavar="REF", help="The reference point: a Pile id, a Spawning or Special Event token...")] = None,
-    siege: Annotated[bool, typer.Option("--siege", help="Siege of Everedge: a monster that cannot spawn activates the first of its kind (RB L1237; on in chapter 07).")] = False,
+    monsters: Annotated[list[str], typer.Argument(metavar="MONSTER...",
+            help="The monsters of the battalion, in summoning order (repeat a name for each model).")],
+    near: Annotated[Optional[str], typer.Option("--near", metavar="REF",
+            help="The reference point: a Pile id, a Spawning or Special Event token...")] = None,
+    siege: Annotated[bool, typer.Option("--siege",
+            help="Siege of Everedge: a monster that cannot spawn activates the first of its kind (RB L1237; on in "
+                 "chapter 07).")] = False,
     dry_run: DryRunOpt = False,
     json: JsonOpt = False,
-    rank: Annotated[Optional[list[str]], typer.Option("--rank", metavar="NAME=RANK", help="Rank of a monster the catalog does not know (repeat).")] = None,
-    on_board: Annotated[Optional[int], typer.Option("--monsters", help="No adventure under way (then required): monsters on the board, 0 to 12 (status-board tracks taken).")] = None,
+    rank: Annotated[Optional[list[str]], typer.Option("--rank", metavar="NAME=RANK",
+            help="Rank of a monster the catalog does not know (repeat).")] = None,
+    on_board: Annotated[Optional[int], typer.Option("--monsters",
+            help="No adventure under way (then required): monsters on the board, 0 to 12 (status-board tracks "
+                 "taken).")] = None,
     commit: CommitOpt = False,
 ) -> None:
     """Summon a Monster Battalion NEAR a reference point: place what fits, the rest activate monsters.
