@@ -122,3 +122,34 @@ def spoils_upgrades(c):
                               f"{hero.name}'s {item.name} is {QUALITIES[have]}, but an upgrade took it to "
                               f"{QUALITIES[best]}; write quality = \"{QUALITIES[best]}\" in its entry, or remove "
                               f"the upgrade")
+
+
+@check("chest-copies")
+def chest_copies(c):
+    """The heroes and the party stash hold no more copies of a Potion or Scroll than the Chest deck has
+    (RB L349-359): every one of them comes from it. Checked once the deck is recorded."""
+    from ..rules import chest
+
+    story = c.story
+    if not story.chest_cards:
+        return
+    complete = sum(card.copies for card in story.chest_cards) >= chest.DECK_SIZE
+    held: dict[str, list[tuple[str, int, str]]] = {}  # card -> [(hero file slug, entry, name)]
+    for slug, hero in c.active_heroes().items():
+        for i, item in enumerate(hero.equipment):
+            if item.kind == "consumable" and chest.is_potion_or_scroll(item.name, story):
+                held.setdefault(chest._key(item.name), []).append((slug, i, item.name))
+    for key, where in held.items():
+        name = where[0][2]
+        deck = next((card for card in story.chest_cards if chest.same_card(card.name, name)), None)
+        most = deck.copies if deck is not None else (0 if complete else None)
+        stashed = sum(1 for s in story.stash if chest.same_card(s, name))
+        if most is None or len(where) + stashed <= most:
+            continue
+        holders = ", ".join(dict.fromkeys(c.heroes[s].name for s, _, _ in where))
+        holders += " and the stash" if stashed else ""
+        slug, i, _ = where[-1]
+        yield problem(c.hero_files[slug], ("equipment", i), "chest-copies",
+                      f"{len(where) + stashed} {name} are held ({holders}), but the Chest deck has {most} (RB "
+                      "L349-359); drop the extra ones (drunagor hero drop HERO ITEM), or correct the deck "
+                      "(drunagor chest add)", "warning")

@@ -126,3 +126,16 @@ def rewards_check(c):
                               f"{h.name} has {rewards.describe({field: n})} more than {where} give; if it was "
                               f"recorded by mistake, take it back: {_take_back(h, field, entry)} (if a chapter "
                               "was skipped, not completed: drunagor chapter skip N --force)", "warning")
+
+
+@check("starting-gear")
+def starting_gear_excess(c):
+    """A hero starts with 2 pieces of Starting Gear (RB L989) and finds no more in play."""
+    for slug, h in c.active_heroes().items():
+        gear = [i for i, item in enumerate(h.equipment) if item.kind == "starting"]
+        if len(gear) > hero_rules.STARTING_GEAR:
+            extra = ", ".join(h.equipment[i].name for i in gear[hero_rules.STARTING_GEAR:])
+            yield problem(c.hero_files[slug], ("equipment", gear[hero_rules.STARTING_GEAR]), "starting-gear",
+                          f"{h.name} has {len(gear)} pieces of Starting Gear, but a hero starts with "
+                          f"{hero_rules.STARTING_GEAR} and finds no more (RB L989); record {extra} with the kind "
+                          "it has (kind = \"spoils\", \"adventure\", \"consumable\"...), or drop it", "warning")
