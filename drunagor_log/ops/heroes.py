@@ -820,5 +820,7 @@ def camp(c: Campaign) -> Change:
         msg = "Camp phase: statuses removed: " + "; ".join(f"{n} ({', '.join(s)})" for n, s in cleared.items())
     else:
         msg = "Camp phase: no Campaign Log statuses to remove"
+    from .adventure import chest_may_change  # not during an adventure (RB L361)
+
     return Change(msg, data={"cleared": cleared, "chest_deck": chest.summary(story)["text"], "upgrades": upgrades,
-                             "owes": owes, "stash": list(story.stash)})
+                             "owes": owes, "stash": list(story.stash), "chest_blocked": chest_may_change(c)})

@@ -405,7 +405,7 @@ def camp(json: JsonOpt = False, commit: CommitOpt = False) -> None:
         change = _ops().camp(c)
         changed = finish(c, change.summary, commit, quiet=json)
     if json:
-        data = {k: v for k, v in change.data.items() if k != "stash"}
+        data = {k: v for k, v in change.data.items() if k not in ("stash", "chest_blocked")}
         term.json({**data, "changed": changed})
         return
     _print_camp(change.data)
@@ -465,7 +465,8 @@ def _print_camp(data: dict) -> None:
 
     term.line(f"Chest deck: {data['chest_deck']}")
     term.line("The Chest deck may be changed now (RB L361): drunagor chest swap OUT IN; a change of composition "
-              "returns every Potion and Scroll the heroes hold")
+              "returns every Potion and Scroll the heroes hold" if data["chest_blocked"] is None else
+              f"The Chest deck may not be changed now: {data['chest_blocked']}")
     for u in data["upgrades"]:
         other = quote(u["discard"][0]) if len(u["discard"]) == 1 else "OTHER"
         term.line(f"Spoils upgrade possible: {u['hero']}'s {u['item']} {u['from']} -> {u['to']} with Artisan's "
