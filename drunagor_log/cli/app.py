@@ -28,6 +28,7 @@ COMMANDS = {
     "chest": "chest", "commander": "chest", "spoils": "chest",
     "adventure": "adventure", "pile": "adventure", "tiebreak": "adventure", "draw": "adventure",
     "monster": "adventure", "raid": "adventure", "battalion": "adventure", "odds": "adventure",
+    "cube": "adventure", "recall": "adventure",
     "history": "gitcmds", "undo": "gitcmds", "sync": "gitcmds", "git": "gitcmds",
     "migrate": "maintenance",
     "completion": "shell",

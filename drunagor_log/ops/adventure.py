@@ -58,11 +58,15 @@ def save(c: Campaign, state: AdventureState) -> None:
     c.put_bytes(c.root / ADVENTURE, codec.text(state))
 
 
-def record(c: Campaign, state: AdventureState, entry: Mapping[str, object]) -> None:
-    """Stage the state after a table event, with the event's line in the log."""
-    from ..rules.adventure import with_log
+def record(c: Campaign, before: AdventureState, after: AdventureState, entry: Mapping[str, object]) -> None:
+    """Stage the state after a table event: the event's line in the log, and in `events` what it changed
+    as it was before, so that `adventure undo` restores the file exactly."""
+    from ..rules.adventure import changed_fields, with_log
+    from ..store.adventure import before_values
 
-    save(c, with_log(state, entry))
+    event = {"event": entry["event"], "log": len(before.log),
+             "before": before_values(before, changed_fields(before, after))}
+    save(c, with_log(after, entry).replace(events=after.events + (event,)))
 
 
 def _read_only(f) -> DataError:
@@ -185,8 +189,60 @@ def state_json(state: AdventureState) -> dict[str, Any]:
 
 
 def show(c: Campaign) -> Change:
-    """The table now (`data` is the `adventure show --json` object)."""
-    return Change(data=state_json(load(c)))
+    """The table now (`data` is the `adventure show --json` object): with each active hero's cubes and
+    limits, the chapter's counters, the losing condition met, and the events `adventure undo` takes back."""
+    from ..rules.losing import counters_json, held
+    from .losing import hero_limits
+
+    state = load(c)
+    data = state_json(state)
+    heroes = list(dict.fromkeys([h.name for h in c.active_heroes().values()] + list(state.cubes)))
+    data["cubes"] = {name: {"trauma": held(state, name, "trauma"), "curse": held(state, name, "curse"),
+                            **hero_limits(c, name)} for name in heroes}
+    data["counters"] = counters_json(state)
+    data["lost"] = state.lost
+    data["events"] = events_json(state)
+    return Change(data=data)
+
+
+def events_json(state: AdventureState) -> list[dict[str, Any]]:
+    """The table events `adventure undo` can take back, newest last: their kind, their log line, and
+    the fields of adventure.toml each would restore."""
+    return [{"event": e["event"], "text": _event_text(state, e), "restores": list(e["before"])}
+            for e in state.events]
+
+
+def _event_text(state: AdventureState, event: dict[str, Any]) -> str:
+    at = event["log"]
+    return str(state.log[at].get("text", "")) if 0 <= at < len(state.log) else ""
+
+
+def undo(c: Campaign, steps: int = 1, *, dry_run: bool = False) -> Change:
+    """Take back the last `steps` table events (raid, draw, monster, pile, tiebreak, battalion, cube,
+    recall, event), restoring adventure.toml exactly as it was before them."""
+    from ..store import adventure as codec
+
+    if steps < 1:
+        raise UsageError(f"--steps must be at least 1, not {steps}")
+    state = load(c)
+    if len(state.events) < steps:
+        raise RuleError(f"{plural(len(state.events), 'table event')} to take back, not {steps}",
+                        file=_shown(c, ADVENTURE), rule="undo",
+                        remedy=(f"take back at most {len(state.events)}" if state.events else
+                                "only events recorded since the adventure started (or since this drunagor) can be"))
+    taken = []
+    for _ in range(steps):
+        event = state.events[-1]
+        taken.append(f"{event['event']}: {_event_text(state, event)}")
+        fields = codec.undo_fields(event, len(state.events) - 1, c.adventure_file)
+        state = state.replace(**fields, log=state.log[:event["log"]], events=state.events[:-1])
+    summary = f"took back {plural(steps, 'table event')}: " + "; ".join(taken)
+    if dry_run:
+        return Change(notes=(Line("would " + summary.replace("took back", "take back", 1)),
+                             Line("dry run: nothing written")),
+                      data={"undone": taken, "dry_run": True})
+    save(c, state)
+    return Change(summary=summary, data={"undone": taken, "dry_run": False})
 
 
 def odds(c: Campaign) -> Change:
@@ -199,13 +255,16 @@ def odds(c: Campaign) -> Change:
     info = catalog.chapter(state.chapter)
     data: dict[str, Any]
     if state.raid is not None and state.raid.card == "Dreadful Raid":
+        from ..rules.raid import no_room_reason
+
+        no_room = no_room_reason(state.monsters, state.raid.minions[0], state.raid.model_limit or 12)
         result = summon_odds(face=state.raid.face, monsters_on_board=len(state.monsters), piles=state.piles,
-                             bag=state.bag)
+                             bag=state.bag, no_room=no_room)
         data = result.as_json()
         reason, matching, face = result.reason, list(result.matching_colours), state.raid.face
     else:
         data = {"summon_chance": "0/1", "summon_probability": 0.0, "runes_in_bag": state.runes_in_bag(),
-                "by_colour": dict(state.bag)}
+                "by_colour": dict(state.bag), "try_chance": "0/1", "try_probability": 0.0}
         reason, matching, face = f"chapter {state.chapter} has no Dreadful Raid card", [], None
     data.update({"reason": reason, "face": face, "matching_colours": matching, "chapter": state.chapter,
                  "fails_on_last_rune": info.fails_on_last_rune})
@@ -218,10 +277,24 @@ def odds(c: Campaign) -> Change:
     percent = f"{data['summon_probability'] * 100:.1f}%"
     notes.append(Line(f"Chance it summons: {data['summon_chance']} ({percent})" + (f": {reason}" if reason else ""),
                       "bold"))
+    if data["try_chance"] != data["summon_chance"]:
+        notes.append(Line(f"Chance it tries (a Pile holds the rune manifested): {data['try_chance']} "
+                          f"({data['try_probability'] * 100:.1f}%)"))
     notes.append(Line(f"Runes in the bag: {data['runes_in_bag']} ({runes_text(state.bag)})"))
     if info.fails_on_last_rune:
         notes.append(Line(f"The adventure fails when the last rune in the bag is drawn{chapter_ref(info, 'losing')}."))
     return Change(notes=tuple(notes), data=data)
+
+
+def chest_may_change(c: Campaign) -> str | None:
+    """None when the Chest deck may be changed now, in a Camp phase between adventures (RB L361); else
+    why not (an adventure is under way), for `camp` and the chest commands to say."""
+    f = c.adventure_file
+    if f is None:
+        return None
+    return (f"the adventure of chapter {f.data.get('chapter')} is under way, and the deck changes only during a "
+            "Camp phase, between adventures (RB L361); end the adventure first (drunagor adventure end "
+            "--won|--lost)")
 
 
 # -------------------------------------------------------------------------------- start and end
@@ -232,6 +305,7 @@ def start(c: Campaign, chapter: str | None = None, heroes: int | None = None, mo
     Darkness on the track, the raid card face A, an empty board."""
     from .. import catalog
     from ..rules.adventure import new_adventure
+    from ..rules.losing import counters_at_start
 
     if heroes is not None and not 1 <= heroes <= 5:
         # No party has that many (a usage error, exit 2, as for `chapter show --heroes`); 5 above the
@@ -257,8 +331,9 @@ def start(c: Campaign, chapter: str | None = None, heroes: int | None = None, mo
         parts.append("add each Pile of Runes of the setup with `drunagor pile add`"
                      + chapter_ref(info, "darkness_nodes"))
     bag = dict(c.story.rules.rune_bag) or dict(catalog.DEFAULT_RUNE_BAG)
-    save(c, new_adventure(chapter=ch, heroes=heroes, bag=bag, stirring_darkness=info.stirring_darkness, raid=raid,
-                          log_text=logged))
+    state = new_adventure(chapter=ch, heroes=heroes, bag=bag, stirring_darkness=info.stirring_darkness, raid=raid,
+                          log_text=logged)
+    save(c, state.replace(counters=counters_at_start(ch)))
     return Change(summary="; ".join(parts))
 
 
@@ -352,30 +427,55 @@ def _scenario_models(c: Campaign, summon, models: int | None, info) -> int:
 def end(c: Campaign, outcome: str) -> Change:
     """End the adventure, "won" or "lost": archive its state under adventures/; won completes the
     chapter on the Adventure Track, lost records a failed attempt (`notes`: the rewards owed, or how to
-    change the track). Everything is staged together: the archive, the track and the removal of
-    adventure.toml."""
+    change the track). In chapter 09 a win is the ending "Baptism of Fire", and a defeat after the
+    Endgame Trigger "A Hero Undone", which is no failure (RB L1309): both complete the chapter and name
+    the campaign's ending in story.toml. Everything is staged together: the archive, the track and the
+    removal of adventure.toml."""
     from ..rules.adventure import with_log
+    from ..rules.losing import ending as ending_of
     from ..store import adventure as codec
+    from .losing import lost_refusal
 
     won = outcome == "won"
     state = load(c)  # a file of a newer schema is refused here: never written, nor archived
+    if won and state.lost:
+        raise lost_refusal(c, state)
     ch = state.chapter
+    ending = ending_of(ch, outcome, state)
     attempt = c.story.failures.get(ch, 0) + 1
     while (c.root / ARCHIVE / f"{ch}-{attempt}.toml").exists():
         attempt += 1
     archive = c.root / ARCHIVE / f"{ch}-{attempt}.toml"
-    final = with_log(state, {"event": "end", "text": f"the adventure {'ends successfully' if won else 'fails'}"})
-    c.put_bytes(archive, codec.text(final.replace(outcome=outcome)))
+    how = ("ends successfully" if won else f'ends with "{ending}", not a failure' if ending else "fails")
+    final = with_log(state, {"event": "end", "text": f"the adventure {how}"})
+    c.put_bytes(archive, codec.text(final.replace(outcome=outcome, events=())))  # nothing to take back now
     c.delete(c.root / ADVENTURE)
     archived = f"adventure archived as {ARCHIVE}/{archive.name}"
     filled = c.story.track.get(ch)
     if filled is not None:
         return _end_on_filled_slot(ch, won, filled, archived)
+    if ending is not None:
+        return _end_with_ending(c, ch, ending, won, archived)
     lines = _record_chapter(c, ch, "completed" if won else "failed")
     if won:
         return Change(summary=f"chapter {ch} completed; {archived}", notes=tuple(lines))
     return Change(summary=f"chapter {ch} failed (attempt {c.story.failures.get(ch, 0) + 1}); the slot stays open; "
                           f"{archived}", notes=tuple(lines))
+
+
+def _end_with_ending(c: Campaign, ch: str, ending: str, won: bool, archived: str) -> Change:
+    """Chapter 09 ends the campaign with one of its two endings (RB L1309), kept as `ending` in story.toml."""
+    from ..store.edit import add_key, item
+
+    lines = _record_chapter(c, ch, "completed")
+    doc = c.story_file.edit()
+    if "ending" in doc:
+        doc["ending"] = ending
+    else:
+        add_key(doc, "ending", item(ending))
+    why = "RB L1309" if won else "the party's defeat after the Endgame Trigger is not a failure, RB L1309"
+    return Change(summary=f'chapter {ch} completed with the ending "{ending}" ({why}); {archived}',
+                  notes=tuple(lines))
 
 
 def _end_on_filled_slot(ch: str, won: bool, filled: str, archived: str) -> Change:
@@ -408,7 +508,7 @@ def add_pile(c: Campaign, runes: Sequence[str] | str | None = None) -> Change:
     of each colour, RB L1098)."""
     from ..rules import adventure as rules
 
-    state = load(c)
+    state = before = load(c)
     chosen = colours(runes, state.colours) if runes is not None else None
     if runes is not None and not chosen:
         raise UsageError("--runes names no rune", remedy="e.g. --runes red,blue")
@@ -419,7 +519,7 @@ def add_pile(c: Campaign, runes: Sequence[str] | str | None = None) -> Change:
     if missing:
         warnings = (f"the Initiative Track held no {', '.join(missing)} rune: Pile {pile.id} is made without "
                     f"{'it' if len(missing) == 1 else 'them'} (RB L1098)",)
-    record(c, state, {"event": "pile", "text": message})
+    record(c, before, state, {"event": "pile", "text": message})
     return Change(summary=message, warnings=warnings)
 
 
@@ -427,11 +527,11 @@ def remove_pile(c: Campaign, pile: str) -> Change:
     """A Pile of Runes leaves the board, its runes going to the Initiative Track (RB L1147, L1149)."""
     from ..rules import adventure as rules
 
-    state = load(c)
+    state = before = load(c)
     with refusals_on_file(c):
         state, gone = rules.remove_pile(state, pile)
     message = f"Pile {gone.id} off the board; its runes ({pile_runes(gone.runes)}) go to the Initiative Track"
-    record(c, state, {"event": "pile", "text": message})
+    record(c, before, state, {"event": "pile", "text": message})
     return Change(summary=message)
 
 
@@ -440,7 +540,7 @@ def tiebreak(c: Campaign, pile: str, runes: Sequence[str] | str | None = None) -
     from .. import catalog
     from ..rules import adventure as rules
 
-    state = load(c)
+    state = before = load(c)
     info = catalog.chapter(state.chapter)
     if not info.tie_breaker:
         raise RuleError(f"chapter {state.chapter}, {info.title}, has no Tie Breaker", file=_shown(c, ADVENTURE),
@@ -456,7 +556,7 @@ def tiebreak(c: Campaign, pile: str, runes: Sequence[str] | str | None = None) -
     if removed:
         message += f"; Pile {pid} is empty and leaves the board"
     message += "; the hero gains FOCUS 1 or CLEANSE 1"
-    record(c, state, {"event": "tiebreak", "text": message})
+    record(c, before, state, {"event": "tiebreak", "text": message})
     return Change(summary=message)
 
 
@@ -470,7 +570,7 @@ def draw(c: Campaign, count: int | None = None, runes: Sequence[str] | str | Non
     from .. import catalog
     from ..rules import adventure as rules
 
-    state = load(c)
+    state = before = load(c)
     drawn, used_seed = _runes_drawn(c, state, count, runes, seed)
     with refusals_on_file(c):
         state = rules.draw(state, drawn)
@@ -481,9 +581,13 @@ def draw(c: Campaign, count: int | None = None, runes: Sequence[str] | str | Non
     if used_seed is not None:
         entry["seed"] = used_seed
     entry["text"] = message
-    record(c, state, entry)
     info = catalog.chapter(state.chapter)
     fails = state.runes_in_bag() == 0 and bool(info.fails_on_last_rune)
+    if fails:
+        from ..rules.losing import last_rune
+
+        state, _ = last_rune(state, info.refs.get("losing", ""))
+    record(c, before, state, entry)
     notes: tuple[Line, ...] = ()
     if fails:
         notes = (Line(f"The last rune in the bag was drawn: the adventure fails{chapter_ref(info, 'losing')}. "
@@ -635,7 +739,7 @@ def add_monster(c: Campaign, name: str, *, count: int = 1, rank: str | None = No
     from ..rules.board import slot_label
 
     slot_no = _slot_option(slot, count)
-    state = load(c)
+    state = before = load(c)
     name, rank_, is_boss, limit, unknown = _monster_facts(c, state, resolve_monster(name, state), rank)
     is_boss = is_boss or boss
     warnings: tuple[str, ...] = ()
@@ -653,7 +757,7 @@ def add_monster(c: Campaign, name: str, *, count: int = 1, rank: str | None = No
         message = f"{name} placed in {slot_label(placed[0].slot)}"
     else:
         message = f"{count} {name} placed in {slot_text([m.slot for m in placed])}"
-    record(c, state, {"event": "monster", "text": message})
+    record(c, before, state, {"event": "monster", "text": message})
     return Change(summary=message, warnings=warnings)
 
 
@@ -676,7 +780,7 @@ def remove_monster(c: Campaign, which: str) -> Change:
     from ..rules.adventure import remove_monster as take
     from ..rules.board import slot_label
 
-    state = load(c)
+    state = before = load(c)
     slot_no = parse_slot(which)
     if slot_no is None:
         which = lookup(which, {m.name: m.name for m in state.monsters}, "monster on the board")
@@ -684,5 +788,5 @@ def remove_monster(c: Campaign, which: str) -> Change:
         state, gone = take(state, slot_no if slot_no is not None else which)
     where = f"; {slot_label(gone.slot)} is free" if gone.slot is not None else ""
     message = f"{gone.name} off the board{where}"
-    record(c, state, {"event": "monster", "text": message})
+    record(c, before, state, {"event": "monster", "text": message})
     return Change(summary=message)

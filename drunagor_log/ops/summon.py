@@ -19,7 +19,7 @@ from ..campaign import ADVENTURE
 from ..errors import RuleError, UsageError
 from ..values import record
 from . import Change, Line
-from .adventure import chapter_list, colours, load, new_seed, plural, recorded_models, slot_text
+from .adventure import chapter_list, colours, load, new_seed, pile_runes, plural, recorded_models, slot_text
 from .adventure import record as record_event
 
 if TYPE_CHECKING:
@@ -101,7 +101,8 @@ def raid(c: Campaign, *, rune: str | None = None, seed: int | None = None, dry_r
     board = {"board": state.monsters} if state is not None else {"monsters_on_board": setup.on_board,
                                                                   "minion_models_on_board": setup.minion_models}
     result = resolve_raid(face=setup.face, heroes=setup.heroes, minion=setup.minion, piles=setup.piles,
-                          rune=drawn, models_limit=setup.limit, minion_rank=setup.rank, **board)
+                          rune=drawn, models_limit=setup.limit, minion_rank=setup.rank,
+                          runes_in_bag=sum(setup.bag.values()), **board)
     data: dict[str, Any] = result.as_json(used_seed)
     data["dry_run"] = dry_run or state is None
     data["chapter"] = state.chapter if state is not None else None
@@ -109,8 +110,6 @@ def raid(c: Campaign, *, rune: str | None = None, seed: int | None = None, dry_r
                        state is not None, bag_note=state is None and drawn is not None and rune is None)
     summary = raid_summary(result)
     warnings: tuple[str, ...] = ()
-    if rune is not None and drawn is not None and state is not None and setup.bag.get(drawn, 0) == 0:
-        warnings = (f"adventure.toml has no {drawn} rune in the bag: check the runes with `drunagor adventure show`",)
     if state is None or dry_run:
         notes.append(nothing_written(state is not None))
         return Change(notes=tuple(notes), warnings=warnings, data=data)
@@ -123,7 +122,7 @@ def raid(c: Campaign, *, rune: str | None = None, seed: int | None = None, dry_r
         entry["physical"] = True
     entry["text"] = summary
     assert state.raid is not None
-    record_event(c, state.replace(monsters=result.board, raid=state.raid.with_face(result.next_face)), entry)
+    record_event(c, state, state.replace(monsters=result.board, raid=state.raid.with_face(result.next_face)), entry)
     seed_note = f" (seed {used_seed})" if used_seed is not None else ""
     return Change(summary=f"raid: {summary}{seed_note}", notes=tuple(notes), warnings=warnings, data=data)
 
@@ -185,17 +184,20 @@ def _manifested(c: Campaign, setup: RaidSetup, rune: str | None, seed: int | Non
 
     from ..rules.raid import manifest, no_summon_reason
 
-    reason = no_summon_reason(setup.face, monsters_on_board=setup.on_board, piles=setup.piles)
+    reason = no_summon_reason(setup.face, monsters_on_board=setup.on_board, piles=setup.piles,
+                              runes_in_bag=sum(setup.bag.values()))
     if rune is not None:
         drawn = colours(rune, setup.colours)
         if len(drawn) != 1:
             raise UsageError("--rune names the one rune manifested", remedy="e.g. --rune red")
+        if reason is None and setup.state is not None and setup.bag.get(drawn[0], 0) == 0:
+            # As `draw --rune`: the rune recorded must be one the bag holds (RB L292).
+            raise RuleError(f"the rune bag holds no {drawn[0]} rune ({pile_runes(setup.bag)})",
+                            file=c.adventure_file.shown if c.adventure_file is not None else None,
+                            rule="raid (RB L292)", remedy="record the rune you really drew")
         return (drawn[0] if reason is None else None), None
     if reason is not None:
         return None, None
-    if sum(setup.bag.values()) == 0:
-        shown = c.adventure_file.shown if setup.state is not None and c.adventure_file is not None else None
-        raise RuleError("the rune bag is empty: there is no rune to manifest", file=shown, rule="raid (RB L292)")
     used_seed = new_seed() if seed is None else seed
     return manifest(setup.bag, random.Random(used_seed)), used_seed
 
@@ -334,7 +336,7 @@ def battalion(c: Campaign, monsters: Sequence[str], *, near: str | None = None, 
     for name, rank in new_ranks.items():
         new = record_rank(new, name, rank)
     summary = battalion_summary(result, reference)
-    record_event(c, new, {"event": "battalion", "text": summary})
+    record_event(c, state, new, {"event": "battalion", "text": summary})
     return Change(summary=f"battalion: {summary}", notes=tuple(notes), data=data)
 
 

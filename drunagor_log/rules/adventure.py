@@ -79,6 +79,10 @@ class AdventureState:
     monsters: tuple[Monster, ...] = ()  # on the board, in status-board order (a boss holds no slot: last)
     log: tuple[dict[str, Any], ...] = ()  # every start, draw, pile, raid and summon, in order
     outcome: str | None = None  # "won" or "lost" once archived; None while under way
+    cubes: Mapping[str, Mapping[str, int]] = {}  # hero -> {"trauma": n, "curse": n}; heroes with none left out
+    counters: Mapping[str, Any] = {}  # the chapter's own: barricade (07), swan_hp_drawn (04), endgame (09)
+    lost: str | None = None  # the losing condition met, in words with its rule line; None while it is not
+    events: tuple[dict[str, Any], ...] = ()  # the table events `adventure undo` takes back, newest last
 
     __hash__ = None  # type: ignore[assignment]  # holds dicts
 
@@ -89,6 +93,9 @@ class AdventureState:
             "bag": {c: self.bag.get(c, 0) for c in colours}, "track": {c: self.track.get(c, 0) for c in colours},
             "ranks": dict(self.ranks or {}), "piles": tuple(self.piles),
             "monsters": status_board_order(check_board(self.monsters)), "log": tuple(dict(e) for e in self.log),
+            "cubes": {hero: {"trauma": held.get("trauma", 0), "curse": held.get("curse", 0)}
+                      for hero, held in self.cubes.items() if any(held.values())},
+            "counters": dict(self.counters), "events": tuple(dict(e) for e in self.events),
         }
         for name, value in normal.items():
             object.__setattr__(self, name, value)
@@ -137,6 +144,15 @@ class AdventureState:
             if monster.is_named(name) and monster.rank is not None:
                 return monster.rank
         return None
+
+
+#: What a table event may change, so `adventure undo` restores it (the log is cut back to its length).
+UNDOABLE = ("bag", "track", "raid", "ranks", "piles", "monsters", "cubes", "counters", "lost")
+
+
+def changed_fields(before: AdventureState, after: AdventureState) -> tuple[str, ...]:
+    """The fields a table event changed, of those `adventure undo` restores."""
+    return tuple(name for name in UNDOABLE if getattr(before, name) != getattr(after, name))
 
 
 # ------------------------------------------------------------------------------------ operations

@@ -1,9 +1,11 @@
-"""Exact chance that the next Dreadful Raid summons (SPEC 4 `drunagor odds`).
+"""Exact chance that the next Dreadful Raid summons (SPEC 4 `drunagor odds`, SPEC 9 `try_probability`).
 
-The raid summons when the face allows it (RB L284-285), a Pile of Runes is on the board (RB L297) and
-the manifested rune's colour is held by some pile (RB L294-296). Every rune in the bag is equally likely
-(RB L292), so the chance is the share of the bag whose colour some pile holds. Whether minions then fail
-to be summoned (a full board) is not counted: the raid still "summons" in the sense of trying to.
+The raid tries to summon when the face allows it (RB L284-285), a Pile of Runes is on the board (RB
+L297) and the manifested rune's colour is held by some pile (RB L294-296). Every rune in the bag is
+equally likely (RB L292), so the chance it tries is the share of the bag whose colour some pile holds.
+It summons when, besides, at least one minion can be placed: a free Health Track and a model left in
+the box (RB L311); one that cannot be placed "fails to be summoned" (RB L311-313). Which rune is drawn
+does not change that, so the chance it summons is the chance it tries, or 0.
 """
 
 from __future__ import annotations
@@ -19,13 +21,14 @@ from drunagor_log.values import record
 
 @record
 class Odds:
-    """The chance that the next raid summons, and the bag it comes from."""
+    """The chance that the next raid summons (places a minion), that it tries, and the bag it comes from."""
 
     chance: Fraction
     runes_in_bag: int
     by_colour: dict[str, int]  # runes of each colour in the bag
     matching_colours: tuple[str, ...]  # colours held by some pile, sorted
     reason: str | None  # why the chance is 0 whatever is drawn, else None
+    try_chance: Fraction = Fraction(0)  # a rune that a Pile holds is manifested: the raid tries
 
     def __hash__(self) -> int:
         return hash((self.chance, self.runes_in_bag, self.matching_colours, self.reason))
@@ -46,14 +49,18 @@ class Odds:
             "summon_probability": self.summon_probability,
             "runes_in_bag": self.runes_in_bag,
             "by_colour": dict(self.by_colour),
+            "try_chance": f"{self.try_chance.numerator}/{self.try_chance.denominator}",
+            "try_probability": float(self.try_chance),
         }
 
 
 def summon_odds(
-    *, face: str, monsters_on_board: int | bool, piles: Sequence[Pile], bag: Mapping[str, int]
+    *, face: str, monsters_on_board: int | bool, piles: Sequence[Pile], bag: Mapping[str, int],
+    no_room: str | None = None,
 ) -> Odds:
-    """P(next raid summons) = sum over colours c held by any pile of bag[c] / runes in the bag;
-    0 for face A with monsters on the board, no Pile of Runes, or an empty bag."""
+    """P(next raid tries) = sum over colours c held by any pile of bag[c] / runes in the bag; 0 for face
+    A with monsters on the board, no Pile of Runes, or an empty bag. P(it summons) is the same, or 0 when
+    `no_room` says why no minion can be placed (raid.no_room_reason)."""
     counts = bag_counts(bag)
     total = sum(counts.values())
     held = frozenset().union(*(pile.colours() for pile in piles)) if piles else frozenset()
@@ -63,8 +70,9 @@ def summon_odds(
         reason = "the rune bag is empty"
     if reason is None and not matching:
         reason = "no Pile of Runes holds a colour that is left in the bag"
-    if reason is not None:
-        chance = Fraction(0)
-    else:
-        chance = Fraction(sum(counts[colour] for colour in matching), total)
-    return Odds(chance=chance, runes_in_bag=total, by_colour=counts, matching_colours=matching, reason=reason)
+    tries = Fraction(0) if reason is not None else Fraction(sum(counts[colour] for colour in matching), total)
+    if reason is None and no_room is not None:
+        reason = no_room
+    chance = Fraction(0) if no_room is not None else tries
+    return Odds(chance=chance, runes_in_bag=total, by_colour=counts, matching_colours=matching, reason=reason,
+                try_chance=tries)

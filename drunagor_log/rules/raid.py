@@ -58,10 +58,12 @@ def raid_party_size(heroes: int) -> int:
     return (heroes + 1) // 2
 
 
-def no_summon_reason(face: str, *, monsters_on_board: int | bool, piles: Sequence[Pile]) -> str | None:
+def no_summon_reason(face: str, *, monsters_on_board: int | bool, piles: Sequence[Pile],
+                     runes_in_bag: int | None = None) -> str | None:
     """Why the raid summons nothing whatever rune would be drawn, or None when a rune must be manifested.
 
-    Decide this before drawing: no rune is drawn when it cannot matter.
+    Decide this before drawing: no rune is drawn when it cannot matter. `runes_in_bag` 0: no rune can be
+    manifested (chapter 08 plays on with an empty bag, RB L1275); None when not known.
     """
     if canonical_face(face) == "A" and monsters_on_board:
         # RB L284: face A "will only attempt to summon Minions if the board is non-threatening".
@@ -69,7 +71,23 @@ def no_summon_reason(face: str, *, monsters_on_board: int | bool, piles: Sequenc
     if not piles:
         # RB L297: "if all Piles of Runes have already been removed from the board ... no Minions".
         return "no Pile of Runes is on the board"
+    if runes_in_bag == 0:
+        # RB L292: to MANIFEST a Rune "a player must take a Rune from the bag": there is none.
+        return EMPTY_BAG
     return None
+
+
+EMPTY_BAG = "the rune bag is empty: no rune can be manifested"
+
+
+def no_room_reason(board: Sequence[Monster], minion: str, models_limit: int) -> str | None:
+    """Why no minion of a raid party could be placed on this board (all its models out, or all 12
+    Health Tracks taken: RB L311), else None."""
+    models = models_on_board(board, minion)
+    free = next_free_slot(board) is not None
+    if models < models_limit and free:
+        return None
+    return f"every minion would fail to be summoned: {_failure_cause(models, models_limit, free, minion)}"
 
 
 def manifest(bag: Mapping[str, int], rng: random.Random) -> str:
@@ -232,6 +250,7 @@ def resolve_raid(
     minion_models_on_board: int = 0,
     models_limit: int = MINION_MODELS,
     minion_rank: str = "Minion",
+    runes_in_bag: int | None = None,
 ) -> RaidResult:
     """Resolve one Dreadful Raid activation, steps 1-4 of RB L277-286 (SPEC 5.5).
 
@@ -240,12 +259,14 @@ def resolve_raid(
     `minion_models_on_board` are ignored and counted from the board. `minion_rank` is the rank the
     summoned monsters take: "Minion" for a Minion card, "Scenario" for a Scenario Monster card that a
     raid summons (the Nightmare of chapter 02, RB L1102; the Fell Woodman of chapter 08, RB L1271).
+    `runes_in_bag` 0: nothing is summoned, and the card flips all the same (RB L286).
     """
     table = raid_table(face=face, heroes=heroes, minion=minion, piles=piles, board=board,
                        monsters_on_board=monsters_on_board, minion_models_on_board=minion_models_on_board,
                        models_limit=models_limit, minion_rank=minion_rank)
     steps = [check_face(table)]
-    reason = no_summon_reason(table.face, monsters_on_board=table.on_board, piles=table.piles)
+    reason = no_summon_reason(table.face, monsters_on_board=table.on_board, piles=table.piles,
+                              runes_in_bag=runes_in_bag)
     if reason is not None:
         steps.append(skip_manifest(table))
         return _nothing_summoned(table, steps, None, reason)
@@ -281,12 +302,15 @@ def check_face(table: RaidTable) -> RaidStep:
 
 
 def skip_manifest(table: RaidTable) -> RaidStep:
-    """Step 2 when no rune can matter: face A on a board with monsters (RB L288), or no Pile of Runes
-    on the board, whatever the face (RB L297)."""
+    """Step 2 when no rune can matter: face A on a board with monsters (RB L288), no Pile of Runes on the
+    board, whatever the face (RB L297), or no rune in the bag (RB L292)."""
     if table.face == "A" and table.on_board:
         return RaidStep(2, "Manifest a Rune", "Skipped: no rune is manifested.", "RB L288")
-    return RaidStep(2, "Manifest a Rune", "No Pile of Runes on the board: no minion can be summoned, whatever the "
-                    "face; no rune is manifested.", "RB L297")
+    if not table.piles:
+        return RaidStep(2, "Manifest a Rune", "No Pile of Runes on the board: no minion can be summoned, whatever "
+                        "the face; no rune is manifested.", "RB L297")
+    return RaidStep(2, "Manifest a Rune", "The rune bag is empty: no rune can be manifested, so no minion is "
+                    "summoned.", "RB L292")
 
 
 def manifest_step(rune: str, matching: Sequence[str]) -> RaidStep:

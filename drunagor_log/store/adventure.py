@@ -10,11 +10,11 @@ stay clean. It is read with tomllib's plain values (store.TomlFile); a value of 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..errors import StateError, located
-from ..rules.adventure import FACES, OUTCOMES, RAID_RANKS, AdventureState, RaidCard
+from ..rules.adventure import FACES, OUTCOMES, RAID_RANKS, UNDOABLE, AdventureState, RaidCard
 from ..rules.board import Monster, Pile, canonical_rank, slot_label
 from . import SCHEMA, line_of
 from .tomltext import basic_string
@@ -55,7 +55,94 @@ def state_from(data: Mapping[str, Any]) -> AdventureState:
     track = _counts(data, "track", (), required=False)
     return AdventureState(chapter=chapter, heroes=heroes or 0, bag=bag, track=track, raid=_raid(data.get("raid")),
                           ranks=_ranks(data), piles=_piles(data), monsters=_monsters(data), log=_log(data),
-                          outcome=outcome)
+                          outcome=outcome, cubes=_cubes(data), counters=_counters(data), lost=_lost(data),
+                          events=_events(data))
+
+
+def _cubes(data: Mapping[str, Any]) -> dict[str, dict[str, int]]:
+    raw = data.get("cubes", {})
+    if not isinstance(raw, dict):
+        raise StateError(("cubes",), "`cubes` must be a table of hero = { trauma = N, curse = N }",
+                         'write cubes = { Nyx = { trauma = 1, curse = 0 } }')
+    cubes = {}
+    for hero, held in raw.items():
+        if not isinstance(held, dict) or set(held) - {"trauma", "curse"}:
+            raise StateError(("cubes", hero), f"the cubes of {hero} must be {{ trauma = N, curse = N }}",
+                             "write { trauma = 1, curse = 0 }")
+        cubes[hero] = {kind: _int(held, kind, ("cubes", hero), required=False) or 0 for kind in ("trauma", "curse")}
+    return cubes
+
+
+_COUNTERS = {"barricade": int, "swan_hp_drawn": int, "endgame": bool}
+
+
+def _counters(data: Mapping[str, Any]) -> dict[str, Any]:
+    raw = data.get("counters", {})
+    if not isinstance(raw, dict):
+        raise StateError(("counters",), "`counters` must be a table", "write counters = { barricade = 3 }")
+    for key, value in raw.items():
+        kind = _COUNTERS.get(key)
+        if kind is None:
+            raise StateError(("counters", key), f"unknown counter {key!r}: drunagor keeps {', '.join(_COUNTERS)}",
+                             "remove it")
+        if kind is bool and not isinstance(value, bool):
+            raise StateError(("counters", key), f"`counters.{key}` must be true or false, not {value!r}",
+                             f"write {key} = false")
+        if kind is int:
+            _int(raw, key, ("counters",), required=True)
+    return dict(raw)
+
+
+def _lost(data: Mapping[str, Any]) -> str | None:
+    lost = data.get("lost")
+    if lost is not None and not isinstance(lost, str):
+        raise StateError(("lost",), f"`lost` must say in words how the adventure was lost, not {lost!r}",
+                         "remove the line while it is not lost")
+    return lost or None
+
+
+def _events(data: Mapping[str, Any]) -> tuple[dict[str, Any], ...]:
+    """The undo stack, checked for its shape only: what an event restores is read when it is taken back
+    (undo_fields), so a raid does not parse every snapshot of the evening."""
+    events = []
+    for i, entry in enumerate(_list(data, "events")):
+        if (not isinstance(entry, dict) or not isinstance(entry.get("event"), str)
+                or not isinstance(entry.get("before"), dict) or set(entry["before"]) - set(UNDOABLE)):
+            raise StateError(("events", i), f"an event must be {{ event = NAME, log = N, before = {{ ... }} }}, "
+                             f"not {entry!r}", "remove it: `adventure undo` cannot take it back")
+        _int(entry, "log", ("events", i), required=True)
+        events.append(entry)
+    return tuple(events)
+
+
+def undo_fields(event: Mapping[str, Any], index: int, f: TomlFile | None = None) -> dict[str, Any]:
+    """The state fields a table event changed, as they were before it (for `adventure undo`); a value
+    of the wrong shape is a StateError on the event's line of `f`."""
+    before = event["before"]
+    readers = {"bag": lambda: _counts(before, "bag", (), required=True),
+               "track": lambda: _counts(before, "track", (), required=True),
+               "raid": lambda: _raid(before["raid"]), "ranks": lambda: _ranks(before),
+               "piles": lambda: _piles(before), "monsters": lambda: _monsters(before),
+               "cubes": lambda: _cubes(before), "counters": lambda: _counters(before),
+               "lost": lambda: _lost(before)}
+    try:
+        return {name: readers[name]() for name in before}
+    except StateError as exc:
+        bad = StateError(("events", index), f"event {index + 1} ({event['event']}): {exc.message}",
+                         "remove the events from this one on: they cannot be taken back")
+        raise (located(bad, f.shown, line_of(f.text, bad.path)) if f is not None else bad) from None
+
+
+def before_values(state: AdventureState, names: Sequence[str]) -> dict[str, object]:
+    """The fields `names` of `state` as plain values, as an event keeps them for `adventure undo`."""
+    plain: dict[str, Callable[[], object]] = {
+        "bag": lambda: dict(state.bag), "track": lambda: dict(state.track),
+        "raid": lambda: _raid_plain(state.raid), "ranks": lambda: dict(state.ranks),
+        "piles": lambda: _piles_plain(state), "monsters": lambda: [_monster(m) for m in state.monsters],
+        "cubes": lambda: {h: dict(c) for h, c in state.cubes.items()}, "counters": lambda: dict(state.counters),
+        "lost": lambda: state.lost or "",
+    }
+    return {name: plain[name]() for name in names}
 
 
 def _raid(raw: object) -> RaidCard | None:
@@ -214,16 +301,33 @@ def dumps(state: AdventureState) -> str:
     out.append(f"bag = {_inline(state.bag)}")
     out.append(f"track = {_inline(state.track)}")
     if state.raid is not None:
-        raid: dict[str, object] = {"card": state.raid.card, "face": state.raid.face,
-                                   "minions": list(state.raid.minions), "rank": state.raid.rank}
-        if state.raid.model_limit is not None:
-            raid["model_limit"] = state.raid.model_limit
-        out.append(f"raid = {_inline(raid)}")
+        out.append(f"raid = {_inline(_raid_plain(state.raid))}")
     out.append(f"ranks = {_inline(state.ranks)}")
-    out += _array("piles", [{"id": p.id, "runes": {c: n for c, n in p.runes.items() if n}} for p in state.piles])
+    if state.cubes:
+        out.append(f"cubes = {_inline(state.cubes)}")
+    if state.counters:
+        out.append(f"counters = {_inline(state.counters)}")
+    if state.lost:
+        out.append(f"lost = {basic_string(state.lost)}")
+    out += _array("piles", _piles_plain(state))
     out += _array("monsters", [_monster(m) for m in state.monsters])
     out += _array("log", state.log)
+    if state.events:
+        out += _array("events", state.events)
     return "\n".join(out) + "\n"
+
+
+def _raid_plain(card: RaidCard | None) -> dict[str, object]:
+    if card is None:
+        return {}
+    raid: dict[str, object] = {"card": card.card, "face": card.face, "minions": list(card.minions), "rank": card.rank}
+    if card.model_limit is not None:
+        raid["model_limit"] = card.model_limit
+    return raid
+
+
+def _piles_plain(state: AdventureState) -> list[dict[str, object]]:
+    return [{"id": p.id, "runes": {c: n for c, n in p.runes.items() if n}} for p in state.piles]
 
 
 def _monster(m: Monster) -> dict[str, object]:

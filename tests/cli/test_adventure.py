@@ -208,7 +208,10 @@ Last at the table:
 """
     data = json.loads(ok(run("adventure", "show", "--json")).stdout)
     assert set(data) == {"chapter", "title", "heroes", "bag", "runes_in_bag", "track", "piles", "raid", "monsters",
-                         "ranks", "log"}
+                         "ranks", "log", "cubes", "counters", "lost", "events"}  # SPEC 9 added the last four
+    assert data["cubes"]["Nyx"] == {"trauma": 0, "curse": 0, "trauma_limit": 1, "curse_capacity": None}
+    assert (data["counters"], data["lost"], data["events"]) == (
+        {"barricade": None, "swan_hp_drawn": None, "endgame": None}, None, [])
     assert data["monsters"][2] == {"name": "Awakened King", "rank": None, "slot": None, "colour": None, "boss": True}
     assert data["piles"][0] == {"id": "1", "runes": {"blue": 1, "green": 1, "orange": 1}}
     assert data["raid"]["face"] == "B" and data["runes_in_bag"] == 6

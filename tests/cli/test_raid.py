@@ -146,6 +146,9 @@ log = [
   { event = "start", text = "chapter 05 under way" },
   { event = "raid", face = "B", rune = "blue", seed = 2, text = "2 Tidehunter placed (slots 2, 4) by rune blue; the card now shows face A" },
 ]
+events = [
+  { event = "raid", log = 1, before = { raid = { card = "Dreadful Raid", face = "B", minions = ["Tidehunter"], rank = "Minion", model_limit = 4 }, monsters = [{ name = "Fell Asteris", rank = "Gray", slot = 1 }, { name = "Gremlin Horde", rank = "White", slot = 3 }] } },
+]
 """
     problems = json.loads(run("check", "--strict", "--json").stdout)["errors"]
     assert [p for p in problems if p["file"].endswith("adventure.toml")] == []

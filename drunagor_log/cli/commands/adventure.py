@@ -116,11 +116,32 @@ def _print_table(d: dict) -> None:
                    title=f"Monsters on the board ({taken} of {STATUS_BOARD_TRACKS} tracks taken)")
     else:
         term.line("Monsters on the board: none")
+    _print_losing(d)
     recent = [e for e in d["log"] if e.get("text")][-5:]
     if recent:
         term.line("Last at the table:")
         for entry in recent:
             term.line(f"  {entry.get('event', '')}: {entry['text']}")
+
+
+def _print_losing(d: dict) -> None:
+    """Cubes held, the chapter's counters, and the losing condition met (SPEC 9)."""
+    def of(n, most) -> str:
+        return f"{n}/{'?' if most is None else most}"
+
+    held = [f"{hero} trauma {of(c['trauma'], c['trauma_limit'])}, curse {of(c['curse'], c['curse_capacity'])}"
+            for hero, c in d["cubes"].items() if c["trauma"] or c["curse"]]
+    if held:
+        term.line("Cubes (held/can hold): " + "; ".join(held))
+    counters = d["counters"]
+    if counters["barricade"] is not None:
+        term.line(f"Barricade: {counters['barricade']} of 3 tokens left (RB L1243)")
+    if counters["swan_hp_drawn"] is not None:
+        term.line(f"Pristine Swan HP cards drawn: {counters['swan_hp_drawn']} (RB L1177)")
+    if counters["endgame"] is not None:
+        term.line("Endgame Trigger: " + ("happened (RB L1309)" if counters["endgame"] else "not yet (RB L1309)"))
+    if d["lost"]:
+        term.line(f"The adventure is lost: {d['lost']}. Record it with `drunagor adventure end --lost`.", "bold red")
 
 
 @adventure_app.command("end")
@@ -143,6 +164,52 @@ def adventure_end(
         raise UsageError("say how the adventure ended: --won or --lost (one of them)")
     with open_campaign(write=True) as c:
         _report(c, ops.end(c, "won" if won else "lost"), commit=commit)
+
+
+@adventure_app.command("event", help=(
+    "A chapter's own losing count: a Barricade token removed, a Pristine Swan HP card drawn, the Endgame "
+    "Trigger.\n\n"
+    "Chapter 07: 3 Barricade tokens, the last one removed fails the adventure (RB L1243, L1251). Chapter 04: "
+    "drawing the last Pristine Swan's HP card fails it (RB L1177). Chapter 09: after the Endgame Trigger a defeat "
+    "of the party is the ending \"A Hero Undone\", not a failure (RB L1309). On the shipped example chapter 05 is "
+    "under way, so the example plays on to chapter 07 first.\n\n"
+    # one line: the docs test runs it as written (a help text, so that it may be longer than the code's lines)
+    "Example: drunagor adventure end --won && drunagor adventure start 6 && drunagor adventure end --won && "
+    "drunagor adventure start 7 && drunagor adventure event barricade"))
+def adventure_event(
+    name: Annotated[str, typer.Argument(metavar="barricade|swan-hp|endgame",
+                                        help="The chapter's event: barricade (07), swan-hp (04), endgame (09).")],
+    deck: Annotated[Optional[int], typer.Option(
+            "--deck", help="How many HP cards the Pristine Swan's deck holds (asked once, remembered under "
+                           "[cards]).")] = None,
+    json: JsonOpt = False,
+    commit: CommitOpt = False,
+) -> None:
+    """The help is in the decorator (its example is one long line)."""
+    from ...ops import losing
+
+    with open_campaign(write=True) as c:
+        _report(c, losing.chapter_event(c, name, deck=deck), commit=commit, json=json)
+
+
+@adventure_app.command("undo")
+def adventure_undo(
+    steps: Annotated[int, typer.Option("--steps", help="How many table events to take back.")] = 1,
+    dry_run: DryRunOpt = False,
+    json: JsonOpt = False,
+    commit: CommitOpt = False,
+) -> None:
+    """Take back the last table events (raid, draw, monster, pile, tiebreak, battalion, cube, recall, event).
+
+    adventure.toml is restored exactly as it was before them, its log included. The random draws of a
+    raid or a draw taken back are drawn anew by the next command (or replayed with --seed).
+
+    Example: drunagor draw && drunagor adventure undo
+    """
+    from ...ops import adventure as ops
+
+    with open_campaign(write=not dry_run) as c:
+        _report(c, ops.undo(c, steps, dry_run=dry_run), commit=commit, json=json)
 
 
 # -------------------------------------------------------------------------------- Piles of Runes
@@ -377,6 +444,58 @@ def odds(json: JsonOpt = False) -> None:
         _output(change, json)
 
 
+# ------------------------------------------------------------------------------------------ cubes
+
+
+def cube(
+    hero: Annotated[str, typer.Argument(help="The hero (a unique prefix is enough).")],
+    kind: Annotated[str, typer.Argument(metavar="trauma|curse", help="Trauma Cubes or Curse Cubes.")],
+    delta: Annotated[str, typer.Argument(metavar="DELTA", help="Cubes added (+1, 2) or removed (-1).")],
+    capacity: Annotated[Optional[int], typer.Option(
+            "--capacity", help="How many Curse Cubes the hero's board holds (asked once, remembered under "
+                               "[cards]).")] = None,
+    trauma_limit_bonus: Annotated[Optional[int], typer.Option(
+            "--trauma-limit-bonus", help="Trauma Cubes the hero's Skills add to rules.trauma_limit (RB L1030; "
+                                         "remembered under [cards]).")] = None,
+    json: JsonOpt = False,
+    commit: CommitOpt = False,
+) -> None:
+    """A hero's Trauma or Curse Cubes during the adventure: one more than the hero holds defeats them.
+
+    A hero holds rules.trauma_limit Trauma Cubes (1; 2 Taking It Easy; 0 harder: RB L1026-1032) plus what
+    their Skills add; the Curse Cubes their board holds are asked once. A defeat fails the adventure (in
+    chapter 09 after the Endgame Trigger it is "A Hero Undone", RB L1309): said, exit 0.
+
+    Example: drunagor cube Nyx trauma +1
+    """
+    from ...ops import losing
+
+    with open_campaign(write=True) as c:
+        change = losing.cube(c, hero, kind, delta, capacity=capacity, trauma_limit_bonus=trauma_limit_bonus)
+        _report(c, change, commit=commit, json=json)
+
+
+def recall(
+    hero: Annotated[str, typer.Argument(help="The hero who takes the Recall Action.")],
+    capacity: Annotated[Optional[int], typer.Option(
+            "--capacity", help="How many Curse Cubes the hero's board holds (asked once, remembered under "
+                               "[cards]).")] = None,
+    json: JsonOpt = False,
+    commit: CommitOpt = False,
+) -> None:
+    """A Recall Action: the hero receives the chapter's penalty in Curse Cubes (single or double).
+
+    1 Curse Cube in chapters 01-04 (e.g. RB L1066), 2 from chapter 05 on (e.g. RB L1191); one more than
+    the hero's board holds defeats them, as `cube` says.
+
+    Example: drunagor recall Nyx --capacity 5
+    """
+    from ...ops import losing
+
+    with open_campaign(write=True) as c:
+        _report(c, losing.recall(c, hero, capacity=capacity), commit=commit, json=json)
+
+
 # ------------------------------------------------------------------------------------- registration
 
 
@@ -389,3 +508,5 @@ def register(app: typer.Typer) -> None:
     app.command()(raid)
     app.command()(battalion)
     app.command()(odds)
+    app.command(context_settings={"ignore_unknown_options": True})(cube)  # DELTA may be -1
+    app.command()(recall)

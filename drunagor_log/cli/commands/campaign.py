@@ -134,6 +134,7 @@ def show_data(c: Campaign) -> dict:
         "track": {r["chapter"]: r["state"] for r in _track_summary(story) if r["state"]},
         "next_chapter": nxt,
         "finished": nxt is None,
+        "ending": _ending(c.story_file.data),  # chapter 09's, once the campaign is finished (RB L1309)
         "failures": dict(story.failures),  # failed attempts per chapter (`drunagor chapter fail`)
         "outcomes": list(story.outcomes),
         "statuses": list(story.statuses),
@@ -207,7 +208,8 @@ def show(json: JsonOpt = False) -> None:
         tries_text = f" ({tries} failed attempt{'s' if tries != 1 else ''})" if tries else ""
         term.line(f"Next: chapter {nxt}, {catalog.chapter(nxt).title}{tries_text}")
     else:
-        term.line("The campaign is finished: chapter 09 is on the Adventure Track.", "bold")
+        ending = f' Ending: "{data["ending"]}".' if data["ending"] else ""
+        term.line(f"The campaign is finished: chapter 09 is on the Adventure Track.{ending}", "bold")
     term.line("Outcomes: " + (", ".join(data["outcomes"]) or "none"))
     term.line("Statuses: " + (", ".join(data["statuses"]) or "none"))
     if data["stash"]:
@@ -272,10 +274,11 @@ def list_(
             with Campaign(folder) as c:
                 story = c.story
                 rows.append({"name": folder.name, "path": str(folder), "party": story.party,
-                             "next_chapter": story.next_chapter(), "error": None})
+                             "next_chapter": story.next_chapter(), "ending": _ending(c.story_file.data),
+                             "error": None})
         except DataError as exc:
             rows.append({"name": folder.name, "path": str(folder), "party": None,
-                         "next_chapter": None, "error": exc.render()})
+                         "next_chapter": None, "ending": None, "error": exc.render()})
     if json:
         term.json({"campaigns": rows})
         return
@@ -283,8 +286,18 @@ def list_(
         term.line(f"no campaigns under {dir} (create one with drunagor new NAME)")
         return
     term.table(["Campaign", "Party", "Next chapter"],
-               [[r["name"], r["party"] or "", (r["next_chapter"] or "finished") if not r["error"]
+               [[r["name"], r["party"] or "", (r["next_chapter"] or _finished(r["ending"])) if not r["error"]
                  else "unreadable: " + r["error"]] for r in rows])
+
+
+def _ending(data: dict) -> str | None:
+    """The campaign's ending (chapter 09, RB L1309), as `adventure end` records it in story.toml."""
+    ending = data.get("ending")
+    return ending if isinstance(ending, str) else None
+
+
+def _finished(ending: str | None) -> str:
+    return f"finished: {ending}" if ending else "finished"
 
 
 def register(app: typer.Typer) -> None:

@@ -1,0 +1,255 @@
+"""Cubes and losing conditions at the table (SPEC section 9): a hero's Trauma and Curse Cubes, the
+Recall Action's penalty, and the chapters' own counters (chapter 04's Pristine Swan HP deck, chapter
+07's Barricade, chapter 09's Endgame Trigger). The rules are rules/losing.py; each operation stages
+adventure.toml as a table event (`adventure undo` takes it back) and says when the adventure is lost.
+
+Facts the rulebook does not give are recorded once by the party under [cards] in story.toml (SPEC
+"User-recorded facts"), in the entry of the hero whose board it is, or of the deck:
+
+    [cards]
+    "Nyx" = { curse_capacity = 5, trauma_limit_bonus = 1 }   # her board; a Skill adds a Trauma Cube
+    "Pristine Swan HP" = { deck_size = 6 }                   # chapter 04
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..errors import RuleError, UsageError
+from ..values import record as value
+from . import Change, Line
+from .adventure import load, plural, record, refusals_on_file
+
+if TYPE_CHECKING:
+    from ..campaign import Campaign
+    from ..rules.adventure import AdventureState
+
+#: The [cards] entry of chapter 04's Pristine Swan HP deck.
+SWAN_DECK = "Pristine Swan HP"
+
+
+# --------------------------------------------------------------------------------------- facts
+
+
+def hero_name(c: Campaign, query: str) -> str:
+    """The active hero a name means (a unique prefix is enough)."""
+    return c.find_hero(query, active_only=True)[1].name
+
+
+def _fact(c: Campaign, card: str, key: str) -> int | None:
+    value = (c.story.cards.get(card) or {}).get(key)
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def curse_capacity(c: Campaign, hero: str) -> int | None:
+    """Curse Cubes the hero's board holds, as the party recorded it (None: not yet)."""
+    return _fact(c, hero, "curse_capacity")
+
+
+def trauma_bonus(c: Campaign, hero: str) -> int:
+    """Trauma Cubes the hero's Skills add to the campaign's limit, as recorded (0 when none is)."""
+    return _fact(c, hero, "trauma_limit_bonus") or 0
+
+
+def hero_limits(c: Campaign, hero: str, *, capacity: int | None = None, bonus: int | None = None
+                ) -> dict[str, Any]:
+    """{"trauma_limit", "curse_capacity"} of a hero (the capacity null until recorded); `capacity` and
+    `bonus` are facts this command records (story.toml is written with the rest)."""
+    from ..rules.losing import trauma_limit
+
+    bonus = trauma_bonus(c, hero) if bonus is None else bonus
+    return {"trauma_limit": trauma_limit(c.story.rules.trauma_limit, bonus),
+            "curse_capacity": curse_capacity(c, hero) if capacity is None else capacity}
+
+
+@value
+class HeroFacts:
+    """A hero's facts for this command: recorded before, or given now (and then recorded)."""
+
+    capacity: int | None
+    bonus: int
+    said: tuple[str, ...]  # what this command records
+
+
+def _record_facts(c: Campaign, hero: str, capacity: int | None, bonus: int | None) -> HeroFacts:
+    """Record --capacity (once: a board does not change) and --trauma-limit-bonus (again when a new
+    Skill adds more)."""
+    from ..store.edit import set_card_facts
+
+    said, facts = [], {}
+    known = curse_capacity(c, hero)
+    if capacity is not None:
+        if capacity < 1:
+            raise UsageError(f"--capacity must be at least 1, not {capacity}")
+        if known is not None and known != capacity:
+            raise UsageError(f"{hero}'s board holds {known} Curse Cubes on record", file=c.story_file.shown,
+                             remedy="leave out --capacity, or correct [cards] in story.toml")
+        if known is None:
+            facts["curse_capacity"] = capacity
+            said.append(f"{hero}'s Curse Cube capacity {capacity} recorded under [cards]")
+    if bonus is not None:
+        if bonus < 0:
+            raise UsageError(f"--trauma-limit-bonus must be 0 or more, not {bonus}")
+        if bonus != trauma_bonus(c, hero):
+            facts["trauma_limit_bonus"] = bonus
+            said.append(f"{hero}'s Skills add {plural(bonus, 'Trauma Cube')} to the limit (recorded under [cards])")
+    if facts:
+        set_card_facts(c.story_file.edit(), hero, facts)
+    return HeroFacts(capacity=known if capacity is None else capacity,
+                     bonus=trauma_bonus(c, hero) if bonus is None else bonus, said=tuple(said))
+
+
+# ---------------------------------------------------------------------------------------- cubes
+
+
+def parse_delta(delta: str | int) -> int:
+    """'+1', '2', '-1' -> 1, 2, -1."""
+    if isinstance(delta, int):
+        return delta
+    text = delta.strip()
+    body = text[1:] if text[:1] in "+-" else text
+    if not body.isdigit():
+        raise UsageError(f"{delta!r} is not a number of cubes", remedy="write +1 to add, -1 to remove")
+    return int(body) * (-1 if text.startswith("-") else 1)
+
+
+def parse_kind(kind: str) -> str:
+    from ..names import lookup
+    from ..rules.losing import KINDS
+
+    return lookup(kind, {k: k for k in KINDS}, "kind of cube")
+
+
+def cube(c: Campaign, hero: str, kind: str, delta: str | int, *, capacity: int | None = None,
+         trauma_limit_bonus: int | None = None) -> Change:
+    """Add (`delta` > 0) or remove a hero's Trauma or Curse Cubes during the adventure. Over what the
+    hero holds: the hero is defeated and the adventure fails (said, and kept in adventure.toml)."""
+    amount, kind = parse_delta(delta), parse_kind(kind)
+    state = load(c)
+    name = hero_name(c, hero)
+    facts = _record_facts(c, name, capacity, trauma_limit_bonus)
+    if amount == 0:
+        if not facts.said:
+            raise UsageError("0 cubes changes nothing", remedy="write +1 to add, -1 to remove")
+        return Change(summary="; ".join(facts.said), data=_cube_data(c, state, name, kind, None, facts))
+    ask = f"drunagor cube {_quoted(name)} curse {amount:+d} --capacity N"
+    return _apply_cubes(c, state, name, kind, amount, facts, event="cube", said=list(facts.said), ask=ask)
+
+
+def recall(c: Campaign, hero: str, *, capacity: int | None = None) -> Change:
+    """A Recall Action: the hero receives the chapter's penalty in Curse Cubes (single or double, e.g.
+    RB L1066, L1191)."""
+    from .. import catalog
+
+    state = load(c)
+    name = hero_name(c, hero)
+    facts = _record_facts(c, name, capacity, None)
+    info = catalog.chapter(state.chapter)
+    head = (f"{name} takes a Recall Action: chapter {state.chapter}'s penalty is "
+            f"{plural(info.recall_penalty, 'Curse Cube')} ({info.refs.get('recall_penalty', '')})")
+    return _apply_cubes(c, state, name, "curse", info.recall_penalty, facts, event="recall",
+                        said=[*facts.said, head], ask=f"drunagor recall {_quoted(name)} --capacity N")
+
+
+def _apply_cubes(c: Campaign, state: AdventureState, name: str, kind: str, amount: int, facts: HeroFacts, *,
+                 event: str, said: list[str], ask: str) -> Change:
+    from ..rules.losing import CUBE_NAMES, held, trauma_limit, trauma_rule
+    from ..rules.losing import change_cubes as change
+
+    limit = trauma_limit(c.story.rules.trauma_limit, facts.bonus) if kind == "trauma" else facts.capacity
+    if kind == "curse" and amount > 0 and limit is None:
+        raise UsageError(f"how many Curse Cubes does {name}'s board hold? The rulebook does not say, and one more "
+                         "than that defeats the hero (e.g. RB L1203)",
+                         remedy=f"count them and give --capacity N once; drunagor remembers it under [cards] in "
+                                f"story.toml ({ask})")
+    rule = trauma_rule(c.story.rules.trauma_limit, facts.bonus) if kind == "trauma" else _losing_ref(state.chapter)
+    with refusals_on_file(c):
+        new, lost = change(state, name, kind, amount, limit=limit, rule=rule)
+    now = held(new, name, kind)
+    text = (f"{name} {'receives' if amount > 0 else 'loses'} {plural(abs(amount), CUBE_NAMES[kind])}: {now} held"
+            + (f", {limit} can be held" if limit is not None else ""))
+    said.append(text)
+    record(c, state, new, {"event": event, "text": "; ".join(said)})
+    notes = (_lost_line(lost),) if lost else ()
+    return Change(summary="; ".join(said), notes=notes, data=_cube_data(c, new, name, kind, lost, facts))
+
+
+def _cube_data(c: Campaign, state: AdventureState, name: str, kind: str, lost: str | None, facts: HeroFacts
+               ) -> dict[str, Any]:
+    from ..rules.losing import held
+
+    return {"hero": name, "kind": kind, "trauma": held(state, name, "trauma"), "curse": held(state, name, "curse"),
+            **hero_limits(c, name, capacity=facts.capacity, bonus=facts.bonus), "defeated": lost is not None,
+            "lost": state.lost}
+
+
+def _lost_line(lost: str) -> Line:
+    return Line(f"{lost}. Record it with `drunagor adventure end --lost`.", "bold red")
+
+
+def _losing_ref(chapter: str) -> str:
+    from .. import catalog
+
+    return catalog.chapter(chapter).refs.get("losing", "RB L1076")
+
+
+def _quoted(name: str) -> str:
+    return f'"{name}"' if " " in name else name
+
+
+# -------------------------------------------------------------------------------- chapter events
+
+
+def chapter_event(c: Campaign, name: str, *, deck: int | None = None) -> Change:
+    """`adventure event barricade|swan-hp|endgame`: chapter 07's Barricade token removed (RB L1243),
+    chapter 04's Pristine Swan HP card drawn (the deck's size recorded once with `deck`), chapter 09's
+    Endgame Trigger (RB L1309)."""
+    from ..names import lookup
+    from ..rules.losing import EVENTS
+    from ..rules.losing import chapter_event as happen
+
+    name = lookup(name, {n: n for n in EVENTS}, "chapter event")
+    state = load(c)
+    said = _deck_fact(c, deck) if name == "swan-hp" and state.chapter == EVENTS[name][0] else []
+    if deck is not None and name != "swan-hp":
+        raise UsageError("--deck counts the Pristine Swan's HP cards (adventure event swan-hp)",
+                         remedy="leave out --deck")
+    with refusals_on_file(c):
+        new, text, lost = happen(state, name, deck=_fact(c, SWAN_DECK, "deck_size") if deck is None else deck)
+    said.append(text)
+    record(c, state, new, {"event": name, "text": "; ".join(said)})
+    from ..rules.losing import counters_json
+
+    return Change(summary="; ".join(said), notes=(_lost_line(lost),) if lost else (),
+                  data={"event": name, "counters": counters_json(new), "lost": new.lost})
+
+
+def _deck_fact(c: Campaign, deck: int | None) -> list[str]:
+    """--deck N: the Pristine Swan HP deck's size, recorded once under [cards] (SPEC "User-recorded facts")."""
+    from ..store.edit import set_card_facts
+
+    known = _fact(c, SWAN_DECK, "deck_size")
+    if deck is None:
+        if known is None:
+            raise UsageError("how many HP cards does the Pristine Swan's deck hold? The rulebook does not say, and "
+                             "drawing the last one fails the adventure (RB L1177)",
+                             remedy="count them and give --deck N once; drunagor remembers it under [cards] in "
+                                    "story.toml (drunagor adventure event swan-hp --deck N)")
+        return []
+    if deck < 1:
+        raise UsageError(f"--deck must be at least 1, not {deck}")
+    if known is not None and known != deck:
+        raise UsageError(f"the Pristine Swan's HP deck holds {known} cards on record", file=c.story_file.shown,
+                         remedy="leave out --deck, or correct [cards] in story.toml")
+    if known is None:
+        set_card_facts(c.story_file.edit(), SWAN_DECK, {"deck_size": deck})
+        return [f"the Pristine Swan's HP deck of {deck} cards recorded under [cards]"]
+    return []
+
+
+def lost_refusal(c: Campaign, state: AdventureState) -> RuleError:
+    """`adventure end --won` when the adventure was lost at the table."""
+    f = c.adventure_file
+    return RuleError(f"the adventure was lost: {state.lost}", file=f.shown if f is not None else None,
+                     rule="adventure", remedy="end it with `drunagor adventure end --lost`, or take back the event "
+                                              "that lost it with `drunagor adventure undo`")
