@@ -139,6 +139,7 @@ class Story:
     commander: tuple[str, ...]
     autocommit: bool
     corrections: tuple[str, ...]
+    ending: str | None = None  # chapter 09's ending, once the campaign is finished (RB L1309)
 
     def next_chapter(self) -> str | None:
         """The next unfilled slot of the Adventure Track (RB L961); None when 09 is filled."""
@@ -223,6 +224,7 @@ def story_from(data: dict) -> Story:
         commander=_names(commander, "cards", ("commander",)),
         autocommit=_get(git, "autocommit", bool, ("git",), default=False),
         corrections=_names(data, "corrections"),
+        ending=_get(data, "ending", str, (), default=None),
     )
 
 

@@ -63,3 +63,16 @@ class Line(str):
         line = super().__new__(cls, text)
         line.style = style
         return line
+
+
+def __getattr__(name: str) -> Any:
+    """`ops.heroes`, `ops.adventure`, ...: an area's module, imported when first used (a script needs
+    only `from drunagor_log import ops`; a command imports just the one it calls)."""
+    import importlib
+
+    try:
+        return importlib.import_module(f"{__name__}.{name}")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"{__name__}.{name}":
+            raise
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None

@@ -229,7 +229,8 @@ def undo(c: Campaign, steps: int = 1, *, dry_run: bool = False) -> Change:
         raise RuleError(f"{plural(len(state.events), 'table event')} to take back, not {steps}",
                         file=_shown(c, ADVENTURE), rule="undo",
                         remedy=(f"take back at most {len(state.events)}" if state.events else
-                                "only events recorded since the adventure started (or since this drunagor) can be"))
+                                "nothing was recorded at the table since the adventure started (an older drunagor "
+                                "kept nothing to take back)"))
     taken = []
     for _ in range(steps):
         event = state.events[-1]

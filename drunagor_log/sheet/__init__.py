@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import Any
 
 from ..campaign import ARCHIVE, Campaign
-from ..errors import DataError
 from ..model import CHAPTERS, Hero, Item, Story
 
 FORMATS = ("html", "md")
@@ -192,13 +191,9 @@ def _commander(story: Story) -> dict[str, Any]:
 def _state(c: Campaign, f):
     """An adventure file (adventure.toml, or an archive) as the adventure state, through the one
     codec every command reads it with; a file of the wrong shape is reported as `show` reports it."""
-    from ..rules.adventure import StateError, line_of, state_from
+    from ..store.adventure import read
 
-    try:
-        return state_from(f.data)
-    except StateError as exc:
-        raise DataError(exc.message, file=f.shown, line=line_of(f.text, exc.path), rule="adventure-state",
-                        remedy=exc.remedy) from None
+    return read(f)
 
 
 def _adventure(c: Campaign) -> dict[str, Any] | None:

@@ -300,8 +300,8 @@ def test_undo_several_steps_dry_run_and_refusals(run, root):
     before = (root / "adventure.toml").read_bytes()
     r = run("adventure", "undo")
     assert (r.exit_code, r.stderr) == (1, "error: campaigns/test/adventure.toml: undo: 0 table events to take back, "
-                                          "not 1; only events recorded since the adventure started (or since this "
-                                          "drunagor) can be\n")
+                                          "not 1; nothing was recorded at the table since the adventure started (an "
+                                          "older drunagor kept nothing to take back)\n")
     ok(run("adventure", "event", "barricade"))
     ok(run("draw", "--rune", "blue"))
     after = snapshot(root)
@@ -410,3 +410,20 @@ def test_check_strict_finds_more_chest_copies_and_starting_gear_than_there_can_b
         "Chest deck has 2 (RB L349-359); drop the extra ones (drunagor hero drop HERO ITEM), or correct the deck "
         "(drunagor chest add)\n")
     assert ok(run("check")).stdout.count("(warning)") == 2
+
+
+def test_the_table_operations_from_python_in_a_fresh_interpreter(tmp_path):
+    """docs/library.md's table example, run as a script would run it: `from drunagor_log import ops` alone."""
+    import re
+    import shutil
+    import subprocess
+    import sys
+
+    from tests.conftest import REPO
+
+    shutil.copytree(EXAMPLE, tmp_path / "campaigns" / "example")
+    code = re.findall(r"```python\n(.*?)```", (REPO / "docs" / "library.md").read_text(encoding="utf-8"), re.S)[2]
+    said = re.findall(r"print\(.+?\)\s+# (.+)", code)
+    r = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True)
+    assert (r.returncode, r.stderr) == (0, "")
+    assert r.stdout.splitlines() == said

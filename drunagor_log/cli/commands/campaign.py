@@ -134,7 +134,7 @@ def show_data(c: Campaign) -> dict:
         "track": {r["chapter"]: r["state"] for r in _track_summary(story) if r["state"]},
         "next_chapter": nxt,
         "finished": nxt is None,
-        "ending": _ending(c.story_file.data),  # chapter 09's, once the campaign is finished (RB L1309)
+        "ending": story.ending,  # chapter 09's, once the campaign is finished (RB L1309)
         "failures": dict(story.failures),  # failed attempts per chapter (`drunagor chapter fail`)
         "outcomes": list(story.outcomes),
         "statuses": list(story.statuses),
@@ -274,7 +274,7 @@ def list_(
             with Campaign(folder) as c:
                 story = c.story
                 rows.append({"name": folder.name, "path": str(folder), "party": story.party,
-                             "next_chapter": story.next_chapter(), "ending": _ending(c.story_file.data),
+                             "next_chapter": story.next_chapter(), "ending": story.ending,
                              "error": None})
         except DataError as exc:
             rows.append({"name": folder.name, "path": str(folder), "party": None,
@@ -288,12 +288,6 @@ def list_(
     term.table(["Campaign", "Party", "Next chapter"],
                [[r["name"], r["party"] or "", (r["next_chapter"] or _finished(r["ending"])) if not r["error"]
                  else "unreadable: " + r["error"]] for r in rows])
-
-
-def _ending(data: dict) -> str | None:
-    """The campaign's ending (chapter 09, RB L1309), as `adventure end` records it in story.toml."""
-    ending = data.get("ending")
-    return ending if isinstance(ending, str) else None
 
 
 def _finished(ending: str | None) -> str:
