@@ -29,6 +29,10 @@ EMPHASIS = (  # later patterns win where two overlap
     (re.compile(r"\b(?:fails? to be summoned|failed summons?|adventure fails|is defeated)\b"), "bold red"),
     (re.compile(r"\b[Ff]ace [AB]\b"), "bold"),
 )
+# The status-board bases (rules/board.SLOT_COLOURS) as terminal colours.
+SLOT_STYLES = {"yellow": "yellow", "dark blue": "blue", "pink": "magenta", "green": "green",
+               "dark red": "red", "black": "grey11", "orange": "dark_orange", "gray": "grey62",
+               "light blue": "cyan", "blue": "bright_blue", "red": "bright_red", "brown": "orange4"}
 _HANG = re.compile(r"^(\s*(?:\d+\.\s+|[-*\u2022]\s+)?)")
 
 
@@ -108,6 +112,33 @@ class Terminal:
         print("  ".join(h.ljust(w) for h, w in zip(headers, widths)).rstrip())
         for row in cells:
             print("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip())
+
+    def board(self, title: str, slots: Sequence[tuple[int, str, str | None]], plain_rows: Sequence[Sequence[Any]],
+              headers: Sequence[str]) -> None:
+        """The Monster Status board. On a colour terminal: all 12 slots in two boards of six, each
+        slot's base colour as a swatch beside its name, empty slots shown; elsewhere the plain table
+        of `headers` and `plain_rows` (the monsters on the board), as scripts and tests read it."""
+        if not self.rich:
+            self.table(headers, plain_rows, title=title)
+            return
+        from rich.table import Table
+        from rich.text import Text
+
+        grid = Table(title=title, title_justify="left", show_edge=False, pad_edge=False, show_header=False,
+                     box=None, padding=(0, 2, 0, 0))
+        grid.add_column()
+        grid.add_column()
+        cells = []
+        for slot, colour, monster in slots:
+            cell = Text(f"{slot:>2} ")
+            cell.append("\u25a0", style=SLOT_STYLES.get(colour, ""))  # ■ the base's colour
+            cell.append(f" {colour:<10} ", style="dim")
+            cell.append(monster or "-", style="bold" if monster else "dim")
+            cells.append(cell)
+        half = (len(cells) + 1) // 2
+        for left, right in zip(cells[:half], cells[half:] + [Text("")] * (2 * half - len(cells))):
+            grid.add_row(left, right)
+        self.console().print(grid)
 
     # -- messages, to stderr
     def _err_console(self):

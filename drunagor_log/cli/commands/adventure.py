@@ -97,7 +97,7 @@ def adventure_show(json: JsonOpt = False) -> None:
 
 def _print_table(d: dict) -> None:
     from ...ops.adventure import pile_runes, plural, runes_text
-    from ...rules.board import STATUS_BOARD_TRACKS
+    from ...rules.board import SLOT_COLOURS, STATUS_BOARD_TRACKS
 
     term.heading(f"Chapter {d['chapter']}, {d['title']}: {plural(d['heroes'], 'hero', 'heroes')}")
     term.line(f"Rune bag: {plural(d['runes_in_bag'], 'rune')} ({runes_text(d['bag'])})")
@@ -112,8 +112,13 @@ def _print_table(d: dict) -> None:
     taken = sum(1 for m in d["monsters"] if m["slot"] is not None)
     if d["monsters"]:
         rows = [[m["slot"] or "-", m["colour"] or "boss", m["name"], m["rank"] or ""] for m in d["monsters"]]
-        term.table(["Slot", "Base", "Monster", "Rank"], rows,
-                   title=f"Monsters on the board ({taken} of {STATUS_BOARD_TRACKS} tracks taken)")
+        by_slot = {m["slot"]: f"{m['name']} ({m['rank']})" if m["rank"] else m["name"] for m in d["monsters"]}
+        slots = [(n, SLOT_COLOURS[n - 1], by_slot.get(n)) for n in range(1, STATUS_BOARD_TRACKS + 1)]
+        term.board(f"Monsters on the board ({taken} of {STATUS_BOARD_TRACKS} tracks taken)", slots, rows,
+                   ["Slot", "Base", "Monster", "Rank"])
+        bosses = [m["name"] for m in d["monsters"] if m["slot"] is None]
+        if bosses and term.rich:  # the plain table lists them as "-  boss"
+            term.line(f"Off the status board (boss): {', '.join(bosses)}")
     else:
         term.line("Monsters on the board: none")
     _print_losing(d)
