@@ -2,25 +2,35 @@
 
 Reading commands load only what they show (`drunagor raid` never opens the heroes' logs). Every
 command locks the campaign before its first read (store.CampaignLock: exclusive for a writing
-command, from its first read to its last write; shared for a reading one), and completes first what
-a killed command had committed (store.roll_forward). `save()` writes every change at once, after
-checking that no file it read changed meanwhile (exit 4 otherwise).
+command, from its first read to its last write; shared for a reading one), completes first what
+a killed command had committed (store.roll_forward, announced), then scans every campaign file once
+for git conflict markers (a conflict anywhere stops every command, exit 3). `save()` writes every
+change at once, after checking that no file it read changed meanwhile (exit 4 otherwise).
+
+A campaign may come from someone else's repository: files are read only as regular files inside
+the folder, never through a symbolic link, and within the store's limits (store.read_bytes).
 """
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Callable
 
 from . import store
 from .errors import DataError, RuleError, UsageError
 from .model import FieldError, Hero, Story, hero_from, story_from
-from .names import hero_aliases, lookup, slug
+from .names import check_name, hero_aliases, lookup, slug
 
 STORY = "story.toml"
 ADVENTURE = "adventure.toml"
 HEROES = "heroes"
 ARCHIVE = "adventures"
+
+# Who hears at once that a command finished the write of an interrupted one (every command says so,
+# README "Crashes"). The command line sets it to print a warning; when it is None, the notice is one
+# of the campaign's `warnings`.
+announce: Callable[[str], None] | None = None
 
 
 def _holds_story(folder: Path) -> bool:
@@ -82,12 +92,15 @@ def kind_of(root: Path, path: Path) -> str:
 class Campaign:
     """One campaign folder. Use as a context manager; `write=True` takes the exclusive lock.
 
-    `migrating=True` is for `drunagor migrate` only: files of an older schema are loaded."""
+    `migrating=True` is for `drunagor migrate` only: files of an older schema are loaded.
+    `scan=False` (for `check` only, which reads and reports every file itself) skips the scan for
+    conflict markers."""
 
-    def __init__(self, root: Path, write: bool = False, *, migrating: bool = False):
+    def __init__(self, root: Path, write: bool = False, *, migrating: bool = False, scan: bool = True):
         self.root = root
         self.write = write
         self.migrating = migrating
+        self.scan = scan
         self._lock: store.CampaignLock | None = None
         self._story_file: store.TomlFile | None = None
         self._story: Story | None = None
@@ -122,33 +135,81 @@ class Campaign:
         if self.write:
             lock = store.CampaignLock(self.root).__enter__()
             try:
-                self._note_pending()
-                store.roll_forward(self.root)  # complete a killed command's commit; sweep temp files
-            except BaseException as exc:
+                self._complete(lambda: store.roll_forward(self.root))  # a killed command's commit; sweep
+                self._scan()
+            except BaseException:
                 lock.__exit__(None, None, None)
-                if isinstance(exc, OSError):
-                    raise DataError(f"cannot complete an interrupted command ({exc.strerror or exc})",
-                                    file=store.display(self.root / store.JOURNAL), rule="journal",
-                                    remedy="make the campaign folder writable and re-run") from None
                 raise
             self._lock = lock
             return
         for _ in range(5):
-            self._note_pending()
-            store.complete_pending(self.root)
+            self._complete(lambda: store.complete_pending(self.root))
             lock = store.CampaignLock(self.root, shared=True).__enter__()
             if not store.pending_journal(self.root):
+                try:
+                    self._scan()
+                except BaseException:
+                    lock.__exit__(None, None, None)
+                    raise
                 self._lock = lock
                 return
             lock.__exit__(None, None, None)  # a writer was killed in between: complete it first
         raise store.ChangedOnDisk("the campaign keeps changing while it is read", file=store.display(self.root),
                                   rule="lock", remedy="re-run the command")
 
-    def _note_pending(self) -> None:
-        if store.pending_journal(self.root):
-            files = ", ".join(store.journal_files(self.root)) or "its files"
-            self.warnings.append(f"{store.display(self.root)}: finished the write of an interrupted drunagor "
-                                 f"command ({files})")
+    def _complete(self, roll: Callable[[], bool]) -> None:
+        """Finish what a killed command committed (`roll`), and say so."""
+        files = ", ".join(store.journal_files(self.root)) if store.pending_journal(self.root) else ""
+        try:
+            done = roll()
+        except OSError as exc:
+            raise DataError(f"an interrupted command left changes to complete, and they cannot be written "
+                            f"({exc.strerror or exc})", file=store.display(self.root / store.JOURNAL),
+                            rule="journal", remedy="make the campaign folder writable and re-run") from None
+        if done:
+            notice = (f"{store.display(self.root)}: finished the write of an interrupted drunagor command "
+                      f"({files or 'its files'})")
+            if announce is not None:
+                announce(notice)
+            else:
+                self.warnings.append(notice)
+
+    def _scan(self) -> None:
+        """One cheap read of every campaign file: a git conflict marker in any of them stops the
+        command (exit 3), also when it would not open that file. What is not a regular file is left to
+        the reader that needs it (which refuses it by name)."""
+        if not self.scan:
+            return
+        for path in self.files():
+            raw = store.peek(path)
+            if raw is not None and store.has_conflict(raw):
+                error = store.conflict_error(raw, store.display(path))
+                if error is not None:
+                    raise error
+
+    def files(self) -> list[Path]:
+        """Every file of the campaign that drunagor reads: story.toml, adventure.toml, heroes/*.toml,
+        adventures/*.toml (not hidden files, not through a symbolic link), in that order."""
+        found: list[Path] = []
+        folders = []
+        try:
+            with os.scandir(self.root) as entries:
+                for e in entries:
+                    if e.name in (STORY, ADVENTURE) and e.is_file(follow_symlinks=False):
+                        found.append(Path(e.path))
+                    elif e.name in (HEROES, ARCHIVE) and e.is_dir(follow_symlinks=False):
+                        folders.append(e.path)
+        except OSError:
+            return found
+        found.sort(key=lambda p: p.name != STORY)
+        for folder in sorted(folders, key=lambda f: not f.endswith(HEROES)):
+            try:
+                with os.scandir(folder) as entries:
+                    found += sorted(Path(e.path) for e in entries if e.name.endswith(".toml")
+                                    and not e.name.startswith(".") and e.is_file(follow_symlinks=False))
+            except OSError:
+                continue
+        return found
 
     def _release(self) -> None:
         if self._lock is not None:
@@ -172,14 +233,33 @@ class Campaign:
     def hero_paths(self) -> list[Path]:
         """The Campaign Log files under heroes/, sorted. Hidden files are an editor's
         (.#andreas.toml, a lock) or ours (temp files), not logs."""
+        return self._folder(HEROES, "the Campaign Logs")
+
+    def archive_paths(self) -> list[Path]:
+        """The archived adventures under adventures/, sorted (hidden files excluded)."""
+        return self._folder(ARCHIVE, "the finished adventures")
+
+    def _folder(self, name: str, what: str) -> list[Path]:
         self._acquire()
-        folder = self.root / HEROES
-        if folder.exists() and not folder.is_dir():
-            raise DataError(f"{HEROES} is a file; it should be the folder of the Campaign Logs",
-                            file=store.display(folder), rule="file",
-                            remedy=f"move the file away and create the folder {HEROES}/")
-        if not folder.is_dir():
+        folder = self.root / name
+        try:
+            mode = os.lstat(folder).st_mode
+        except FileNotFoundError:
             return []
+        except OSError as exc:
+            raise DataError(f"cannot read the folder ({exc.strerror or exc})", file=store.display(folder),
+                            rule="file", remedy="check its permissions") from None
+        import stat
+
+        if stat.S_ISLNK(mode):
+            raise DataError(f"{name} is a symbolic link; it should be the folder of {what}",
+                            file=store.display(folder), rule="file",
+                            remedy=f"replace the link by the folder itself: drunagor reads and writes only "
+                                   "inside the campaign folder")
+        if not stat.S_ISDIR(mode):
+            raise DataError(f"{name} is a file; it should be the folder of {what}",
+                            file=store.display(folder), rule="file",
+                            remedy=f"move the file away and create the folder {name}/")
         return sorted(p for p in folder.glob("*.toml") if not p.name.startswith("."))
 
     @property
@@ -212,7 +292,8 @@ class Campaign:
         return found_slug, hero
 
     def hero_path(self, name: str) -> Path:
-        return self.root / HEROES / f"{slug(name)}.toml"
+        """The Campaign Log a new hero called `name` gets (a name fit for a file, else UsageError)."""
+        return self.root / HEROES / f"{slug(check_name(name, 'hero'))}.toml"
 
     # -- the adventure under way
     @property
@@ -220,7 +301,7 @@ class Campaign:
         if self._adventure is False:
             self._acquire()
             path = self.root / ADVENTURE
-            if path.exists() or path.is_symlink():
+            if os.path.lexists(path):
                 self._adventure = self._load(path)
             else:  # "no adventure under way" is what the command read: an editor's new file is a change
                 self._adventure = None
@@ -336,10 +417,7 @@ class Campaign:
             if f.path == path:
                 return f.raw
         if path not in self._seen:
-            if path.is_dir():
-                raise DataError("a directory stands where a file should be", file=store.display(path),
-                                rule="file", remedy="move the directory away; nothing was written")
-            self._seen[path] = store.read_bytes(path) if path.exists() else None
+            self._seen[path] = store.current_bytes(path, self.root)
         return self._seen[path]
 
     def _refuse_newer(self, path: Path, raw: bytes | None) -> None:
@@ -352,7 +430,7 @@ class Campaign:
 
     def _load(self, path: Path) -> store.TomlFile:
         self._acquire()  # reads for a write happen under the lock
-        f = store.load(path, migrating=self.migrating)
+        f = store.load(path, migrating=self.migrating, root=self.root)
         if f.read_only:
             self.warnings.append(f"{f.shown}: schema {f.data['schema']} is newer than this drunagor "
                                  f"knows ({store.SCHEMA}); reading it, never writing it")

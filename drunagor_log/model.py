@@ -335,6 +335,10 @@ def hero_from(data: dict) -> Hero:
     items = _entries(data, "equipment", _item)
     upgrades = _entries(data, "upgrades", _upgrade)
     aura = _get(data, "aura", str, (), default=None)
+    retired = _get(data, "retired", bool, (), default=False)
+    if "left" in data and not retired and "returned" not in data:  # `hero remove` writes retired with it
+        raise FieldError(("left",), f"`left = {data['left']!r}` but the hero is in the party (no `retired = true`, "
+                         "no `returned`)", "delete the `left` line, or add `retired = true` if the hero left the party")
     return Hero(
         name=_get(data, "name", str, (), required=True),
         cls=_get(data, "class", str, (), required=True),
@@ -347,7 +351,7 @@ def hero_from(data: dict) -> Hero:
         skills=skills,
         equipment=items,
         upgrades=upgrades,
-        retired=_get(data, "retired", bool, (), default=False),
+        retired=retired,
         left=_chapter(data, "left", ()),
         returned=_chapter(data, "returned", ()),
         upgrades_before=_count(data, "upgrades_before_return", (), 0),

@@ -29,10 +29,53 @@ from .errors import RuleError, UsageError
 T = TypeVar("T")
 
 
+MAX_NAME = 64  # characters of a hero's or a campaign's name: its slug must fit a file name
+
+
 def slug(name: str) -> str:
-    """"Andreas" -> "andreas"; "Vorn the Warrior" -> "vorn-the-warrior"."""
+    """"Andreas" -> "andreas"; "Vorn the Warrior" -> "vorn-the-warrior"; "Zoë" -> "zoe" (a Latin
+    letter loses its accent); letters of other scripts are kept: "Ярослава" -> "ярослава",
+    "鈴木" -> "鈴木". "" when the name has no letter or digit (check_name refuses it)."""
+    out = []
+    for ch in unicodedata.normalize("NFC", name):
+        if ch.isascii():
+            out.append(ch.lower() if ch.isalnum() else "-")
+            continue
+        base = unicodedata.normalize("NFKD", ch)
+        if base[0].isascii() and base[0].isalnum():  # é -> e, ﬁ -> fi: as before
+            out.append("".join(c for c in base if c.isascii()).lower())
+        elif ch.isalnum() or unicodedata.category(ch).startswith("M"):  # a mark of a script kept
+            out.append(ch.casefold())
+        else:
+            out.append("-")
+    return re.sub(r"-+", "-", "".join(out)).strip("-")
+
+
+def legacy_slug(name: str) -> str:
+    """The slug drunagor gave before it kept non-Latin letters (ASCII only; "x" when nothing was
+    left): a Campaign Log named so is still its hero's."""
     text = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "x"
+
+
+def check_name(name: str, what: str) -> str:
+    """`name` if it can name a hero or a campaign, else a UsageError saying why: not empty, at
+    most MAX_NAME characters, no newline or other control character, at least one letter or digit
+    (so that its slug names a file)."""
+    bad = next((ch for ch in name if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp")), None)
+    if not name.strip():
+        raise UsageError(f"a {what}'s name cannot be empty", remedy=f"give the {what} a name")
+    if bad is not None:
+        raise UsageError(f"a {what}'s name cannot hold {unicodedata.name(bad, repr(bad)).lower()} "
+                         f"({bad!r}): {name!r}", remedy="type the name on one line, printable characters only")
+    if len(name) > MAX_NAME or len(slug(name).encode()) > 4 * MAX_NAME:
+        size = f"not {len(name)}" if len(name) > MAX_NAME else "and its file name at most 256 bytes"
+        raise UsageError(f"a {what}'s name is at most {MAX_NAME} characters, {size}",
+                         remedy="choose a shorter name")
+    if not slug(name):
+        raise UsageError(f"{name!r} cannot name a {what}: it has no letter or digit",
+                         remedy="choose a name with letters (its file is named after them)")
+    return name
 
 
 def key(name: str) -> str:

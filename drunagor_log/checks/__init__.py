@@ -9,6 +9,7 @@ campaign to judge.
 from __future__ import annotations
 
 import importlib
+import os
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -71,7 +72,7 @@ def _from_error(exc: DataError) -> Problem:
 
 def load_checked(root: Path) -> tuple[Campaign, list[Problem]]:
     """Read every file of the campaign one by one, collecting what cannot be read."""
-    c = Campaign(root)
+    c = Campaign(root, scan=False)  # check reads and reports every file itself
     c.__enter__()  # completes a pending journal, if a killed command left one
     problems: list[Problem] = []
     try:
@@ -93,10 +94,12 @@ def load_checked(root: Path) -> tuple[Campaign, list[Problem]]:
         except DataError as exc:
             problems.append(_from_error(exc))
     c._hero_files, c._heroes = files, typed
-    extra = [root / ADVENTURE] if (root / ADVENTURE).exists() else []
+    extra = [root / ADVENTURE] if os.path.lexists(root / ADVENTURE) else []
     cache = ArchiveCache(root)
-    if (root / ARCHIVE).is_dir():
-        extra += [p for p in sorted((root / ARCHIVE).glob("*.toml")) if not cache.known_good(p)]
+    try:
+        extra += [p for p in c.archive_paths() if not cache.known_good(p)]
+    except DataError as exc:  # a file, or a link, where adventures/ should be
+        problems.append(_from_error(exc))
     for path in extra:
         try:
             f = c._load(path)
@@ -111,18 +114,19 @@ def load_checked(root: Path) -> tuple[Campaign, list[Problem]]:
         if bad is not None:
             problems.append(bad)
         elif path.name != ADVENTURE and not f.read_only:
-            cache.passed(path)
+            cache.passed(path, f.raw)
     cache.save()
     return c, problems
 
 
 class ArchiveCache:
-    """Which archived adventures (adventures/*.toml) already passed `check`, by size and mtime.
+    """Which archived adventures (adventures/*.toml) already passed `check`, by a hash of their bytes.
 
     Archives are written once by `adventure end` and never edited by drunagor, and a campaign
     gathers one per adventure played: re-reading all of them would make `check` slower with every
-    evening (SPEC section 7 wants no growth with history). An archive is read again as soon as its
-    size or modification time changes (an edit, a git checkout or merge), or drunagor's version does.
+    evening (SPEC section 7 wants no growth with history). An archive is checked again as soon as its
+    bytes change (an edit, a git checkout or merge, damage that keeps its size and time), or drunagor's
+    version does; one that cannot be read is never answered from the cache.
     The cache lives outside the campaign (drunagor_log/diskcache.py), never in git."""
 
     def __init__(self, root: Path):
@@ -131,25 +135,24 @@ class ArchiveCache:
         from .. import diskcache
 
         self.name = "checked-archives-" + os.path.abspath(root).strip(os.sep).replace(os.sep, "%") + ".marshal"
-        self.stamp = (__version__, store.SCHEMA)
+        self.stamp = (__version__, store.SCHEMA, "content")
         hit = diskcache.load(self.name)
         ok = isinstance(hit, tuple) and len(hit) == 2 and hit[0] == self.stamp and isinstance(hit[1], dict)
         self.mine: dict = hit[1] if ok else {}
         self.dirty = False
 
     def known_good(self, path: Path) -> bool:
-        from ..diskcache import file_stamp
+        from ..diskcache import content_stamp
 
-        stamp = file_stamp(str(path))
+        stamp = content_stamp(str(path))
         return stamp is not None and self.mine.get(path.name) == stamp
 
-    def passed(self, path: Path) -> None:
-        from ..diskcache import file_stamp
+    def passed(self, path: Path, raw: bytes) -> None:
+        """`raw`, the bytes of `path` that passed, are remembered (as their hash)."""
+        from ..diskcache import bytes_stamp
 
-        stamp = file_stamp(str(path))
-        if stamp is not None:
-            self.mine[path.name] = stamp
-            self.dirty = True
+        self.mine[path.name] = bytes_stamp(raw)
+        self.dirty = True
 
     def save(self) -> None:
         if self.dirty:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..names import slug
+from ..names import legacy_slug, slug
 from . import check, problem
 
 
@@ -11,7 +11,7 @@ def hero_file_names(c):
     seen = {}
     for s, hero in c.heroes.items():
         f = c.hero_files[s]
-        if slug(hero.name) != s:
+        if s not in (slug(hero.name), legacy_slug(hero.name)):
             yield problem(f, ("name",), "hero-file",
                           f"the log of {hero.name!r} is named {s}.toml; rename it to {slug(hero.name)}.toml")
         key = hero.name.casefold()

@@ -7,8 +7,11 @@ from typing import Annotated, Optional
 
 import typer
 
+from .. import campaign as _campaign
 from ..campaign import Campaign, find_campaign
 from .terminal import term
+
+_campaign.announce = term.warn  # every command says at once that it finished an interrupted write
 
 
 class State:

@@ -28,6 +28,7 @@ import errno
 import itertools
 import os
 import re
+import stat
 import time
 import tomllib
 from pathlib import Path
@@ -92,20 +93,140 @@ _HOOK_COUNTS: dict[str, int] = {}
 
 # --------------------------------------------------------------------------------------- reading
 
+# Limits on what a campaign file may hold (README "When something is wrong"). A real campaign is far
+# below them (a Story Record is ~2 KB, an archived adventure ~3 KB, a list a few dozen entries); they
+# keep a hostile file from costing minutes or gigabytes (tomllib is quadratic in a dotted key's parts,
+# tomlkit in a string's length). Checked once, when a file is read.
+MAX_FILE_BYTES = 1 << 20  # 1 MiB: a bigger file is refused, never read to its end
+MAX_TEXT = 10_000  # characters of one string or key
+MAX_ENTRIES = 10_000  # entries of one list or table
+MAX_DEPTH = 20  # tables, lists and dotted-key parts nested in one another
 
-def read_bytes(path: Path) -> bytes:
-    shown = display(path)
-    if path.is_dir():
-        raise DataError("a directory stands where a file should be", rule="file", file=shown,
-                        remedy="move the directory away and restore the file (git checkout -- FILE)")
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+_OPEN_FLAGS = os.O_RDONLY | _NOFOLLOW | _NONBLOCK | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+_RESTORE = "restore it from git (git checkout -- FILE)"
+_LINK_REMEDY = ("replace the link by the file itself: drunagor reads and writes only regular files "
+                "inside the campaign folder")
+
+
+def _not_regular(st_mode: int, shown: str) -> DataError:
+    if stat.S_ISDIR(st_mode):
+        return DataError("a directory stands where a file should be", rule="file", file=shown,
+                         remedy="move the directory away and restore the file (git checkout -- FILE)")
+    if stat.S_ISLNK(st_mode):
+        return DataError("a symbolic link stands where a campaign file should be", rule="file",
+                         file=shown, remedy=_LINK_REMEDY)
+    return DataError("not a regular file (a FIFO, a device or a socket stands where a campaign file should be)",
+                     rule="file", file=shown, remedy="delete it and " + _RESTORE)
+
+
+def _too_big(shown: str) -> DataError:
+    return DataError(f"the file is larger than {MAX_FILE_BYTES // 1024} KiB, far more than a campaign "
+                     "holds; it was not read", rule="file-size", file=shown,
+                     remedy=_RESTORE + " or delete what does not belong in it")
+
+
+def check_inside(path: Path, root: Path | None) -> None:
+    """Refuse `path` if a folder between `root` and it is a symbolic link (or not a folder): the
+    campaign's files are read and written only inside the campaign folder. A missing folder is
+    fine (a file to create). Without `root`, nothing is checked."""
+    if root is None:
+        return
+    rel = os.path.relpath(os.path.abspath(path), os.path.abspath(root))
+    parts = rel.split(os.sep)
+    if parts[0] == os.pardir or os.path.isabs(rel):
+        raise DataError("outside the campaign folder", file=display(path), rule="file",
+                        remedy="drunagor reads and writes only files inside the campaign folder")
+    where = root
+    for part in parts[:-1]:
+        where = where / part
+        try:
+            mode = os.lstat(where).st_mode
+        except (FileNotFoundError, NotADirectoryError):
+            return
+        except OSError as exc:
+            raise DataError(f"cannot read the folder ({exc.strerror or exc})", file=display(where),
+                            rule="file", remedy="check its permissions") from None
+        if stat.S_ISLNK(mode):
+            raise DataError("a symbolic link stands where a campaign folder should be", file=display(where),
+                            rule="file", remedy=_LINK_REMEDY)
+        if not stat.S_ISDIR(mode):
+            raise DataError("a file stands where a folder should be", file=display(where), rule="file",
+                            remedy="move the file away; " + _RESTORE)
+
+
+def current_bytes(path: Path, root: Path | None = None) -> bytes | None:
+    """What `path` holds now, None if it does not exist: `read_bytes` that takes a missing file
+    (or a missing folder above it) for an answer."""
     try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        raise DataError("file not found", file=shown, rule="file",
-                        remedy="restore it from git (git checkout -- FILE)") from None
+        os.lstat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        check_inside(path, root)
+        return None
+    except OSError:
+        pass  # read_bytes says why
+    return read_bytes(path, root)
+
+
+def read_bytes(path: Path, root: Path | None = None) -> bytes:
+    """The bytes of one campaign file, safely: a regular file only (not a symbolic link, a FIFO, a
+    device), at most MAX_FILE_BYTES (a bigger one is refused, never read to its end), and with
+    `root`, no symbolic link in the folders between the campaign folder and the file."""
+    shown = display(path)
+    check_inside(path, root)
+    try:
+        mode = os.lstat(path).st_mode
+        if not stat.S_ISREG(mode):  # never opened: opening a device or a FIFO may block or act
+            raise _not_regular(mode, shown)
+        fd = os.open(path, _OPEN_FLAGS)
+    except (FileNotFoundError, NotADirectoryError):
+        raise DataError("file not found", file=shown, rule="file", remedy=_RESTORE) from None
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:  # swapped for a link since the lstat
+            raise _not_regular(stat.S_IFLNK, shown) from None
+        raise DataError(f"cannot read the file ({exc.strerror or exc})", file=shown, rule="file",
+                        remedy="check its permissions") from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise _not_regular(st.st_mode, shown)
+        if st.st_size > MAX_FILE_BYTES:
+            raise _too_big(shown)
+        chunks, size, want = [], 0, st.st_size + 1
+        while size <= MAX_FILE_BYTES:  # at most MAX_FILE_BYTES + 1 bytes, whatever fstat said
+            chunk = os.read(fd, min(want, MAX_FILE_BYTES + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+            want = 1 << 16
     except OSError as exc:
         raise DataError(f"cannot read the file ({exc.strerror or exc})", file=shown, rule="file",
                         remedy="check its permissions") from None
+    finally:
+        os.close(fd)
+    if size > MAX_FILE_BYTES:
+        raise _too_big(shown)
+    return b"".join(chunks)  # one chunk: no copy
+
+
+def peek(path: Path) -> bytes | None:
+    """The bytes of `path` if it is a regular file (not a link) within MAX_FILE_BYTES, else None:
+    never an error (the scan for conflict markers; the command that needs a file refuses it by name)."""
+    try:
+        fd = os.open(path, _OPEN_FLAGS)
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_FILE_BYTES:
+            return None
+        return os.read(fd, st.st_size + 1)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
 
 
 def conflict_lines(raw: bytes) -> list[int]:
@@ -124,22 +245,83 @@ def conflict_lines(raw: bytes) -> list[int]:
     return [raw.count(b"\n", 0, m.start()) + 1 for m in _CONFLICT.finditer(raw)]
 
 
+def conflict_error(raw: bytes, shown: str) -> DataError | None:
+    """The refusal of a file holding unresolved git conflict markers, or None."""
+    lines = conflict_lines(raw)
+    if not lines:
+        return None
+    return DataError(
+        "unresolved git conflict markers at line" + ("s " if len(lines) > 1 else " ") + ", ".join(map(str, lines)),
+        file=shown, line=lines[0], rule="conflict-markers",
+        remedy="keep the right side of each conflict, delete the marker lines, then commit")
+
+
+def has_conflict(raw: bytes) -> bool:
+    """True if `raw` holds a `<<<<<<<` or `>>>>>>>` marker line (the scan of every campaign file at
+    load: a substring test first, the line test only then)."""
+    return (b"<<<<<<<" in raw or b">>>>>>>" in raw) and _CONFLICT_SURE.search(raw) is not None
+
+
+# A key of more than MAX_DEPTH dotted parts: looked for only in a file with many dots, before
+# parsing (tomllib takes seconds and gigabytes on a key of 20,000 parts). Compiled on first use.
+_LONG_KEY = rb"(?:(?:[A-Za-z0-9_-]+|\"[^\"\n]*\"|'[^'\n]*')[ \t]*\.[ \t]*){%d,}" % MAX_DEPTH
+
+
+def _limit_error(message: str, shown: str, line: int | None, remedy: str) -> DataError:
+    return DataError(message, file=shown, line=line, rule="limits", remedy=remedy)
+
+
+def check_limits(data: dict, raw: bytes, shown: str) -> None:
+    """Refuse a file beyond what a campaign holds (MAX_TEXT, MAX_ENTRIES, MAX_DEPTH): one walk over
+    its values, once, when it is read."""
+    stack: list[tuple[Any, tuple]] = [(data, ())]
+    while stack:
+        value, path = stack.pop()
+        fault = None
+        if len(path) >= MAX_DEPTH:
+            fault = f"values nested more than {MAX_DEPTH} levels deep"
+        elif len(value) > MAX_ENTRIES:
+            fault = f"more than {MAX_ENTRIES} entries in one list or table"
+        else:
+            for k, v in (value.items() if type(value) is dict else enumerate(value)):
+                t = type(v)
+                if t is str:
+                    if len(v) > MAX_TEXT:
+                        path, fault = path + (k,), f"a text longer than {MAX_TEXT} characters"
+                        break
+                elif t is dict or t is list:
+                    stack.append((v, path + (k,)))
+                if type(k) is str and len(k) > MAX_TEXT:
+                    fault = f"a key longer than {MAX_TEXT} characters"
+                    break
+        if fault:
+            where = ".".join(str(k) for k in path[:3]) + (".…" if len(path) > 3 else "")
+            text = raw.decode("utf-8", "replace")
+            raise _limit_error(f"{fault}{f' (at `{where}`)' if where else ''}: more than a campaign holds",
+                               shown, line_of(text, path[:MAX_DEPTH]),
+                               "restore the file from git (git checkout -- FILE), or shorten what is there")
+
+
 def parse(raw: bytes, path: Path) -> dict[str, Any]:
     """Plain values of a TOML file, or one DataError that says where and what."""
     shown = display(path)
     if not raw.strip():
         raise DataError("the file is empty", file=shown, rule="empty-file",
                         remedy="restore it from git (git checkout -- FILE) or delete it")
-    lines = conflict_lines(raw)
-    if lines:
-        raise DataError(
-            "unresolved git conflict markers at line" + ("s " if len(lines) > 1 else " ")
-            + ", ".join(map(str, lines)),
-            file=shown, line=lines[0], rule="conflict-markers",
-            remedy="keep the right side of each conflict, delete the marker lines, then commit")
+    conflict = conflict_error(raw, shown)
+    if conflict is not None:
+        raise conflict
     if raw.startswith(b"\xef\xbb\xbf"):
         raise DataError("the file starts with a byte-order mark", file=shown, line=1, rule="encoding",
                         remedy="save it as UTF-8 without BOM")
+    if len(raw) > MAX_FILE_BYTES:
+        raise _too_big(shown)
+    if raw.count(b".") > 1000:
+        m = re.search(_LONG_KEY, raw)
+        if m:
+            raise _limit_error(f"a key of more than {MAX_DEPTH} dotted parts: more than a campaign holds",
+                               shown, raw.count(b"\n", 0, m.start()) + 1,
+                               "restore the file from git (git checkout -- FILE), or shorten the key")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -148,7 +330,7 @@ def parse(raw: bytes, path: Path) -> dict[str, Any]:
         raise DataError(f"the file is not UTF-8 text (a byte that is not, at column {column})", file=shown, line=line,
                         rule="encoding", remedy="save it as UTF-8") from None
     try:
-        return tomllib.loads(text)
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         m = _TOML_LINE.search(str(exc))
         msg = str(exc).split(" (at line")[0]
@@ -162,6 +344,8 @@ def parse(raw: bytes, path: Path) -> dict[str, Any]:
     except RecursionError:
         raise DataError("not valid TOML for drunagor: values nested too deeply", file=shown,
                         rule="toml-syntax", remedy="flatten the nested arrays or tables") from None
+    check_limits(data, raw, shown)
+    return data
 
 
 _HEADER = re.compile(r"^\s*\[\[?[^\[\]=]+\]\]?\s*(#.*)?$")
@@ -324,9 +508,10 @@ def check_schema(data: dict, f: TomlFile, *, migrating: bool = False) -> None:
         raise DataError(message, file=f.shown, rule="schema", line=f.line(("schema",)), remedy=remedy)
 
 
-def load(path: Path, *, migrating: bool = False) -> TomlFile:
-    """Read and parse one campaign file. `migrating=True` accepts older schemas (migrate only)."""
-    return TomlFile(path, read_bytes(path), migrating=migrating)
+def load(path: Path, *, migrating: bool = False, root: Path | None = None) -> TomlFile:
+    """Read and parse one campaign file. `migrating=True` accepts older schemas (migrate only);
+    `root`, the campaign folder, refuses a file reached through a symbolic link (read_bytes)."""
+    return TomlFile(path, read_bytes(path, root), migrating=migrating)
 
 
 def schema_of(raw: bytes) -> int | None:
@@ -536,15 +721,11 @@ class Transaction:
         items = [(p, exp) for p, (_, exp) in self.writes.items()] + list(self.deletes.items())
         items += [(p, exp) for p, exp in self.reads.items() if p not in self.writes and p not in self.deletes]
         for path, expected in items:
-            try:
-                now = path.read_bytes()
-            except (FileNotFoundError, NotADirectoryError):
-                now = None
-            except IsADirectoryError:
-                now = b"<directory>"
-            except OSError as exc:
-                raise DataError(f"cannot read the file ({exc.strerror or exc})", file=display(path),
-                                rule="file", remedy="nothing was written; check its permissions") from None
+            try:  # never through a link, never a FIFO or a device, never more than MAX_FILE_BYTES
+                now = current_bytes(path, self.root)
+            except DataError as exc:
+                exc.remedy = "nothing was written; " + (exc.remedy or "")
+                raise
             if now != expected:
                 what = ("was created" if expected is None else "was deleted" if now is None else "changed")
                 raise ChangedOnDisk(
@@ -557,6 +738,8 @@ class Transaction:
         if not self:
             return []
         changed = list(self.writes) + list(self.deletes)
+        for path in changed:  # before anything is staged: no temp file through a linked folder
+            check_inside(path, self.root)
         with _Signals():
             if len(changed) == 1:
                 self._commit_one()
@@ -640,32 +823,80 @@ class Transaction:
 
 
 def pending_journal(root: Path) -> bool:
-    """True if a killed command left a committed multi-file write that is not complete yet."""
-    return (root / JOURNAL).exists()
+    """True if a killed command left a committed multi-file write that is not complete yet (or
+    something else stands at the journal's name, which roll_forward then refuses)."""
+    return os.path.lexists(root / JOURNAL)
+
+
+MAX_JOURNAL_OPS = 10_000
+
+
+def _journal_name(name: Any, *, tmp_of: str | None = None) -> bool:
+    """A name a journal of drunagor's may hold: a campaign file relative to the folder (no `..`, no
+    absolute path, no hidden folder), or, with `tmp_of`, the temp file Transaction staged for it
+    (`.NAME.PID-N.drunagor-tmp` in the same folder)."""
+    if not isinstance(name, str) or not name or len(name) > 1024 or "\0" in name:
+        return False
+    parts = name.split(os.sep)
+    if os.path.isabs(name) or os.path.splitdrive(name)[0] or any(p in ("", ".", "..") for p in parts):
+        return False
+    if any(p.startswith(".") for p in parts[:-1]):
+        return False
+    if tmp_of is None:
+        return not parts[-1].endswith(TMP_SUFFIX) and parts[-1] not in (JOURNAL, LOCK)
+    head, _, target = tmp_of.rpartition(os.sep)
+    own = re.fullmatch(re.escape(f".{target}.") + r"[0-9]+-[0-9]+" + re.escape(TMP_SUFFIX), parts[-1])
+    return own is not None and name.rpartition(os.sep)[0] == head
 
 
 def _journal_ops(root: Path) -> list[dict]:
+    """The operations of a pending journal, once they are known to be drunagor's own and safe to
+    carry out: well-formed, naming files inside the campaign folder, through no symbolic link, each
+    target a regular file (or absent) and each temp file a regular file. Else one DataError, and the
+    journal is left for the user."""
     journal = root / JOURNAL
-    damaged = DataError("the journal of an interrupted command is damaged", file=display(journal),
-                        rule="journal", remedy=f"compare the files with git (git status, git diff), then "
-                                            f"delete {JOURNAL} and the .*{TMP_SUFFIX} files")
+    shown = display(journal)
+
+    def refused(why: str) -> DataError:
+        return DataError(f"the journal of an interrupted command is not one drunagor can carry out ({why}); "
+                         "it was left as it is", file=shown, rule="journal",
+                         remedy=f"compare the files with git (git status, git diff), then delete {JOURNAL} "
+                                f"and the .*{TMP_SUFFIX} files")
+
+    raw = read_bytes(journal, root)
     try:
         import json
 
-        ops = json.loads(journal.read_bytes())["ops"]
-    except (ValueError, KeyError, TypeError):
-        raise damaged from None
-    if not isinstance(ops, list):
-        raise damaged
+        doc = json.loads(raw)
+    except (ValueError, RecursionError):
+        raise refused("it is not valid JSON") from None
+    ops = doc.get("ops") if isinstance(doc, dict) and set(doc) == {"ops"} else None
+    if not isinstance(ops, list) or len(ops) > MAX_JOURNAL_OPS:
+        raise refused("it is not a list of operations")
     for op in ops:
-        if not isinstance(op, dict):
-            raise damaged
-        names = [op.get("delete")] if "delete" in op else [op.get("tmp"), op.get("target")]
-        for name in names:
-            if not isinstance(name, str) or not name or os.path.isabs(name) or ".." in Path(name).parts:
-                raise damaged
-        if "tmp" in op and not op["tmp"].endswith(TMP_SUFFIX):
-            raise damaged
+        if isinstance(op, dict) and set(op) == {"delete"} and _journal_name(op["delete"]):
+            continue
+        if (isinstance(op, dict) and set(op) == {"tmp", "target"} and _journal_name(op["target"])
+                and _journal_name(op["tmp"], tmp_of=op["target"])):
+            continue
+        raise refused(f"{json.dumps(op)[:200]} does not name drunagor's own files")
+    for op in ops:  # every file checked before any is touched: all or nothing
+        for key in ("delete", "tmp", "target"):
+            if key not in op:
+                continue
+            path = root / op[key]
+            try:
+                check_inside(path, root)
+                mode = os.lstat(path).st_mode
+            except (FileNotFoundError, NotADirectoryError):
+                continue
+            except OSError as exc:
+                raise refused(f"{op[key]} cannot be read ({exc.strerror or exc})") from None
+            except DataError as exc:
+                raise refused(f"{op[key]}: {exc.message}") from None
+            if not stat.S_ISREG(mode):
+                what = "a symbolic link" if stat.S_ISLNK(mode) else "not a regular file"
+                raise refused(f"{op[key]} is {what}")
     return ops
 
 
@@ -681,20 +912,21 @@ def journal_files(root: Path) -> list[str]:
 def roll_forward(root: Path) -> bool:
     """Finish a committed multi-file write (the journal exists), or sweep the temp files of one that
     never reached its commit point. Idempotent; returns True if a journal was completed.
-    Call it only under the campaign's exclusive lock."""
+    A journal that is not drunagor's own, or would reach outside the campaign folder, is refused
+    (DataError) and left alone. Call it only under the campaign's exclusive lock."""
     journal = root / JOURNAL
-    if journal.exists():
+    if pending_journal(root):
         ops = _journal_ops(root)
         dirs = set()
         with _Signals():
             for op in ops:
                 if "delete" in op:
                     target = root / op["delete"]
-                    if target.is_file() or target.is_symlink():
+                    if os.path.lexists(target):
                         target.unlink()
                 else:
                     tmp, target = root / op["tmp"], root / op["target"]
-                    if tmp.exists():  # else: already renamed before the crash
+                    if os.path.lexists(tmp):  # else: already renamed before the crash
                         os.replace(tmp, target)
                 dirs.add(target.parent)
                 _test_hook("applied")

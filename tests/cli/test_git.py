@@ -669,6 +669,13 @@ def _writes(callback) -> bool:
         helper = getattr(module, name, None)
         if inspect.isfunction(helper) and helper is not fn and inspect.getmodule(helper) is module:
             source += inspect.getsource(helper)
+    for mod, name in set(re.findall(r"\b(\w+)\.(\w+)\(", source)):  # an operation it calls (ops/)
+        ops_module = getattr(module, mod, None)
+        if inspect.ismodule(ops_module) and ops_module.__name__.startswith("drunagor_log.ops"):
+            op = getattr(ops_module, name)
+            source += inspect.getsource(op) + "".join(
+                inspect.getsource(h) for h in vars(ops_module).values()
+                if inspect.isfunction(h) and h.__module__ == ops_module.__name__ and h.__name__ in inspect.getsource(op))
     return bool(re.search(r"\bfinish\(|write=True|atomic_write\(", source))
 
 

@@ -252,8 +252,9 @@ def test_a_damaged_journal_is_reported_not_guessed(night, run):
     r = run("-C", str(night), "show")
     assert r.exit_code == 3
     assert r.stderr == (f"error: {shown(night / store.JOURNAL)}: journal: the journal of an interrupted command "
-                        f"is damaged; compare the files with git (git status, git diff), then delete "
-                        f"{store.JOURNAL} and the .*{store.TMP_SUFFIX} files\n")
+                        'is not one drunagor can carry out ({"tmp": "../../etc/passwd", "target": "story.toml"} '
+                        "does not name drunagor's own files); it was left as it is; compare the files with git "
+                        f"(git status, git diff), then delete {store.JOURNAL} and the .*{store.TMP_SUFFIX} files\n")
     assert snapshot(night) == before
 
 

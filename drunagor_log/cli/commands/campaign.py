@@ -6,59 +6,16 @@ from typing import Annotated, Optional
 
 import typer
 
-from ...store.tomltext import basic_string as _toml_str
-
-from ...campaign import ADVENTURE, HEROES, STORY, Campaign, list_campaigns
-from ...errors import DataError, ExitCode, RuleError, UsageError
+from ...campaign import Campaign, list_campaigns
+from ...errors import DataError, ExitCode
 from ...model import CHAPTERS
+from ...ops import campaign as campaign_ops
 from ..common import CommitOpt, JsonOpt, campaign_root, open_campaign, warn_all
 from ..terminal import term
 
-# The Epic Rare pair after the compulsory replacement (RB L367-371): the replaced pair is stored.
-AWAKENINGS_EPIC = ("Artisan's Tools", "Treasure Trove")
-REPLACED_EPIC = ("Cosmic Gemstone", "Forgotten Treasure")
-
-
-
-
-def story_template(party: str, max_heroes: int, trauma_limit: int, rune_bag: dict[str, int]) -> str:
-    bag = ", ".join(f"{k} = {v}" for k, v in rune_bag.items())
-    return f"""\
-schema = 1
-campaign = "awakenings"
-party = {_toml_str(party)}
-# leader = "Hero name"          # Party Leader: breaks the ties the rules leave to the party
-
-followers = []
-outcomes = []
-statuses = []
-stash = []                      # consumables left by a hero who left the party, to hand out
-# Cards out of the campaign for good: the compulsory replacement (RB L367-371) and upgrades.
-stored = [{", ".join(_toml_str(n) for n in REPLACED_EPIC)}]
-
-[track]                         # Adventure Track: "01" = "completed" or "skipped"
-
-[rules]
-trauma_limit = {trauma_limit}               # Taking It Easy: 2; harder: 0 (RB L1020-1034)
-max_heroes = {max_heroes}                 # 5 with extra-hero content (RB L941-943)
-rune_bag = {{ {bag} }}   # community data; fix it to your bag
-
-[chest]                         # 2 Epic Rare + 9 Potions + 9 Scrolls (RB L349-371)
-epic = [{", ".join(_toml_str(n) for n in AWAKENINGS_EPIC)}]
-cards = []                      # record them with `drunagor chest add CARD --copies N`
-
-[cards]                         # facts you recorded once: type, rarity, rune position, epic
-
-[commander]
-cards = []                      # the 10-card Commander Attack deck (RB L816-826)
-
-[git]
-autocommit = false
-"""
-
 
 def new(
-    name: Annotated[str, typer.Argument(help="Folder name of the new campaign.")],
+    name: Annotated[str, typer.Argument(help="Name of the new campaign (its folder is named after it).")],
     party: Annotated[Optional[str], typer.Option(help="Party name (default: NAME).")] = None,
     dir: Annotated[Path, typer.Option("--dir", help="Where campaigns live.")] = Path("campaigns"),
     max_heroes: Annotated[int, typer.Option(help="4, or 5 with extra-hero content (RB L941-943).")] = 4,
@@ -67,35 +24,15 @@ def new(
 ) -> None:
     """Create a campaign folder with its Story Record (compulsory chest replacement applied).
 
+    The folder is written whole, then put in place: a failure leaves nothing behind.
+
     Example: drunagor new autumn --party "Safeguard Corporation"
     """
-    from ... import catalog, store
-    from ...names import slug
-
-    if max_heroes not in (4, 5):
-        raise UsageError(f"--max-heroes must be 4 or 5, not {max_heroes}",
-                         remedy="4 heroes; 5 only with extra-hero content (RB L941-943)")
-    if not 0 <= trauma_limit <= 9:
-        raise UsageError(f"--trauma-limit must be from 0 to 9, not {trauma_limit}")
-    folder = dir / slug(name)
-    if (folder / STORY).exists():
-        raise UsageError(f"{store.display(folder)} already holds a campaign",
-                         remedy="choose another NAME, or --dir")
-    from ... import gitops
-
-    if commit:
-        gitops.check_can_commit(folder)  # before writing: no repository, no campaign folder
-    bag = dict(catalog.DEFAULT_RUNE_BAG)
-    text = story_template(party or name, max_heroes, trauma_limit, bag)
-    (folder / HEROES).mkdir(parents=True, exist_ok=True)
-    store.atomic_write(folder / STORY, text.encode())
-    written = gitops.prepare_new_campaign(folder)  # .gitignore, .gitattributes
-    term.done(f"created campaign {store.display(folder)} (Artisan's Tools and Treasure Trove replace "
-              f"Cosmic Gemstone and Forgotten Treasure)")
-    if commit:
-        message = f"created campaign {slug(name)} ({party or name})"
-        sha = gitops.commit_changes(folder, [STORY, *written], message)
-        term.line(f"committed {sha}: drunagor: {message}" if sha else "nothing to commit")
+    change = campaign_ops.new(dir, name, party=party, max_heroes=max_heroes, trauma_limit=trauma_limit,
+                              commit=commit)
+    term.done(change.summary)
+    for note in change.notes:
+        term.line(note)
 
 
 def _track_summary(story) -> list[dict]:

@@ -1,0 +1,169 @@
+"""Campaign operations: creating a campaign (`drunagor new`).
+
+A new campaign is written whole into a hidden temporary folder beside its place, then renamed into
+place: a failure at any step (a full disk, a folder that cannot be written, a name too long) leaves
+nothing behind, and no other command ever sees half a campaign.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from . import Change
+
+# The Epic Rare pair after the compulsory replacement (RB L367-371): the replaced pair is stored.
+AWAKENINGS_EPIC = ("Artisan's Tools", "Treasure Trove")
+REPLACED_EPIC = ("Cosmic Gemstone", "Forgotten Treasure")
+
+
+def story_template(party: str, max_heroes: int, trauma_limit: int, rune_bag: dict[str, int]) -> str:
+    from ..store.tomltext import basic_string as _toml_str
+
+    bag = ", ".join(f"{k} = {v}" for k, v in rune_bag.items())
+    return f"""\
+schema = 1
+campaign = "awakenings"
+party = {_toml_str(party)}
+# leader = "Hero name"          # Party Leader: breaks the ties the rules leave to the party
+
+followers = []
+outcomes = []
+statuses = []
+stash = []                      # consumables left by a hero who left the party, to hand out
+# Cards out of the campaign for good: the compulsory replacement (RB L367-371) and upgrades.
+stored = [{", ".join(_toml_str(n) for n in REPLACED_EPIC)}]
+
+[track]                         # Adventure Track: "01" = "completed" or "skipped"
+
+[rules]
+trauma_limit = {trauma_limit}               # Taking It Easy: 2; harder: 0 (RB L1020-1034)
+max_heroes = {max_heroes}                 # 5 with extra-hero content (RB L941-943)
+rune_bag = {{ {bag} }}   # community data; fix it to your bag
+
+[chest]                         # 2 Epic Rare + 9 Potions + 9 Scrolls (RB L349-371)
+epic = [{", ".join(_toml_str(n) for n in AWAKENINGS_EPIC)}]
+cards = []                      # record them with `drunagor chest add CARD --copies N`
+
+[cards]                         # facts you recorded once: type, rarity, rune position, epic
+
+[commander]
+cards = []                      # the 10-card Commander Attack deck (RB L816-826)
+
+[git]
+autocommit = false
+"""
+
+
+def new(parent: Path, name: str, *, party: str | None = None, max_heroes: int = 4, trauma_limit: int = 1,
+        commit: bool = False) -> Change:
+    """Create the campaign `parent/<slug of name>` with its Story Record (the compulsory chest
+    replacement applied), its heroes/ folder, .gitignore and .gitattributes; commit them if asked.
+    Every refusal comes before anything is written; every failure after leaves nothing behind."""
+    from .. import catalog, gitops, store
+    from ..errors import UsageError
+    from ..names import check_name, slug
+
+    if max_heroes not in (4, 5):
+        raise UsageError(f"--max-heroes must be 4 or 5, not {max_heroes}",
+                         remedy="4 heroes; 5 only with extra-hero content (RB L941-943)")
+    if not 0 <= trauma_limit <= 9:
+        raise UsageError(f"--trauma-limit must be from 0 to 9, not {trauma_limit}")
+    check_name(name, "campaign")  # the party's name is any text (written escaped): not a file name
+    folder = parent / slug(name)
+    _refuse_taken(parent, folder)
+    if commit:
+        gitops.check_can_commit(folder)  # before writing: no repository, no campaign folder
+    text = story_template(party or name, max_heroes, trauma_limit, dict(catalog.DEFAULT_RUNE_BAG))
+    written = _write_into_place(folder, text)
+    summary = (f"created campaign {store.display(folder)} (Artisan's Tools and Treasure Trove replace "
+               f"Cosmic Gemstone and Forgotten Treasure)")
+    data = {"path": str(folder), "files": written, "commit": None}
+    if not commit:
+        return Change(summary=summary, data=data)
+    message = f"created campaign {slug(name)} ({party or name})"
+    sha = gitops.commit_changes(folder, written, message)
+    data["commit"] = sha
+    return Change(summary=summary, data=data,
+                  notes=(f"committed {sha}: drunagor: {message}" if sha else "nothing to commit",))
+
+
+def _refuse_taken(parent: Path, folder: Path) -> None:
+    """A usage error if `--dir` is not a folder, or the campaign's place is taken."""
+    from ..campaign import STORY
+    from ..errors import UsageError
+    from ..store import display
+
+    if os.path.exists(parent) and not os.path.isdir(parent):
+        raise UsageError(f"--dir {display(parent)} is not a folder", remedy="give the folder where campaigns live")
+    if os.path.lexists(folder / STORY):
+        raise UsageError(f"{display(folder)} already holds a campaign", remedy="choose another NAME, or --dir")
+    if os.path.lexists(folder) and (os.path.islink(folder) or not os.path.isdir(folder)):
+        raise UsageError(f"{display(folder)} already exists and is not a folder",
+                         remedy="choose another NAME, or --dir, or move it away")
+    try:
+        taken = os.path.isdir(folder) and bool(os.listdir(folder))
+    except OSError:
+        taken = True
+    if taken:
+        raise UsageError(f"{display(folder)} already exists and is not empty",
+                         remedy="choose another NAME, or --dir, or move its files away")
+
+
+def _write_into_place(folder: Path, story: str) -> list[str]:
+    """Write the campaign into a hidden folder beside `folder`, then rename it into place. Returns
+    the files written, relative to the folder. On any failure, removes what it made (the temporary
+    folder, and --dir's folders it created) and raises one DataError."""
+    import shutil
+
+    from .. import gitops, store
+    from ..campaign import HEROES, STORY
+    from ..errors import DataError
+
+    parent = folder.parent
+    made = [p for p in (parent, *parent.parents) if not os.path.exists(p)]
+    tmp = parent / f".{folder.name}.{os.getpid()}{store.TMP_SUFFIX}"
+    try:
+        os.makedirs(parent, exist_ok=True)
+        os.mkdir(tmp)
+        os.mkdir(tmp / HEROES)
+        store.atomic_write(tmp / STORY, story.encode())
+        written = [STORY, *gitops.prepare_new_campaign(tmp)]  # .gitignore, .gitattributes
+        _place(tmp, folder)
+    except (OSError, DataError) as exc:
+        shutil.rmtree(tmp, ignore_errors=True)
+        for d in made:  # the deepest first
+            try:
+                os.rmdir(d)
+            except OSError:
+                break
+        reason = exc.message if isinstance(exc, DataError) else f"{exc.strerror or exc}"
+        raise DataError(f"cannot create the campaign: {reason}", file=store.display(folder), rule="file",
+                        remedy="nothing was written; fix the cause (disk space, permissions, --dir) "
+                               "and re-run") from None
+    _fsync_dir(parent)
+    return written
+
+
+def _place(tmp: Path, folder: Path) -> None:
+    """Rename the finished campaign into place (over an empty folder of that name, if there is one)."""
+    try:
+        os.rename(tmp, folder)
+    except OSError:
+        if not os.path.isdir(folder) or os.path.islink(folder) or os.listdir(folder):
+            raise
+        os.rmdir(folder)  # an empty folder (where rename cannot replace it): the campaign takes its place
+        os.rename(tmp, folder)
+
+
+def _fsync_dir(directory: Path) -> None:
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
