@@ -334,7 +334,7 @@ def plan_undo(root: Path) -> UndoPlan:
         plan = UndoPlan(target, parent)
         for status, path in changes:
             file = root / path
-            plan.current[path] = file.read_bytes() if file.exists() else None
+            plan.current[path] = store.current_bytes(file, root)  # no link, FIFO or device followed
             if status.startswith("A"):
                 plan.restore[path] = None  # the commit created it: undoing deletes it
             else:

@@ -137,7 +137,8 @@ def _write_into_place(folder: Path, story: str) -> list[str]:
                 os.rmdir(d)
             except OSError:
                 break
-        reason = exc.message if isinstance(exc, DataError) else f"{exc.strerror or exc}"
+        reason = (exc.message if isinstance(exc, DataError)
+                  else f"cannot make a folder in {store.display(parent)} ({exc.strerror or exc})")
         raise DataError(f"cannot create the campaign: {reason}", file=store.display(folder), rule="file",
                         remedy="nothing was written; fix the cause (disk space, permissions, --dir) "
                                "and re-run") from None

@@ -150,7 +150,8 @@ def check_inside(path: Path, root: Path | None) -> None:
                             rule="file", remedy="check its permissions") from None
         if stat.S_ISLNK(mode):
             raise DataError("a symbolic link stands where a campaign folder should be", file=display(where),
-                            rule="file", remedy=_LINK_REMEDY)
+                            rule="file", remedy="replace the link by the folder itself: drunagor reads and "
+                                                "writes only inside the campaign folder")
         if not stat.S_ISDIR(mode):
             raise DataError("a file stands where a folder should be", file=display(where), rule="file",
                             remedy="move the file away; " + _RESTORE)
@@ -738,8 +739,12 @@ class Transaction:
         if not self:
             return []
         changed = list(self.writes) + list(self.deletes)
-        for path in changed:  # before anything is staged: no temp file through a linked folder
-            check_inside(path, self.root)
+        try:  # before anything is staged: no temp file through a linked folder
+            for path in changed:
+                check_inside(path, self.root)
+        except DataError as exc:
+            exc.remedy = "nothing was written; " + (exc.remedy or "")
+            raise
         with _Signals():
             if len(changed) == 1:
                 self._commit_one()
