@@ -133,7 +133,11 @@ def check_inside(path: Path, root: Path | None) -> None:
     fine (a file to create). Without `root`, nothing is checked."""
     if root is None:
         return
-    rel = os.path.relpath(os.path.abspath(path), os.path.abspath(root))
+    full, top = os.fspath(path), os.fspath(root).rstrip(os.sep)
+    if full.startswith(top + os.sep) and os.sep + ".." not in full[len(top):]:
+        rel = full[len(top) + 1:]  # the usual case, without the cost of relpath
+    else:
+        rel = os.path.relpath(os.path.abspath(path), os.path.abspath(root))
     parts = rel.split(os.sep)
     if parts[0] == os.pardir or os.path.isabs(rel):
         raise DataError("outside the campaign folder", file=display(path), rule="file",
