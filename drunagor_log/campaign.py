@@ -14,8 +14,8 @@ the folder, never through a symbolic link, and within the store's limits (store.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from . import store
 from .errors import DataError, RuleError, UsageError
@@ -254,7 +254,7 @@ class Campaign:
         if stat.S_ISLNK(mode):
             raise DataError(f"{name} is a symbolic link; it should be the folder of {what}",
                             file=store.display(folder), rule="file",
-                            remedy=f"replace the link by the folder itself: drunagor reads and writes only "
+                            remedy="replace the link by the folder itself: drunagor reads and writes only "
                                    "inside the campaign folder")
         if not stat.S_ISDIR(mode):
             raise DataError(f"{name} is a file; it should be the folder of {what}",

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from .. import __version__, store
-from ..campaign import ADVENTURE, ARCHIVE, HEROES, STORY, Campaign
+from ..campaign import ADVENTURE, HEROES, STORY, Campaign
 from ..errors import DataError, Problem
 from ..model import hero_from, story_from
 from ..values import record
@@ -114,7 +114,7 @@ def load_checked(root: Path) -> tuple[Campaign, list[Problem]]:
         if bad is not None:
             problems.append(bad)
         elif path.name != ADVENTURE and not f.read_only:
-            cache.passed(path, f.raw)
+            cache.passed(path, f.raw or b"")
     cache.save()
     return c, problems
 

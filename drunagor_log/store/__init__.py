@@ -322,10 +322,10 @@ def parse(raw: bytes, path: Path) -> dict[str, Any]:
     if len(raw) > MAX_FILE_BYTES:
         raise _too_big(shown)
     if raw.count(b".") > 1000:
-        m = re.search(_LONG_KEY, raw)
-        if m:
+        long_key = re.search(_LONG_KEY, raw)
+        if long_key:
             raise _limit_error(f"a key of more than {MAX_DEPTH} dotted parts: more than a campaign holds",
-                               shown, raw.count(b"\n", 0, m.start()) + 1,
+                               shown, raw.count(b"\n", 0, long_key.start()) + 1,
                                "restore the file from git (git checkout -- FILE), or shorten the key")
     try:
         text = raw.decode("utf-8")
