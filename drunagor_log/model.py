@@ -336,9 +336,10 @@ def hero_from(data: dict) -> Hero:
     upgrades = _entries(data, "upgrades", _upgrade)
     aura = _get(data, "aura", str, (), default=None)
     retired = _get(data, "retired", bool, (), default=False)
-    if "left" in data and not retired and "returned" not in data:  # `hero remove` writes retired with it
-        raise FieldError(("left",), f"`left = {data['left']!r}` but the hero is in the party (no `retired = true`, "
-                         "no `returned`)", "delete the `left` line, or add `retired = true` if the hero left the party")
+    for key in ("left", "returned"):  # written by `hero remove`/`hero return` as text: a number is not theirs
+        if key in data and not isinstance(data[key], str):
+            raise FieldError((key,), f"`{key}` must be a chapter written as text, not {data[key]!r}",
+                             f'write `{key} = "05"` (the chapter, in quotes)')
     return Hero(
         name=_get(data, "name", str, (), required=True),
         cls=_get(data, "class", str, (), required=True),

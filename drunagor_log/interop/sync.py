@@ -61,7 +61,8 @@ def sync(root: Path, keep: str | None, say: Say) -> None:
                          remedy="--keep mine keeps your values where both sides changed one, "
                          "--keep theirs the other players'")
     gitops.repository(root, "sync")
-    with Campaign(root, write=True):  # the campaign lock, from the first commit to the push
+    # the campaign lock, from the first commit to the push; no scan for conflict markers: sync resolves them
+    with Campaign(root, write=True, scan=False):
         try:
             up = upstream(root)
             if merging(root):
