@@ -180,33 +180,37 @@ class Campaign:
         the reader that needs it (which refuses it by name)."""
         if not self.scan:
             return
-        for path in self.files():
+        for path in self._file_names():
             raw = store.peek(path)
             if raw is not None and store.has_conflict(raw):
-                error = store.conflict_error(raw, store.display(path))
+                error = store.conflict_error(raw, store.display(Path(path)))
                 if error is not None:
                     raise error
 
     def files(self) -> list[Path]:
         """Every file of the campaign that drunagor reads: story.toml, adventure.toml, heroes/*.toml,
         adventures/*.toml (not hidden files, not through a symbolic link), in that order."""
-        found: list[Path] = []
-        folders = []
+        return [Path(p) for p in self._file_names()]
+
+    def _file_names(self) -> list[str]:
+        """files() as strings (the scan at every command's start: no Path objects, ~0.1 ms a hundred)."""
+        found: list[str] = []
+        folders: list[str] = []
         try:
             with os.scandir(self.root) as entries:
                 for e in entries:
                     if e.name in (STORY, ADVENTURE) and e.is_file(follow_symlinks=False):
-                        found.append(Path(e.path))
+                        found.append(e.path)
                     elif e.name in (HEROES, ARCHIVE) and e.is_dir(follow_symlinks=False):
                         folders.append(e.path)
         except OSError:
             return found
-        found.sort(key=lambda p: p.name != STORY)
+        found.sort(key=lambda p: not p.endswith(STORY))
         for folder in sorted(folders, key=lambda f: not f.endswith(HEROES)):
             try:
                 with os.scandir(folder) as entries:
-                    found += sorted(Path(e.path) for e in entries if e.name.endswith(".toml")
-                                    and not e.name.startswith(".") and e.is_file(follow_symlinks=False))
+                    found += sorted(e.path for e in entries if e.name.endswith(".toml")
+                                    and e.name[0] != "." and e.is_file(follow_symlinks=False))
             except OSError:
                 continue
         return found

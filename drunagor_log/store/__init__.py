@@ -216,7 +216,7 @@ def read_bytes(path: Path, root: Path | None = None) -> bytes:
     return b"".join(chunks)  # one chunk: no copy
 
 
-def peek(path: Path) -> bytes | None:
+def peek(path: Path | str) -> bytes | None:
     """The bytes of `path` if it is a regular file (not a link) within MAX_FILE_BYTES, else None:
     never an error (the scan for conflict markers; the command that needs a file refuses it by name)."""
     try:
