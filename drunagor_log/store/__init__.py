@@ -932,11 +932,11 @@ def roll_forward(root: Path) -> bool:
                 if "delete" in op:
                     target = root / op["delete"]
                     if os.path.lexists(target):
-                        target.unlink()
+                        _patiently(target.unlink)
                 else:
                     tmp, target = root / op["tmp"], root / op["target"]
                     if os.path.lexists(tmp):  # else: already renamed before the crash
-                        os.replace(tmp, target)
+                        _replace(tmp, target)
                 dirs.add(target.parent)
                 _test_hook("applied")
             for d in dirs:
