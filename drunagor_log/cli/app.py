@@ -19,7 +19,7 @@ from .common import state
 from .terminal import term
 
 # Module under cli/commands/ of every top-level command, in the order `--help` lists them.
-MODULES = ("campaign", "story", "heroes", "chest", "adventure", "sheet", "gitcmds", "maintenance", "shell")
+MODULES = ("campaign", "story", "heroes", "chest", "adventure", "sheet", "gitcmds", "maintenance", "shell", "interop")
 COMMANDS = {
     "new": "campaign", "show": "campaign", "check": "campaign", "list": "campaign",
     "party": "story", "leader": "story", "follower": "story", "outcome": "story", "status": "story",
@@ -32,6 +32,7 @@ COMMANDS = {
     "history": "gitcmds", "undo": "gitcmds", "sync": "gitcmds", "git": "gitcmds",
     "migrate": "maintenance",
     "completion": "shell",
+    "import": "interop", "export": "interop",
     "sheet": "sheet",
 }
 GLOBAL_WITH_VALUE = ("-C", "--campaign")

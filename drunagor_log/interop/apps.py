@@ -60,7 +60,8 @@ def export(story: Any, story_data: dict[str, Any], heroes: list[tuple[Any, dict[
                                 "followerIds": ids(story.followers, "followers", "Follower")}
     campaign.update(CAMPAIGN_DEFAULTS)
     campaign.update({k: v for k, v in kept(story_data).items() if k not in campaign or k in CAMPAIGN_DEFAULTS})
-    out_heroes = [_hero(h, data, tables, lost) for h, data in heroes if h.active]
+    ordered = sorted(heroes, key=lambda hd: kept(hd[1]).get("_order", len(heroes)))  # the apps' order first
+    out_heroes = [_hero(h, data, tables, lost) for h, data in ordered if h.active]
     lost += [f"{h.name} (left the party: the apps delete a hero who leaves)" for h, _ in heroes if not h.active]
     if story.track:
         lost.append("the Adventure Track (the token has no chapters)")
@@ -77,11 +78,8 @@ def _hero(h: Any, data: dict[str, Any], tables: dict[str, Any], lost: list[str])
     hero_id = tables["heroes"].get((h.name, h.cls))
     if hero_id is None:  # another product's hero: the apps use its name in lower case (app-token 3.1)
         hero_id = h.name if h.name == "Willow" else h.name.casefold()
-    equipment, stashed = _slots(h, data, tables, extra.get("emptySlots") or {}, lost)
-    skills = []
-    reverse_trees = {v: k for k, v in tables["skill_trees"].items()}
-    for s in h.skills:
-        skills.append(f"{reverse_trees.get(s.tree, s.tree)}-{s.level}")
+    equipment, stashed = _slots(h, data, tables, extra.get("_emptySlots") or {}, lost)
+    skills = [f"{tables['skill_trees'].get(s.tree, s.tree)}-{s.level}" for s in h.skills]
     aura = tables["auras"].get(h.aura) if h.aura else None
     if h.aura and aura is None:
         lost.append(f"{h.name}'s aura {h.aura} (no app ID)")
@@ -97,7 +95,7 @@ def _hero(h: Any, data: dict[str, Any], tables: dict[str, Any], lost: list[str])
                            "sequentialAdventureState": None, "auraId": aura, "outcomeIds": [],
                            "statusIds": statuses}
     for k, v in extra.items():
-        if k != "emptySlots" and k not in token.MODELLED_HERO:
+        if not k.startswith("_") and k not in token.MODELLED_HERO:
             out[k] = v
     return out
 

@@ -216,7 +216,8 @@ def _hero(h: dict[str, Any], i: int, ids: dict[str, Any], unknown: list, source:
     kept = {k: v for k, v in h.items() if k not in MODELLED_HERO}
     equipment = h.get("equipment")
     if isinstance(equipment, dict):  # how each empty slot was written ("", null, or left out)
-        kept["emptySlots"] = {s: equipment[s] for s in SLOTS + BAG_SLOTS if s in equipment and not equipment[s]}
+        kept["_emptySlots"] = {s: equipment[s] for s in SLOTS + BAG_SLOTS if s in equipment and not equipment[s]}
+    kept["_order"] = i  # the heroes' order in the apps ("in the order added"); keys with _ are drunagor's
     return ImportedHero(name=who["name"], cls=who["class"], items=tuple(items), skills=tuple(skills),
                         aura=ids["auras"][aura] if aura else None, statuses=tuple(statuses), kept=kept)
 

@@ -173,10 +173,21 @@ def set_card_facts(doc: Any, name: str, facts: dict[str, Any],
     cards = table(doc, "cards")
     key = find_key(cards, name, match)
     if key is not None and hasattr(cards[key], "keys"):
-        for k, v in facts.items():
-            cards[key][k] = v
+        _set_fields(cards[key], facts)
         return
     add_to_table(cards, name, inline(facts))
+
+
+def _set_fields(entry: Any, fields: dict[str, Any]) -> None:
+    """Set fields of an inline table in place. tomlkit appends a new key as `..., k = v}`, without
+    the space before the brace the files write, so a new field gets that space back."""
+    for k, v in fields.items():
+        new = k not in entry
+        entry[k] = v
+        if new and hasattr(entry, "value") and hasattr(entry.value, "body"):
+            body = entry.value.body
+            if body and body[-1][0] is not None:  # the last pair: a space between it and `}`
+                body[-1][1].trivia.trail = " "
 
 
 def forget_card(doc: Any, name: str, match: Callable[[str, str], bool] = _casefold_match) -> bool:
@@ -299,4 +310,4 @@ def clear_entries(container: Any, key: str) -> None:
 def set_entry_field(container: Any, key: str, index: int, field: str, value: Any) -> None:
     """Set one field of the inline table at entry `index` of `container[key]`, the entry's other
     fields and its line kept as they are."""
-    container[key][index][field] = value
+    _set_fields(container[key][index], {field: value})

@@ -1,0 +1,190 @@
+"""Moving a campaign in and out of the companion apps (issue 16, SPEC section 9, design/app-token.md).
+
+`import_token` creates a campaign from the apps' token through the same operations as the
+commands (`new`, `hero add`, `hero gain`, `hero learn`, `hero aura`, `hero status`), in a hidden
+folder beside the destination that is renamed into place only when every step succeeded: nothing
+is written on any error. `export_token` reads a campaign and gives the token both apps accept.
+
+What the token lacks is given by flags (Dungeon Roles, which the apps never record, players, the
+Party Leader, a class the catalog does not know) or left for `check` to report, never invented.
+What drunagor does not model is kept verbatim under `[app]` so that an export gives it back.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from ..errors import DrunagorError, RuleError, UsageError
+from . import Change
+
+APP_TABLE = "app"
+
+
+def _by_hero(values: dict[str, str], hero: str) -> str | None:
+    return next((v for k, v in values.items() if k.strip().casefold() == hero.casefold()), None)
+
+
+def _skill_name(tree: str, level: int) -> str:
+    """The name an imported skill is recorded under: the apps keep a tick box per tree and level,
+    never which card (app-token 3.6), so the name says so; `hero unlearn` and `hero learn` put the
+    card's name in its place."""
+    label = "Dungeon Role" if tree == "role" else tree.capitalize()
+    return f"{label} Level {level} (from the app)"
+
+
+def _refuse_unknown(plan: Any) -> None:
+    places: dict[str, list[str]] = {}
+    for where, ident in plan.unknown:
+        places.setdefault(where, []).append(ident)
+    listed = "; ".join(f"{where}: {', '.join(ids)}" for where, ids in places.items())
+    raise RuleError(f"the token holds {len(plan.unknown)} ID(s) that are not in the Awakenings lists ({listed})",
+                    rule="token", remedy="import without them with --drop-unknown, or correct them in the app and export again")
+
+
+def import_token(text: str, source: str, parent: Path, *, name: str | None = None, drop_unknown: bool = False,
+                 roles: dict[str, str] | None = None, players: dict[str, str] | None = None,
+                 classes: dict[str, str] | None = None, leader: str | None = None) -> Change:
+    """Create the campaign a token describes under `parent`; nothing is written on any refusal."""
+    from ..interop import token
+
+    roles, players = roles or {}, players or {}
+    plan = token.plan(token.decode(text, source), source, classes or {})
+    if plan.unknown and not drop_unknown:
+        _refuse_unknown(plan)
+    missing = [h.name for h in plan.heroes if _by_hero(roles, h.name) is None]
+    if missing:
+        raise UsageError(f"the token has no Dungeon Roles (the apps do not record them): {', '.join(missing)} "
+                         "need one", remedy="give each hero a role: " + " ".join(
+                             f"--role {h.name}=ROLE" for h in plan.heroes) + " (Defender, Leader, Controller, "
+                         "Support, Striker)")
+    if leader is not None and all(h.name.casefold() != leader.strip().casefold() for h in plan.heroes):
+        raise UsageError(f"--leader {leader!r} is not one of the token's heroes",
+                         remedy="name one of: " + ", ".join(h.name for h in plan.heroes))
+    if not parent.is_dir():
+        raise UsageError(f"--dir {str(parent)!r} is not a folder", remedy="name an existing folder (default: campaigns/)")
+    tmp = Path(tempfile.mkdtemp(prefix=".drunagor-import-", dir=parent))
+    try:
+        return _build(plan, tmp, parent, name or plan.party, roles, players, leader)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _build(plan: Any, tmp: Path, parent: Path, name: str, roles: dict[str, str], players: dict[str, str],
+           leader: str | None) -> Change:
+    from .. import store
+    from ..names import slug
+    from . import campaign as campaigns
+
+    target = parent / slug(name)
+    if target.exists() or target.is_symlink():
+        raise UsageError(f"{store.display(target)} already exists",
+                         remedy="choose another folder name with --name SLUG, or another --dir")
+    campaigns.new(tmp, name, party=plan.party, max_heroes=5 if len(plan.heroes) > 4 else 4)
+    built = tmp / slug(name)
+    notes: list[str] = []
+    for h in plan.heroes:
+        _apply(built, _add_hero, h, _by_hero(roles, h.name) or "", _by_hero(players, h.name))
+    for h in plan.heroes:
+        notes += _apply(built, _fill_hero, h)
+        _apply(built, _keep_app_data, h)
+    _apply(built, _fill_story, plan, leader)
+    built.rename(target)
+    lost = [f"{where}: {ident}" for where, ident in plan.unknown]
+    summary = (f"imported {plan.party!r} ({plan.form} token) as {store.display(target)}: "
+               f"{len(plan.heroes)} heroes, {len(plan.followers)} Followers, {len(plan.outcomes)} Outcomes, "
+               f"{len(plan.statuses)} statuses")
+    notes.append("The token has no Adventure Track, Class Ability names or Starting Gear: record them "
+                 "with drunagor chapter complete, hero ability and hero gain --kind starting; "
+                 "drunagor check lists what is missing.")
+    warnings = tuple(f"left out (not in the Awakenings lists): {x}" for x in lost)
+    return Change(summary, tuple(notes), warnings, {"path": str(target), "form": plan.form,
+                                                    "heroes": [h.name for h in plan.heroes], "dropped": lost})
+
+
+def _apply(root: Path, step: Any, *args: Any) -> list[str]:
+    from ..campaign import Campaign
+
+    with Campaign(root, write=True) as c:
+        out = step(c, *args)
+        c.save()
+    return out or []
+
+
+def _add_hero(c: Any, h: Any, role: str, player: str | None) -> None:
+    from . import heroes
+
+    heroes.add(c, h.name, role, cls=h.cls, player=player)
+
+
+def _fill_hero(c: Any, h: Any) -> list[str]:
+    from . import heroes
+
+    notes = []
+    for item in h.items:
+        heroes.gain(c, h.name, item.name, kind=item.kind, quality=item.quality, bag=item.place == "bag")
+        if item.stashed:
+            notes.append(f"{h.name}'s {item.name} was in the app's Stash: recorded in the bag")
+    for tree, level in h.skills:
+        heroes.learn(c, h.name, _skill_name(tree, level), tree=tree, level=level)
+    if h.aura:
+        heroes.aura(c, h.name, h.aura)
+    for status in h.statuses:
+        heroes.status(c, h.name, "add", status)
+    return notes
+
+
+def _keep_app_data(c: Any, h: Any) -> None:
+    """What the token says that drunagor does not model, on the hero's log: a card's own app ID where
+    its name does not give it back (one ID per face), the app's Stash, the unmodelled keys."""
+    from ..store import edit
+    from . import heroes
+
+    slug, hero = heroes.active_hero(c, h.name)
+    doc = c.hero_files[slug].edit()
+    for i, entry in enumerate(hero.equipment):  # the app's own ID where the name does not give it back
+        item = next((x for x in h.items if x.name == entry.name), None)
+        if item is not None and _needs_id(item):
+            edit.set_entry_field(doc, "equipment", i, "app_id", item.app_id)
+        if item is not None and item.stashed:
+            edit.set_entry_field(doc, "equipment", i, "app_slot", "stash")
+    if h.kept:
+        edit.set_value(edit.table(doc, APP_TABLE), "json", json.dumps(h.kept, ensure_ascii=False))
+
+
+def _needs_id(item: Any) -> bool:
+    from ..interop import token
+
+    base = item.app_id.split("-", 1)[1] if item.app_id.startswith(("improved-", "ultimate-")) else item.app_id
+    return token.id_tables()["items"].get(item.name) != base
+
+
+def _fill_story(c: Any, plan: Any, leader: str | None) -> None:
+    from ..store import edit
+
+    doc = c.story_file.edit()
+    for key, values in (("followers", plan.followers), ("outcomes", plan.outcomes), ("statuses", plan.statuses)):
+        if values:
+            edit.append_entries(doc, key, list(values))
+    if leader:
+        name = next(h.name for h in plan.heroes if h.name.casefold() == leader.strip().casefold())
+        edit.set_value(doc, "leader", name, after=("party", "campaign", "schema"))
+    if plan.kept:
+        edit.set_value(edit.table(doc, APP_TABLE), "json", json.dumps(plan.kept, ensure_ascii=False))
+
+
+def export_token(c: Any) -> Change:
+    """The campaign as the apps' token (`data["token"]`, `data["json"]`), and what it cannot carry."""
+    from ..interop import apps, token
+
+    heroes = [(h, c.hero_files[slug].data) for slug, h in c.heroes.items()]
+    out = apps.export(c.story, c.story_file.data, heroes)
+    try:
+        text = token.encode(out.data)
+    except DrunagorError as exc:
+        exc.file = exc.file or c.story_file.shown
+        raise
+    return Change(notes=out.lost, data={"token": text, "json": out.data, "lost": list(out.lost)})
