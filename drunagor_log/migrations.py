@@ -49,10 +49,10 @@ def refusal(schema: int, steps: dict[int, Step] | None = None) -> tuple[str, str
 
 
 def rename_key(table: Any, old: str, new: str) -> None:
-    """Rename a key of a tomlkit table where it stands, keeping its value and its comment."""
-    if old not in table or new in table:
-        return
-    table._replace(old, new, table.item(old))
+    """Rename a key of a table where it stands, keeping its value and its comment (for steps)."""
+    from .store import edit
+
+    edit.rename_key(table, old, new)
 
 
 def migrate_doc(doc: Any, kind: str, steps: dict[int, Step] | None = None,

@@ -1,15 +1,17 @@
 """The campaign as plain, immutable values: what the rules read. No files, no terminal.
 
 `story_from(data)` and `hero_from(data)` turn the plain values of a TOML file into these types and
-raise `FieldError` (a key path, what is wrong, how to fix it) when a value has the wrong shape; the
-store turns that into `FILE:LINE: ...`. Keys a user added that drunagor does not know are ignored here
+raise `FieldError` (errors.py: a key path, what is wrong, how to fix it) when a value has the wrong
+shape; the file it came from adds its name and line (`store.TomlFile.about`). Keys a user added that drunagor does not know are ignored here
 and kept in the file.
 """
 
 from __future__ import annotations
 
-from .values import Factory, record
 from typing import Any
+
+from .errors import FieldError  # noqa: F401  (errors.py: one error tree; still importable from here)
+from .values import Factory, record
 
 CHAPTERS = tuple(f"{n:02d}" for n in range(1, 10))
 TRACK_STATES = ("completed", "skipped")
@@ -17,14 +19,6 @@ EQUIPMENT_KINDS = ("starting", "spoils", "adventure", "epic", "consumable")
 PLACES = ("equipped", "bag")
 QUALITIES = ("standard", "improved", "ultimate")
 TREES = ("melee", "ranged", "agility", "wisdom", "role")
-
-
-class FieldError(Exception):
-    def __init__(self, path: tuple, message: str, remedy: str | None = None):
-        super().__init__(message)
-        self.path = path
-        self.message = message
-        self.remedy = remedy
 
 
 def chapter_id(value: Any) -> str:

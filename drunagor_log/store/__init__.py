@@ -24,6 +24,7 @@ patterns (GITIGNORE_PATTERNS) hides them from git.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import itertools
 import os
@@ -34,7 +35,7 @@ import tomllib
 from pathlib import Path
 from typing import Any, Iterator
 
-from ..errors import ChangedOnDisk, DataError
+from ..errors import ChangedOnDisk, DataError, DrunagorError
 from .lock import LOCK, LOCK_TIMEOUT, CampaignLock  # noqa: F401  (store.CampaignLock, store.LOCK)
 
 SCHEMA = 1
@@ -483,6 +484,20 @@ class TomlFile:
 
     def line(self, key_path: tuple) -> int | None:
         return line_of(self.text, key_path) if self.raw is not None else None
+
+    @contextlib.contextmanager
+    def about(self, key_path: tuple = ()) -> Iterator[None]:
+        """Errors raised inside are about this file: a DrunagorError without a file gets this one,
+        and the line of its own key path (a FieldError's) or of `key_path`. The pure layers (model,
+        rules) know no files; this is where their refusals learn where they point."""
+        try:
+            yield
+        except DrunagorError as exc:
+            if exc.file is None:
+                path = getattr(exc, "key_path", None) or key_path
+                exc.file = self.shown
+                exc.line = self.line(path) if path else None
+            raise
 
     def error(self, message: str, key_path: tuple = (), remedy: str | None = None) -> DataError:
         return DataError(message, file=self.shown, line=self.line(key_path) if key_path else None,

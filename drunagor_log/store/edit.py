@@ -64,18 +64,19 @@ def _array_lines(lines: list[str]) -> Any:
     return tomlkit.parse("x = [\n" + "".join(f"  {line},\n" for line in lines) + "]\n")["x"]
 
 
-def append_entries(container: Any, key: str, values: Iterable[Any]) -> None:
+def append_entries(container: Any, key: str, values: Iterable[Any], after: Iterable[str] = ()) -> None:
     """Append to the array `container[key]`, one entry per line (merge-friendly).
 
-    A missing array is created (at the top level, before the first table); a one-line array is
-    rewritten as a multi-line one, keeping its trailing comment."""
+    A missing array is created: after the first key of `after` the container has, else (at the top
+    level) before the first table; a one-line array is rewritten as a multi-line one, keeping its
+    trailing comment."""
     values = list(values)
     if not values:
         return
     if key not in container:
         new = _array_lines([_entry_text(v) for v in values])
         new.trivia.trail = "\n"
-        add_key(container, key, new)
+        insert_top(container, key, new, after)
         return
     arr = container[key]
     if "\n" in arr.as_string():
@@ -86,9 +87,9 @@ def append_entries(container: Any, key: str, values: Iterable[Any]) -> None:
     container[key] = _array_lines(lines)  # tomlkit keeps the key's place and trailing comment
 
 
-def append_entry(container: Any, key: str, value: Any) -> None:
+def append_entry(container: Any, key: str, value: Any, after: Iterable[str] = ()) -> None:
     """Append one entry to the array `container[key]` (see append_entries)."""
-    append_entries(container, key, [value])
+    append_entries(container, key, [value], after)
 
 
 def remove_entry(container: Any, key: str, index: int) -> None:
@@ -104,6 +105,46 @@ def remove_entry(container: Any, key: str, index: int) -> None:
 def replace_entry(container: Any, key: str, index: int, value: Any) -> None:
     """Replace entry `index` of the array `container[key]` in place (its line stays where it is)."""
     container[key][index] = item(value)
+
+
+def set_in_entry(container: Any, key: str, index: int, field: str, value: Any,
+                 after_field: str | None = None) -> None:
+    """Set `field` of the inline-table entry `index` of the array `container[key]`.
+
+    A field the entry has is changed in place (the entry's own spacing kept); a new one goes after
+    `after_field` (else last), the entry being rewritten as the files write inline tables. A plain
+    string entry ("Potion of Healing") becomes `{ name = "...", FIELD = ... }`."""
+    entry = container[key][index]
+    if isinstance(entry, str):
+        replace_entry(container, key, index, {"name": str(entry), field: value})
+        return
+    if field in entry:
+        entry[field] = value
+        return
+    values: dict[str, Any] = {}
+    for k, v in entry.unwrap().items():
+        values[k] = v
+        if k == after_field:
+            values[field] = value
+    values.setdefault(field, value)
+    replace_entry(container, key, index, values)
+
+
+def set_value(container: Any, key: str, value: Any, after: Iterable[str] = ()) -> None:
+    """Set a scalar key: in place when it exists (its comment kept; untouched when it already holds
+    `value`), else a new key placed as insert_top places it."""
+    if key in container:
+        if container[key] != value or type(container[key].unwrap()) is not type(value):
+            container[key] = value
+        return
+    insert_top(container, key, value, after)
+
+
+def rename_key(tbl: Any, old: str, new: str) -> None:
+    """Rename a key of a table where it stands, keeping its value and its comment (migrations)."""
+    if old not in tbl or new in tbl:
+        return
+    tbl._replace(old, new, tbl.item(old))
 
 
 def add_key(container: Any, key: str, value: Any) -> None:
@@ -124,7 +165,7 @@ def add_key(container: Any, key: str, value: Any) -> None:
 def insert_top(doc: Any, key: str, value: Any, after: Iterable[str] = ()) -> None:
     """Add a top-level key after the first of `after` the document has, else as add_key does."""
     for prev in after:
-        if prev in doc:
+        if prev in doc and hasattr(doc, "_insert_after"):
             doc._insert_after(prev, key, value)  # tomlkit 0.13 (pinned): keeps everything else as is
             return
     add_key(doc, key, value)
