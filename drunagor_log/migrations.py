@@ -102,6 +102,21 @@ class Plan:
     current: int  # files already at the current schema
 
 
+def files_text(plan: Plan) -> str:
+    """"1 file", "3 files": the files a plan changes."""
+    n = len(plan.changes)
+    return f"{n} file" if n == 1 else f"{n} files"
+
+
+def nothing_to_do(plan: Plan) -> str:
+    """The line `migrate` prints when no file needs it."""
+    if not plan.newer:
+        return f"no change: every file is at schema {store.SCHEMA}"
+    # not "every file": the newer ones are not at this schema, only left alone
+    return (f"no change: {plan.current} {'file' if plan.current == 1 else 'files'} at schema {store.SCHEMA}; "
+            f"{len(plan.newer)} left alone (newer schema): {', '.join(plan.newer)}")
+
+
 def campaign_files(c: Campaign) -> list[store.TomlFile]:
     """Every file of the campaign, loaded for migration (older schemas accepted)."""
     files = [c.story_file, *c.hero_files.values()]

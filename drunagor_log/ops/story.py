@@ -290,10 +290,10 @@ def record_chapter(c: Campaign, chapter: Any, state: str, force: bool = False) -
     if state == "completed":
         after = replace(story, track=new_track, failures=failures)
         return Change(f"chapter {ch} completed{corrected}", tuple(_reward_lines(c, ch, after)), data=data)
-    lines = ["Skipped chapters give no rewards (RB L1084)."]
+    skipped = ["Skipped chapters give no rewards (RB L1084)."]
     if track.is_finished(new_track):
-        lines.append("The campaign is finished: chapter 09 is on the Adventure Track.")
-    return Change(f"chapter {ch} skipped{corrected}", tuple(lines), data=data)
+        skipped.append("The campaign is finished: chapter 09 is on the Adventure Track.")
+    return Change(f"chapter {ch} skipped{corrected}", tuple(skipped), data=data)
 
 
 def _write_move(c: Campaign, move: Move) -> dict[str, int]:

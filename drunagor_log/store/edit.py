@@ -92,6 +92,19 @@ def append_entry(container: Any, key: str, value: Any, after: Iterable[str] = ()
     append_entries(container, key, [value], after)
 
 
+def entry_index(container: Any, key: str, name: str, match: Callable[[str, str], bool] = _casefold_match,
+                field: str = "name") -> int | None:
+    """The index of the first entry of the array `container[key]` that names `name` (by `match`): a
+    string entry, or an inline table's `field`; None when there is none (or no array)."""
+    if key not in container:
+        return None
+    for i, entry in enumerate(container[key]):
+        value = entry.get(field, "") if hasattr(entry, "get") else entry
+        if match(str(value), name):
+            return i
+    return None
+
+
 def remove_entry(container: Any, key: str, index: int) -> None:
     """Remove entry `index` of the array `container[key]`; an emptied array is written `[]`."""
     import tomlkit
