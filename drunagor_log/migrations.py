@@ -146,6 +146,7 @@ def plan(c: Campaign, steps: dict[int, Step] | None = None) -> Plan:
         if schema == store.SCHEMA:
             current += 1
             continue
+        assert schema is not None and f.raw is not None  # store.load checked both
         kind = kind_of(c.root, f.path)
         message, remedy = refusal(schema, steps)
         if remedy != RUN_MIGRATE:  # no chain of steps from this schema: the same refusal as every command's

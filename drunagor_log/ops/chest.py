@@ -215,7 +215,8 @@ def swap(c: Campaign, out: str, into: str, copies: int = 1, type_: str | None = 
         who, items = next(iter(s.back.unknown.items()))
         raise UsageError(f"drunagor cannot tell whether {items[0]} ({who}) is a Potion or a Scroll, which the "
                          f"party must return when the composition changes (RB L361)", rule="chest-swap",
-                         remedy=f"record it once: drunagor chest add \"{items[0]}\" --copies 0 --type potion|scroll|other")
+                         remedy=f"record it once: drunagor chest add \"{items[0]}\" --copies 0 "
+                                "--type potion|scroll|other")
     doc = c.story_file.edit()
     edit.set_card_facts(doc, s.name_in, s.new_facts, match=_same)
     _swap_entries(doc["chest"], c.story, s.plan, s.name_in)

@@ -19,12 +19,14 @@ commander_app = typer.Typer(help="The 10-card Commander Attack deck, one card pe
                             no_args_is_help=True)
 spoils_app = typer.Typer(help="Improve Spoils Equipment one quality step (RB L409-435).", no_args_is_help=True)
 
-TypeOpt = Annotated[Optional[str], typer.Option("--type", metavar="potion|scroll",
-                                                help="The card's type, when drunagor does not know it (remembered).")]
-RarityOpt = Annotated[Optional[str], typer.Option("--rarity", metavar="common|uncommon|rare",
-                                                  help="The card's rarity, when drunagor does not know it (remembered).")]
-PositionOpt = Annotated[Optional[str], typer.Option("--position", metavar="COLOUR-top|bottom",
-                                                    help="The card's Rune position, when drunagor does not know it (remembered).")]
+TypeOpt = Annotated[Optional[str], typer.Option(
+    "--type", metavar="potion|scroll", help="The card's type, when drunagor does not know it (remembered).")]
+RarityOpt = Annotated[Optional[str], typer.Option(
+    "--rarity", metavar="common|uncommon|rare",
+    help="The card's rarity, when drunagor does not know it (remembered).")]
+PositionOpt = Annotated[Optional[str], typer.Option(
+    "--position", metavar="COLOUR-top|bottom",
+    help="The card's Rune position, when drunagor does not know it (remembered).")]
 
 
 # ------------------------------------------------------------------------------- chest show
@@ -114,7 +116,8 @@ def chest_swap(
     copies: Annotated[int, typer.Option("--copies", help="How many copies of OUT to replace.")] = 1,
     type_: TypeOpt = None,
     rarity: RarityOpt = None,
-    yes: Annotated[bool, typer.Option("--yes", help="Do it: swap, and remove the returned Potions and Scrolls from the logs.")] = False,
+    yes: Annotated[bool, typer.Option(
+        "--yes", help="Do it: swap, and remove the returned Potions and Scrolls from the logs.")] = False,
     json: JsonOpt = False,
     commit: CommitOpt = False,
 ) -> None:
@@ -213,8 +216,9 @@ def commander_add(
 def commander_swap(
     out: Annotated[str, typer.Argument(metavar="OUT", help="The card leaving the deck.")],
     into: Annotated[str, typer.Argument(metavar="IN", help="The card joining it.")],
-    position: Annotated[Optional[str], typer.Option("--position", metavar="COLOUR-top|bottom",
-                                                    help="IN's Rune position, when drunagor does not know it (remembered).")] = None,
+    position: Annotated[Optional[str], typer.Option(
+        "--position", metavar="COLOUR-top|bottom",
+        help="IN's Rune position, when drunagor does not know it (remembered).")] = None,
     commit: CommitOpt = False,
 ) -> None:
     """Replace a Commander Attack card; IN must not hold a Rune position another card holds.
@@ -248,8 +252,8 @@ def spoils_upgrade(
                                          help="The other card disposed of, from the hero's bag.")],
     to: Annotated[Optional[str], typer.Option("--to", metavar="improved|ultimate",
                                               help="The quality expected (checked: one step only).")] = None,
-    epic: Annotated[Optional[bool], typer.Option("--epic/--not-epic",
-                                                 help="Whether OTHER is an Epic Item, when drunagor does not know (remembered).")] = None,
+    epic: Annotated[Optional[bool], typer.Option(
+        "--epic/--not-epic", help="Whether OTHER is an Epic Item, when drunagor does not know (remembered).")] = None,
     commit: CommitOpt = False,
 ) -> None:
     """Improve a Spoils card one quality step, disposing of Artisan's Tools and another card.

@@ -33,7 +33,8 @@ def migrate(
         elif dry_run:
             for change in plan.changes:
                 print(change.diff(), end="")
-            term.line(f"would migrate {migrations.files_text(plan)} to schema {store.SCHEMA} (dry run: nothing written)")
+            term.line(f"would migrate {migrations.files_text(plan)} to schema {store.SCHEMA} "
+                      "(dry run: nothing written)")
         else:
             _save(c, f"migrated {migrations.files_text(plan)} to schema {store.SCHEMA}", commit)
 

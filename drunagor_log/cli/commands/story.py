@@ -52,7 +52,8 @@ def leader(
 # ------------------------------------------------------------------------ followers, outcomes, ...
 
 
-NameArg = Annotated[str, typer.Argument(help="The name as written in the book (any case; a unique prefix of a known name is enough).")]
+NameArg = Annotated[str, typer.Argument(
+    help="The name as written in the book (any case; a unique prefix of a known name is enough).")]
 
 follower_app = typer.Typer(help="Followers on the Story Record (RB L447-463).", no_args_is_help=True)
 outcome_app = typer.Typer(help="Outcomes on the Story Record (RB L962).", no_args_is_help=True)
@@ -164,8 +165,8 @@ def chapter_fail(n: ChapterArg, force: ForceOpt = False, commit: CommitOpt = Fal
 @chapter_app.command("show")
 def chapter_show(
     n: Annotated[Optional[str], typer.Argument(metavar="[N]", help="Chapter number (default: the next one).")] = None,
-    heroes: Annotated[Optional[int], typer.Option("--heroes", metavar="K",
-                                                  help="Number of heroes (default: the party's active heroes).")] = None,
+    heroes: Annotated[Optional[int], typer.Option(
+        "--heroes", metavar="K", help="Number of heroes (default: the party's active heroes).")] = None,
     json: JsonOpt = False,
 ) -> None:
     """The briefing for chapter N (default: the next), with the party's numbers filled in.
