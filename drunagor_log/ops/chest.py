@@ -54,19 +54,18 @@ def set_copies(chest_t: Any, name: str, copies: int) -> None:
 # ------------------------------------------------------------------------------------- chest add
 
 
-def _name_to_add(story: Story, card: str) -> tuple[str, bool, bool]:
-    """(the name to write, whether the catalog knows it, whether the campaign already knows it)."""
+def _name_to_add(story: Story, card: str, new: bool, facts_given: bool) -> str:
+    """The card `chest add` names: a chest card the catalog, [cards] or the deck knows (any case, a
+    unique prefix); a card nobody knows only when the user says so: --new, or its facts given for a
+    name that looks like no known one (a typo of a known card is refused with "did you mean")."""
     from .. import catalog
-    from ..rules import chest
+    from ._names import close_to, resolve
 
-    entry = catalog.chest_card(card)
-    # An exact name only: a prefix finds a card, but must not add copies or facts to another.
-    existing = next((x for x in story.chest_cards if chest.same_card(x.name, card)), None)
-    key, _ = chest.recorded(story.cards, card)
-    name = entry["name"] if entry else (existing.name if existing else key or card.strip())
-    if not name:
+    names = [*(e["name"] for e in catalog.chest_cards()), *story.cards, *(x.name for x in story.chest_cards)]
+    if not card.strip():
         raise UsageError("the card needs a name")
-    return name, entry is not None, existing is not None or key is not None
+    return resolve(card, names, "card", new=new or (facts_given and not close_to(card, names)),
+                   new_hint="if it is a card drunagor does not know, add --new to record it")
 
 
 def _check_add_args(copies: int, type_: str | None, rarity: str | None) -> None:
@@ -85,16 +84,18 @@ def _new_facts(facts: CardFacts, name: str, type_: str | None, rarity: str | Non
             if v is not None and getattr(facts, k) != v and not entry.get(k)}
 
 
-def add(c: Campaign, card: str, copies: int = 1, type_: str | None = None, rarity: str | None = None) -> Change:
+def add(c: Campaign, card: str, copies: int = 1, type_: str | None = None, rarity: str | None = None,
+        new: bool = False) -> Change:
     """Put `copies` of a Potion or Scroll in the Chest deck while it is recorded; remember its type and
-    rarity under [cards] (`copies=0`: only the facts). Refused when it would break the grid."""
+    rarity under [cards] (`copies=0`: only the facts). Refused when it would break the grid. A card
+    drunagor does not know is added with its facts, or with `new`."""
     from ..rules import chest
 
     type_ = choice(type_, chest.FACT_TYPES, "--type")
     rarity = choice(rarity, chest.RARITIES, "--rarity")
     _check_add_args(copies, type_, rarity)
     story, sf = c.story, c.story_file
-    name, in_catalog, recorded = _name_to_add(story, card)
+    name = _name_to_add(story, card, new, type_ is not None or rarity is not None)
     facts = chest.card_facts(name, story.cards)
     with sf.about(("chest", "epic")):
         chest.refuse_epic_rare(facts)
@@ -109,7 +110,7 @@ def add(c: Campaign, card: str, copies: int = 1, type_: str | None = None, rarit
     with sf.about(("chest", "cards")):
         plan = chest.plan_add(story, name, copies, _new_facts(facts, name, type_, rarity), add_pair)
     _write_addition(c, plan)
-    warnings = _add_warnings(plan, in_catalog or recorded)
+    warnings = _add_warnings(plan)
     if copies:
         summary = (f"Chest deck: added {chest.copies_text(name, copies)}{chest.kind_words(plan.facts)}; "
                    f"{plan.grid.total} of {chest.DECK_SIZE} Potions and Scrolls recorded")
@@ -130,20 +131,57 @@ def _write_addition(c: Campaign, plan: Addition) -> None:
         set_copies(chest_t, plan.name, plan.total)
 
 
-def _add_warnings(plan: Addition, known: bool) -> tuple[str, ...]:
-    from .. import catalog
+def _add_warnings(plan: Addition) -> tuple[str, ...]:
     from ..rules import chest
 
-    out = []
-    if not known:
-        hint = catalog.closest(plan.name, [e["name"] for e in catalog.chest_cards()])
-        if hint and not chest.same_card(hint, plan.name):
-            out.append(f"{plan.name} is not a card drunagor knows; did you mean {hint!r}?")
     if plan.facts.missing and plan.copies:
-        out.append(f"the {' and '.join(plan.facts.missing)} of {plan.name} is unknown, so the grid (RB L357-359) "
-                   f"cannot be checked; record it once: drunagor chest add \"{plan.name}\" --copies 0 "
-                   f"{chest.flags_for(plan.facts.missing)}")
-    return tuple(out)
+        return (f"the {' and '.join(plan.facts.missing)} of {plan.name} is unknown, so the grid (RB L357-359) "
+                f"cannot be checked; record it once: drunagor chest add \"{plan.name}\" --copies 0 "
+                f"{chest.flags_for(plan.facts.missing)}",)
+    return ()
+
+
+# ---------------------------------------------------------------------------------- chest remove
+
+
+def remove(c: Campaign, card: str, copies: int = 1) -> Change:
+    """Take `copies` of a card out of the Chest deck while it is recorded (the inverse of `add`): the
+    entry goes with its last copy. The Epic Rare pair is fixed (RB L345); facts recorded about the card
+    under [cards] stay (`card forget` forgets them)."""
+    from ..rules import chest
+
+    story, sf = c.story, c.story_file
+    entry = chest.find_in_deck(story, card)
+    if entry is None:
+        _refuse_absent(c, card)
+    assert entry is not None
+    if copies < 1:
+        raise UsageError(f"--copies must be at least 1, not {copies}", rule="chest-deck")
+    if copies > entry.copies:
+        i = next(n for n, x in enumerate(story.chest_cards) if x is entry)
+        raise RuleError(f"the Chest deck holds {chest.copies_text(entry.name, entry.copies)}, not {copies}",
+                        file=sf.shown, line=sf.line(("chest", "cards", i)), rule="chest-deck",
+                        remedy=f"remove at most {entry.copies}")
+    set_copies(sf.edit()["chest"], entry.name, entry.copies - copies)
+    total = sum(x.copies for x in story.chest_cards if chest.card_facts(x.name, story.cards).type
+                not in ("treasure", "other")) - copies
+    return Change(f"Chest deck: removed {chest.copies_text(entry.name, copies)}; {total} of {chest.DECK_SIZE} "
+                  f"Potions and Scrolls recorded", data={"card": entry.name, "removed": copies,
+                                                         "copies": entry.copies - copies})
+
+
+def _refuse_absent(c: Campaign, card: str) -> None:
+    from ..rules import chest
+
+    story, sf = c.story, c.story_file
+    pair = [p for p in (*chest.epic_pair(), *story.chest_epic) if chest.same_card(p, card)]
+    if pair:
+        raise RuleError(f"{pair[0]} is one of the Epic Rare pair, which is fixed (RB L345); only Potions and "
+                        "Scrolls are taken out", file=sf.shown, line=sf.line(("chest", "epic")), rule="chest-deck",
+                        remedy="name a Potion or a Scroll of the deck")
+    names = ", ".join(x.name for x in story.chest_cards) or "none recorded yet"
+    raise UsageError(f"{card!r} is not in the Chest deck", file=sf.shown, line=sf.line(("chest", "cards")),
+                     rule="chest-deck", remedy=f"the deck holds: {names}")
 
 
 # ------------------------------------------------------------------------------------ chest swap

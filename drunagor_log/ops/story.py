@@ -41,6 +41,7 @@ PLACE_AFTER = {
     "followers": ("leader", "party", "campaign", "schema"),
     "outcomes": ("followers", "leader", "party", "campaign", "schema"),
     "statuses": ("outcomes", "followers", "leader", "party", "campaign", "schema"),
+    "stash": ("statuses", "outcomes", "followers", "leader", "party", "campaign", "schema"),
 }
 VERBS = {"completed": "complete", "skipped": "skip", "failed": "fail"}
 
@@ -107,30 +108,22 @@ def _known(key: str) -> tuple[str, ...]:
     return catalog.names(LISTS[key][0])
 
 
-def _resolve_new(key: str, query: str) -> tuple[str, str | None]:
-    """(the name to write, a warning or None): the catalog spelling of a known name (any case, or a
-    unique prefix of it); an unknown name as typed, with a warning that suggests the closest one."""
-    from .. import catalog
+def _resolve_new(key: str, query: str, new: bool) -> str:
+    """The name to write: the catalog spelling of a known name (any case, or a unique prefix of it);
+    a name drunagor does not know only with `new` (else refused with the closest name: a typo is
+    never written as a side effect)."""
+    from ._names import resolve
 
     typed = " ".join(query.split())
     if not typed:
         raise UsageError("the name is empty", remedy="give the name as written in the book")
-    known = _known(key)
-    exact = catalog.canonical(typed, known)
-    if exact is not None:
-        return exact, None
-    starts = [n for n in known if n.casefold().startswith(typed.casefold())]
-    if len(starts) == 1:
-        return starts[0], None
     what = LISTS[key][1]
-    if starts:
-        raise UsageError(f"{typed!r} could be any of: {', '.join(starts)}", remedy=f"type more of the {what}'s name")
-    from ..checks.story import suggest
-
-    hint = suggest(typed, known)
-    suggestion = f"did you mean {hint!r}? " if hint else ""
-    return typed, (f"{typed!r} is not {_a(what)} drunagor knows; {suggestion}recorded as typed "
-                   f"(drunagor check --strict reports it until it is fixed)")
+    try:
+        return resolve(typed, _known(key), what, game=True, new=new,
+                       new_hint=f"if it is {_a(what)} drunagor does not know, add --new to record it")
+    except UsageError as exc:  # several names begin so
+        exc.remedy = f"type more of the {what}'s name"
+        raise
 
 
 def _resolve_recorded(c: Campaign, key: str, query: str) -> tuple[str, int]:
@@ -156,11 +149,12 @@ def _resolve_recorded(c: Campaign, key: str, query: str) -> tuple[str, int]:
     return name, recorded.index(name)
 
 
-def add_name(c: Campaign, key: str, query: str) -> Change:
-    """Write a name on one of the Story Record's lists (`followers`, `outcomes`, `statuses`)."""
+def add_name(c: Campaign, key: str, query: str, new: bool = False) -> Change:
+    """Write a name on one of the Story Record's lists (`followers`, `outcomes`, `statuses`); a name
+    drunagor does not know only with `new`."""
     from .. import catalog
 
-    name, warning = _resolve_new(key, query)
+    name = _resolve_new(key, query, new)
     what = LISTS[key][1]
     f = c.story_file
     twin = catalog.canonical(name, getattr(c.story, key))
@@ -174,7 +168,7 @@ def add_name(c: Campaign, key: str, query: str) -> Change:
         summary = f"Outcome {name} written on the Story Record (RB L962)"
     else:
         summary = f"Story Record status {name} written"
-    return Change(summary, warnings=(warning,) if warning else (), data={key[:-1]: name})
+    return Change(summary, data={key[:-1]: name})
 
 
 def remove_name(c: Campaign, key: str, query: str) -> Change:
@@ -190,9 +184,9 @@ def remove_name(c: Campaign, key: str, query: str) -> Change:
     return Change(summary, data={key[:-1]: name})
 
 
-def add_follower(c: Campaign, name: str) -> Change:
+def add_follower(c: Campaign, name: str, new: bool = False) -> Change:
     """A Follower joins the party (RB L455)."""
-    return add_name(c, "followers", name)
+    return add_name(c, "followers", name, new)
 
 
 def remove_follower(c: Campaign, name: str) -> Change:
@@ -200,18 +194,18 @@ def remove_follower(c: Campaign, name: str) -> Change:
     return remove_name(c, "followers", name)
 
 
-def add_outcome(c: Campaign, name: str) -> Change:
+def add_outcome(c: Campaign, name: str, new: bool = False) -> Change:
     """The book says to write an Outcome (RB L962)."""
-    return add_name(c, "outcomes", name)
+    return add_name(c, "outcomes", name, new)
 
 
 def remove_outcome(c: Campaign, name: str) -> Change:
     return remove_name(c, "outcomes", name)
 
 
-def add_status(c: Campaign, name: str) -> Change:
+def add_status(c: Campaign, name: str, new: bool = False) -> Change:
     """A status of the Story Record (the party's; a hero's are in the Campaign Log)."""
-    return add_name(c, "statuses", name)
+    return add_name(c, "statuses", name, new)
 
 
 def remove_status(c: Campaign, name: str) -> Change:
@@ -404,3 +398,46 @@ def _party_size(c: Campaign, heroes: int | None) -> int:
         raise UsageError(f"the party has {k} active heroes; a party has 1 to 5",
                          remedy="say how many will play: --heroes K (1 to 5)")
     return k
+
+
+# ------------------------------------------------------------------------------------ party stash
+
+
+def add_to_stash(c: Campaign, item: str, new: bool = False) -> Change:
+    """Put a Consumable Item in the party stash (story.toml `stash`): to take back a `stash remove`
+    made by mistake. Only Consumable Items are stashed (RB L972-974); a card drunagor does not know
+    is added only with `new`."""
+    from .cards import known_names, resolve_card
+
+    story = c.story
+    name = resolve_card(item, known_names(story), new=new,
+                        new_hint="if it is a card drunagor does not know, add --new to record it")
+    kind = _kind_of(story, name)
+    if kind is not None and kind != "consumable":
+        raise RuleError(f"{name} is {_a(kind)} card, not a Consumable Item: only Consumable Items go to the party "
+                        "stash (RB L972-974)", file=c.story_file.shown, line=c.story_file.line(("stash",)),
+                        rule="stash", remedy="a leaving hero's other cards return to the box")
+    edit.append_entry(c.story_file.edit(), "stash", name, PLACE_AFTER["stash"])
+    return Change(f"party stash: {name} added ({len(story.stash) + 1} in the stash)", data={"item": name})
+
+
+def _kind_of(story: Story, name: str) -> str | None:
+    from ..rules import cards
+
+    return cards.facts_of(name, story.cards)["kind"]
+
+
+def remove_from_stash(c: Campaign, item: str) -> Change:
+    """Take a card out of the party stash (recorded by mistake, or returned to the box); with two
+    copies, the last one goes (so `stash add X` then `stash remove X` leaves the file as it was)."""
+    from .cards import resolve_card
+
+    story, f = c.story, c.story_file
+    if not story.stash:
+        raise RuleError("the party stash is empty", file=f.shown, line=f.line(("stash",)), rule="stash",
+                        remedy="nothing to take out")
+    with f.about(("stash",)):
+        name = resolve_card(item, story.stash)
+    index = len(story.stash) - 1 - story.stash[::-1].index(name)
+    edit.remove_entry(f.edit(), "stash", index)
+    return Change(f"party stash: {name} taken out ({len(story.stash) - 1} left)", data={"item": name})

@@ -278,13 +278,19 @@ def _entry_problems(card: ChestCard, f: CardFacts, i: int, seen: set[str]) -> li
     if f.type == "treasure":
         why = ("was replaced for good before the campaign (RB L369-371)" if f.retired else
                "is an Epic Rare treasure: the pair goes in `epic` and cannot be replaced (RB L345, L349-353)")
-        found.append(Finding(f"{f.name} {why}; remove it from the Potions and Scrolls", at))
+        found.append(Finding(f"{f.name} {why}; take it out of the Potions and Scrolls: drunagor chest remove "
+                             f"\"{card.name}\"{_all_copies(card)}", at))
     elif f.type == "other":
         found.append(Finding(f"{card.name} is recorded as neither a Potion nor a Scroll; only "
                              f"Potions and Scrolls join the Epic Rare pair (RB L349-355)", at,
-                             remedy="remove it from [chest] cards, or, if it is a Potion or a Scroll, "
-                                    "correct `type` in its [cards] entry"))
+                             remedy=f"take it out: drunagor chest remove \"{card.name}\"{_all_copies(card)}, or, if "
+                                    f"it is a Potion or a Scroll, correct its type: drunagor card set \"{card.name}\" "
+                                    f"--type potion|scroll"))
     return found
+
+
+def _all_copies(card: ChestCard) -> str:
+    return f" --copies {card.copies}" if card.copies != 1 else ""
 
 
 def _over_counts(cards: list, counts: dict, type_totals: dict, target: dict) -> list[Finding]:
@@ -311,8 +317,12 @@ def _over_counts(cards: list, counts: dict, type_totals: dict, target: dict) -> 
 def _cut(extra: int, held: list, what: str, rarity: str | None = None) -> str:
     """The remedy for a cell or a type over its count: which entries to lower, and by how many."""
     listed = ", ".join(f"{c.name} x{c.copies}" for _, c in held)
-    fix = f"take {extra} cop{'y' if extra == 1 else 'ies'} of the {what} ({listed}) out of [chest] cards"
-    return fix + (", or correct a rarity recorded wrongly under [cards]" if rarity else "")
+    last = held[-1][1]
+    n = min(extra, last.copies)
+    fix = (f"take {extra} cop{'y' if extra == 1 else 'ies'} of the {what} ({listed}) out of the deck, e.g. "
+           f"drunagor chest remove \"{last.name}\"" + (f" --copies {n}" if n != 1 else ""))
+    return fix + (", or correct a rarity recorded wrongly: drunagor card set CARD --rarity common|uncommon|rare"
+                  if rarity else "")
 
 
 def _epic_problems(story: Story, cards) -> list[Finding]:

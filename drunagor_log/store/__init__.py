@@ -312,8 +312,11 @@ def parse(raw: bytes, path: Path) -> dict[str, Any]:
     """Plain values of a TOML file, or one DataError that says where and what."""
     shown = display(path)
     if not raw.strip():
-        raise DataError("the file is empty", file=shown, rule="empty-file",
-                        remedy="restore it from git (git checkout -- FILE) or delete it")
+        # Deleting an empty story.toml would leave no campaign at all: never advise it there.
+        remedy = ("restore it from git (git checkout -- FILE); without git, write `schema = 1` in it to start "
+                  "the Story Record again" if path.name == "story.toml" else
+                  "restore it from git (git checkout -- FILE) or delete it")
+        raise DataError("the file is empty", file=shown, rule="empty-file", remedy=remedy)
     conflict = conflict_error(raw, shown)
     if conflict is not None:
         raise conflict

@@ -227,10 +227,37 @@ def set_card_facts(doc: Any, name: str, facts: dict[str, Any],
     cards = table(doc, "cards")
     key = find_key(cards, name, match)
     if key is not None and hasattr(cards[key], "keys"):
-        for k, v in facts.items():
-            cards[key][k] = v
+        entry = cards[key]
+        if all(k in entry for k in facts):
+            for k, v in facts.items():
+                entry[k] = v  # in place: the entry's own spacing kept
+        else:  # a new fact: the entry written as the files write inline tables (tomlkit would pad it)
+            cards[key] = inline({**entry.unwrap(), **facts})
         return
     add_to_table(cards, name, inline(facts))
+
+
+def forget_card_facts(doc: Any, name: str, facts: Iterable[str],
+                      match: Callable[[str, str], bool] = _casefold_match) -> list[str]:
+    """Remove some facts of a card's entry under [cards] (the entry goes when none is left); the
+    facts removed, in the entry's order."""
+    if "cards" not in doc:
+        return []
+    cards = doc["cards"]
+    key = find_key(cards, name, match)
+    if key is None or not hasattr(cards[key], "keys"):
+        return []
+    wanted = set(facts)
+    values = cards[key].unwrap()
+    gone = [k for k in values if k in wanted]
+    left = {k: v for k, v in values.items() if k not in wanted}
+    if not gone:
+        return []
+    if left:
+        cards[key] = inline(left)
+    else:
+        del cards[key]
+    return gone
 
 
 def forget_card(doc: Any, name: str, match: Callable[[str, str], bool] = _casefold_match) -> bool:

@@ -137,18 +137,26 @@ def test_follower_add_uses_the_catalog_spelling_and_goes_one_per_line(run, sgc):
         'followers = [\n  "Vorn the Warrior",\n  "Maya the Ranger",\n]')
 
 
-def test_an_unknown_follower_is_accepted_with_a_suggestion(run, sgc):
+def test_an_unknown_follower_is_refused_with_a_suggestion_unless_new(run, sgc):
+    # SPEC 9 name resolution: a typo is never written as a side effect; --new records a name drunagor
+    # does not know, and `check` keeps reporting it as unknown (a warning; --strict: an error)
     with_story(sgc, 'followers = ["Vorn the Warrior"]', "followers = []")
-    r = run("follower", "add", "Vorm")
-    assert r.exit_code == 0
-    assert r.stderr == ("warning: 'Vorm' is not a Follower drunagor knows; did you mean 'Vorn the Warrior'? "
-                        "recorded as typed (drunagor check --strict reports it until it is fixed)\n")
+    before = snapshot(sgc)
+    r = run("follower", "add", "Vorn the Warior")
+    assert (r.exit_code, r.stderr) == (1, "error: no Follower called 'Vorn the Warior'; did you mean 'Vorn the "
+                                          "Warrior'? (if it is a Follower drunagor does not know, add --new to "
+                                          "record it)\n")
+    assert snapshot(sgc) == before
+    r = run("follower", "add", "Vorm", "--new")
+    assert (r.exit_code, r.stderr) == (0, ""), r
     assert 'followers = [\n  "Vorm",\n]\n' in story(sgc)
     r = run("check")
     assert (r.exit_code, story_lines(r)) == (0, "campaigns/sgc/story.toml:7: unknown-name: Follower 'Vorm' is not a name "
                                           "drunagor knows; did you mean 'Vorn the Warrior'? fix the spelling, or "
                                           "keep it if the book says so (warning)\n")
     assert run("check", "--strict").exit_code == 1
+    assert run("follower", "remove", "Vorm").exit_code == 0
+    assert snapshot(sgc) == before  # the inverse: byte for byte
 
 
 def test_a_duplicate_follower_is_refused(run, sgc):

@@ -24,6 +24,8 @@ TypeOpt = Annotated[Optional[str], typer.Option(
 RarityOpt = Annotated[Optional[str], typer.Option(
     "--rarity", metavar="common|uncommon|rare",
     help="The card's rarity, when drunagor does not know it (remembered).")]
+NewOpt = Annotated[bool, typer.Option(
+    "--new", help="The card is one drunagor does not know (nor looks like one it knows): record it as typed.")]
 PositionOpt = Annotated[Optional[str], typer.Option(
     "--position", metavar="COLOUR-top|bottom",
     help="The card's Rune position, when drunagor does not know it (remembered).")]
@@ -93,6 +95,7 @@ def chest_add(
     copies: Annotated[int, typer.Option("--copies", help="Copies to add (0: only record --type/--rarity).")] = 1,
     type_: TypeOpt = None,
     rarity: RarityOpt = None,
+    new: NewOpt = False,
     commit: CommitOpt = False,
 ) -> None:
     """Put a Potion or Scroll in the Chest deck while recording it; remember its type and rarity.
@@ -101,10 +104,29 @@ def chest_add(
     --type and --rarity: they are stored under [cards] in story.toml, because the grid (4 Common,
     3 Uncommon, 2 Rare of each type, RB L357-359) cannot be checked without them. `--copies 0`
     records the facts of a card without adding a copy. A card that would break the grid is refused.
+    A card drunagor does not know is added with its --type and --rarity, or with --new; a name close
+    to a known one ("Potion of Heling") is refused with "did you mean" unless --new says it is new.
+    `drunagor chest remove` takes a card out again.
 
     Example: drunagor chest add "Potion of Healing" --copies 3 --rarity common
     """
-    perform(chest_ops.add, card, copies, type_, rarity, commit=commit)
+    perform(chest_ops.add, card, copies, type_, rarity, new, commit=commit)
+
+
+def chest_remove(
+    card: Annotated[str, typer.Argument(help="The Potion or Scroll (any case; a unique prefix is enough).")],
+    copies: Annotated[int, typer.Option("--copies", help="Copies to take out (the entry goes with its last).")] = 1,
+    commit: CommitOpt = False,
+) -> None:
+    """Take a card out of the Chest deck while recording it: the inverse of `chest add`.
+
+    For a card added by mistake, or one copy too many. The Epic Rare pair is fixed (RB L345). The
+    facts recorded about the card under [cards] stay; `drunagor card forget` forgets them. To change
+    the deck on the table in a Camp phase, use `drunagor chest swap` (RB L361).
+
+    Example: drunagor chest remove "Scroll of Beguile" --copies 2
+    """
+    perform(chest_ops.remove, card, copies, commit=commit)
 
 
 # ------------------------------------------------------------------------------- chest swap
@@ -145,15 +167,11 @@ def chest_swap(
     if json:
         term.json(change.data)
         return
-    _print_returns(change.summary, change.data)
-    if not change.data["camp_phase"]:
-        term.line("Nothing written. An adventure is under way: the Chest deck can be changed only during "
-                  "a Camp phase (RB L361); after `drunagor adventure end`, run again with --yes.")
-    else:
-        term.line("Nothing written: run again with --yes to swap and remove these cards from the logs.")
+    _print_preview(change.summary, change.data)
 
 
-def _print_returns(summary: str, report: dict) -> None:
+def _print_preview(summary: str, report: dict) -> None:
+    """What a swap would do: the cards, what each holder returns (RB L361), and that nothing was written."""
     term.line(f"Swap: {summary}.")
     term.line("The composition changes, so the party first returns every Potion and Scroll it owns; "
               "Epic Rare treasures are kept (RB L361):")
@@ -164,6 +182,11 @@ def _print_returns(summary: str, report: dict) -> None:
     for who, items in report["unknown"].items():
         term.line(f"  {who}: cannot tell whether {', '.join(items)} is a Potion or a Scroll; record it with "
                   f"drunagor chest add NAME --copies 0 --type potion|scroll|other", "yellow")
+    if not report["camp_phase"]:
+        term.line("Nothing written. An adventure is under way: the Chest deck can be changed only during "
+                  "a Camp phase (RB L361); after `drunagor adventure end`, run again with --yes.")
+    else:
+        term.line("Nothing written: run again with --yes to swap and remove these cards from the logs.")
 
 
 # ----------------------------------------------------------------------------- commander deck
@@ -275,6 +298,7 @@ def spoils_upgrade(
 def register(app: typer.Typer) -> None:
     chest_app.command("show")(chest_show)
     chest_app.command("add")(chest_add)
+    chest_app.command("remove")(chest_remove)
     chest_app.command("swap")(chest_swap)
     commander_app.command("show")(commander_show)
     commander_app.command("add")(commander_add)

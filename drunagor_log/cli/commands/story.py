@@ -55,6 +55,8 @@ def leader(
 NameArg = Annotated[str, typer.Argument(
     help="The name as written in the book (any case; a unique prefix of a known name is enough).")]
 
+NewOpt = Annotated[bool, typer.Option("--new", help="The name is one drunagor does not know: record it as typed.")]
+
 follower_app = typer.Typer(help="Followers on the Story Record (RB L447-463).", no_args_is_help=True)
 outcome_app = typer.Typer(help="Outcomes on the Story Record (RB L962).", no_args_is_help=True)
 status_app = typer.Typer(help="Story Record statuses (the party's; a hero's are `drunagor hero status`).",
@@ -62,19 +64,20 @@ status_app = typer.Typer(help="Story Record statuses (the party's; a hero's are 
 
 
 @follower_app.command("add")
-def follower_add(name: NameArg, commit: CommitOpt = False) -> None:
+def follower_add(name: NameArg, new: NewOpt = False, commit: CommitOpt = False) -> None:
     """Write a Follower on the Story Record when the party recruits one (RB L455).
 
-    A name drunagor does not know is accepted with a warning that suggests the closest known one.
+    A name drunagor does not know is refused with the closest known one ("did you mean"); --new
+    records it as typed. `follower remove` takes back a Follower written by mistake.
 
     Example: drunagor follower add "Maya the Ranger"
     """
-    perform(story_ops.add_follower, name, commit=commit)
+    perform(story_ops.add_follower, name, new, commit=commit)
 
 
 @follower_app.command("remove")
 def follower_remove(name: NameArg, commit: CommitOpt = False) -> None:
-    """Erase a Follower who was defeated or dismissed (RB L459).
+    """Erase a Follower who was defeated or dismissed (RB L459), or was written by mistake.
 
     Example: drunagor follower remove vorn
     """
@@ -82,17 +85,19 @@ def follower_remove(name: NameArg, commit: CommitOpt = False) -> None:
 
 
 @outcome_app.command("add")
-def outcome_add(name: NameArg, commit: CommitOpt = False) -> None:
+def outcome_add(name: NameArg, new: NewOpt = False, commit: CommitOpt = False) -> None:
     """Write an Outcome on the Story Record when the book says so (RB L962).
+
+    A name drunagor does not know is refused with the closest known one; --new records it as typed.
 
     Example: drunagor outcome add "Promised Reward"
     """
-    perform(story_ops.add_outcome, name, commit=commit)
+    perform(story_ops.add_outcome, name, new, commit=commit)
 
 
 @outcome_app.command("remove")
 def outcome_remove(name: NameArg, commit: CommitOpt = False) -> None:
-    """Erase an Outcome from the Story Record.
+    """Erase an Outcome from the Story Record (written by mistake, or the book says so).
 
     Example: drunagor outcome remove "Drinking Pal"
     """
@@ -100,12 +105,14 @@ def outcome_remove(name: NameArg, commit: CommitOpt = False) -> None:
 
 
 @status_app.command("add")
-def status_add(name: NameArg, commit: CommitOpt = False) -> None:
+def status_add(name: NameArg, new: NewOpt = False, commit: CommitOpt = False) -> None:
     """Write a status on the Story Record (the party's, not a hero's).
+
+    A name drunagor does not know is refused with the closest known one; --new records it as typed.
 
     Example: drunagor status add "Dark Past"
     """
-    perform(story_ops.add_status, name, commit=commit)
+    perform(story_ops.add_status, name, new, commit=commit)
 
 
 @status_app.command("remove")
@@ -115,6 +122,33 @@ def status_remove(name: NameArg, commit: CommitOpt = False) -> None:
     Example: drunagor status remove "Imminent Danger"
     """
     perform(story_ops.remove_status, name, commit=commit)
+
+
+# ------------------------------------------------------------------------------------ party stash
+
+stash_app = typer.Typer(help="The party stash: Consumable Items a hero who left gave the party (RB L972-974).",
+                        no_args_is_help=True)
+ItemArg = Annotated[str, typer.Argument(help="The card (any case; a unique prefix of a known name is enough).")]
+
+
+@stash_app.command("add")
+def stash_add(item: ItemArg, new: NewOpt = False, commit: CommitOpt = False) -> None:
+    """Put a Consumable Item in the party stash (to take back a `stash remove` made by mistake).
+
+    `drunagor hero remove` stashes a leaving hero's Consumables itself; only Consumables are stashed.
+
+    Example: drunagor stash add "Potion of Healing"
+    """
+    perform(story_ops.add_to_stash, item, new, commit=commit)
+
+
+@stash_app.command("remove")
+def stash_remove(item: ItemArg, commit: CommitOpt = False) -> None:
+    """Take a card out of the party stash: recorded by mistake, or returned to the box.
+
+    Example: drunagor stash add "Potion of Healing" && drunagor stash remove "Potion of Healing"
+    """
+    perform(story_ops.remove_from_stash, item, commit=commit)
 
 
 # ---------------------------------------------------------------------------- the Adventure Track
@@ -198,5 +232,6 @@ def register(app: typer.Typer) -> None:
     app.add_typer(follower_app, name="follower")
     app.add_typer(outcome_app, name="outcome")
     app.add_typer(status_app, name="status")
+    app.add_typer(stash_app, name="stash")
     app.add_typer(chapter_app, name="chapter")
 
