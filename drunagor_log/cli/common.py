@@ -59,7 +59,8 @@ def finish(c: Campaign, message: str, commit: bool = False, *, quiet: bool = Fal
     if wants_commit:
         sha = gitops.commit_changes(c.root, changed, message)
         if not quiet:
-            term.line(f"committed {sha}: drunagor: {message}" if sha else "nothing to commit: the files match the last commit")
+            term.line(f"committed {sha}: drunagor: {message}" if sha
+                      else "nothing to commit: the files match the last commit")
     return changed
 
 

@@ -32,16 +32,16 @@ def _same(a: str, b: str) -> bool:
 def resolve_card(query: str, names: Iterable[str], *, new: bool = False, new_hint: str | None = None) -> str:
     """The card `query` means among `names` (the one resolver's order; with `new`, a name nobody
     knows is kept as typed); else a refusal (exit 1) with the closest name."""
-    from ._names import resolve
+    from ..names import resolve
 
     return resolve(query, names, WHAT, game=True, new=new, new_hint=new_hint)
 
 
 def close_to_known(query: str, names: Iterable[str]) -> bool:
     """Whether `query` looks like a typo of a known name (then it is recorded only with --new)."""
-    from ._names import close_to
+    from ..names import closest
 
-    return close_to(query, names)
+    return closest(query, list(names)) is not None
 
 
 def known_names(story: Story) -> list[str]:

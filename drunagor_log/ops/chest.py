@@ -59,13 +59,13 @@ def _name_to_add(story: Story, card: str, new: bool, facts_given: bool) -> str:
     unique prefix); a card nobody knows only when the user says so: --new, or its facts given for a
     name that looks like no known one (a typo of a known card is refused with "did you mean")."""
     from .. import catalog
-    from ._names import close_to, resolve
+    from .cards import close_to_known, resolve_card
 
     names = [*(e["name"] for e in catalog.chest_cards()), *story.cards, *(x.name for x in story.chest_cards)]
     if not card.strip():
         raise UsageError("the card needs a name")
-    return resolve(card, names, "card", new=new or (facts_given and not close_to(card, names)),
-                   new_hint="if it is a card drunagor does not know, add --new to record it")
+    return resolve_card(card, names, new=new or (facts_given and not close_to_known(card, names)),
+                        new_hint="if it is a card drunagor does not know, add --new to record it")
 
 
 def _check_add_args(copies: int, type_: str | None, rarity: str | None) -> None:

@@ -112,7 +112,7 @@ def _resolve_new(key: str, query: str, new: bool) -> str:
     """The name to write: the catalog spelling of a known name (any case, or a unique prefix of it);
     a name drunagor does not know only with `new` (else refused with the closest name: a typo is
     never written as a side effect)."""
-    from ._names import resolve
+    from ..names import resolve
 
     typed = " ".join(query.split())
     if not typed:

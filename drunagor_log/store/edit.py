@@ -143,16 +143,6 @@ def set_in_entry(container: Any, key: str, index: int, field: str, value: Any,
     replace_entry(container, key, index, values)
 
 
-def set_value(container: Any, key: str, value: Any, after: Iterable[str] = ()) -> None:
-    """Set a scalar key: in place when it exists (its comment kept; untouched when it already holds
-    `value`), else a new key placed as insert_top places it."""
-    if key in container:
-        if container[key] != value or type(container[key].unwrap()) is not type(value):
-            container[key] = value
-        return
-    insert_top(container, key, value, after)
-
-
 def rename_key(tbl: Any, old: str, new: str) -> None:
     """Rename a key of a table where it stands, keeping its value and its comment (migrations)."""
     if old not in tbl or new in tbl:
@@ -348,10 +338,13 @@ def dumps(doc: Any) -> str:
 
 
 def set_value(container: Any, key: str, value: Any, after: Iterable[str] = ()) -> None:
-    """Set a scalar key: an existing one is replaced on its own line (its comment kept); a new one
-    goes after the first of the keys `after` the container has, else where add_key puts it."""
+    """Set a scalar key: an existing one is replaced on its own line (its comment kept; left untouched
+    when it already holds `value`, so its bytes stay); a new one goes after the first of the keys
+    `after` the container has, else where add_key puts it."""
     import tomlkit
 
+    if key in container and _holds(container[key], value):
+        return
     new = tomlkit.parse(f"x = {value_text(value)}\n")["x"] if isinstance(value, (str, bool, int)) else item(value)
     if key in container:
         container[key] = new  # tomlkit keeps the line's comment
@@ -377,7 +370,12 @@ def clear_entries(container: Any, key: str) -> None:
         container[key] = tomlkit.array()
 
 
+def _holds(current: Any, value: Any) -> bool:
+    plain = current.unwrap() if hasattr(current, "unwrap") else current
+    return type(plain) is type(value) and plain == value
+
+
 def set_entry_field(container: Any, key: str, index: int, field: str, value: Any) -> None:
     """Set one field of the inline table at entry `index` of `container[key]`, the entry's other
-    fields and its line kept as they are."""
-    container[key][index][field] = value
+    fields and its line kept as they are (a new field: see set_in_entry)."""
+    set_in_entry(container, key, index, field, value)
