@@ -19,7 +19,7 @@ from pathlib import Path
 
 from . import store
 from .errors import DataError, RuleError, UsageError
-from .model import FieldError, Hero, Story, hero_from, story_from
+from .model import Hero, Story, hero_from, story_from
 from .names import check_name, hero_aliases, lookup, slug
 
 STORY = "story.toml"
@@ -442,8 +442,5 @@ class Campaign:
 
     @staticmethod
     def _typed(f: store.TomlFile, convert):
-        try:
+        with f.about():  # a FieldError gets the file and the line of its key path
             return convert(f.data)
-        except FieldError as exc:
-            raise DataError(exc.message, file=f.shown, line=f.line(exc.path), remedy=exc.remedy,
-                            rule="shape") from None

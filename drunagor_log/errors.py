@@ -97,6 +97,32 @@ def located(error: DrunagorError, file: str | Path | None, line: int | None = No
     return error
 
 
+class FieldError(DataError):
+    """A value of a campaign file has the wrong shape (raised by model.py, which knows no files).
+
+    It carries the key path of the value; the file that was read adds its name and the line of that
+    key path on the way out (`store.TomlFile.about`), so the one error path prints `FILE:LINE: ...`."""
+
+    def __init__(self, path: tuple, message: str, remedy: str | None = None):
+        super().__init__(message, remedy=remedy, rule="shape")
+        self.key_path = tuple(path)
+
+    @property
+    def path(self) -> tuple:
+        return self.key_path
+
+
+class UnknownChapter(UsageError, KeyError, ValueError):
+    """Not a chapter of the campaign (a usage error, exit 2). Also a KeyError (lookups) and a
+    ValueError (parsing), as the catalog raised it before it was a DrunagorError."""
+
+    def __init__(self, message: str, *, remedy: str | None = "give a chapter from 1 to 9"):
+        super().__init__(message, remedy=remedy)
+
+    def __str__(self) -> str:
+        return self.message
+
+
 @record
 class Problem:
     """One finding of `drunagor check`: printed as `FILE:LINE: rule: message`."""

@@ -49,10 +49,10 @@ def refusal(schema: int, steps: dict[int, Step] | None = None) -> tuple[str, str
 
 
 def rename_key(table: Any, old: str, new: str) -> None:
-    """Rename a key of a tomlkit table where it stands, keeping its value and its comment."""
-    if old not in table or new in table:
-        return
-    table._replace(old, new, table.item(old))
+    """Rename a key of a table where it stands, keeping its value and its comment (for steps)."""
+    from .store import edit
+
+    edit.rename_key(table, old, new)
 
 
 def migrate_doc(doc: Any, kind: str, steps: dict[int, Step] | None = None,
@@ -102,6 +102,21 @@ class Plan:
     current: int  # files already at the current schema
 
 
+def files_text(plan: Plan) -> str:
+    """"1 file", "3 files": the files a plan changes."""
+    n = len(plan.changes)
+    return f"{n} file" if n == 1 else f"{n} files"
+
+
+def nothing_to_do(plan: Plan) -> str:
+    """The line `migrate` prints when no file needs it."""
+    if not plan.newer:
+        return f"no change: every file is at schema {store.SCHEMA}"
+    # not "every file": the newer ones are not at this schema, only left alone
+    return (f"no change: {plan.current} {'file' if plan.current == 1 else 'files'} at schema {store.SCHEMA}; "
+            f"{len(plan.newer)} left alone (newer schema): {', '.join(plan.newer)}")
+
+
 def campaign_files(c: Campaign) -> list[store.TomlFile]:
     """Every file of the campaign, loaded for migration (older schemas accepted)."""
     files = [c.story_file, *c.hero_files.values()]
@@ -131,6 +146,7 @@ def plan(c: Campaign, steps: dict[int, Step] | None = None) -> Plan:
         if schema == store.SCHEMA:
             current += 1
             continue
+        assert schema is not None and f.raw is not None  # store.load checked both
         kind = kind_of(c.root, f.path)
         message, remedy = refusal(schema, steps)
         if remedy != RUN_MIGRATE:  # no chain of steps from this schema: the same refusal as every command's

@@ -1,15 +1,17 @@
 """The campaign as plain, immutable values: what the rules read. No files, no terminal.
 
 `story_from(data)` and `hero_from(data)` turn the plain values of a TOML file into these types and
-raise `FieldError` (a key path, what is wrong, how to fix it) when a value has the wrong shape; the
-store turns that into `FILE:LINE: ...`. Keys a user added that drunagor does not know are ignored here
-and kept in the file.
+raise `FieldError` (errors.py: a key path, what is wrong, how to fix it) when a value has the wrong
+shape; the file it came from adds its name and line (`store.TomlFile.about`). Keys a user added that
+drunagor does not know are ignored here and kept in the file.
 """
 
 from __future__ import annotations
 
-from .values import Factory, record
 from typing import Any
+
+from .errors import FieldError  # noqa: F401  (errors.py: one error tree; still importable from here)
+from .values import Factory, record
 
 CHAPTERS = tuple(f"{n:02d}" for n in range(1, 10))
 TRACK_STATES = ("completed", "skipped")
@@ -17,14 +19,6 @@ EQUIPMENT_KINDS = ("starting", "spoils", "adventure", "epic", "consumable")
 PLACES = ("equipped", "bag")
 QUALITIES = ("standard", "improved", "ultimate")
 TREES = ("melee", "ranged", "agility", "wisdom", "role")
-
-
-class FieldError(Exception):
-    def __init__(self, path: tuple, message: str, remedy: str | None = None):
-        super().__init__(message)
-        self.path = path
-        self.message = message
-        self.remedy = remedy
 
 
 def chapter_id(value: Any) -> str:
@@ -153,57 +147,16 @@ class Story:
 
 
 def story_from(data: dict) -> Story:
-    track_raw = _get(data, "track", dict, (), default={})
-    track: dict[str, str] = {}
-    for key, state in track_raw.items():
-        try:
-            ch = chapter_id(key)
-        except ValueError:
-            raise FieldError(("track", key), f"unknown chapter {key!r} on the Adventure Track",
-                             'chapters are "01" to "09"') from None
-        if state not in TRACK_STATES:
-            raise FieldError(("track", key), f"chapter {ch} is {state!r}; it must be "
-                             '"completed" or "skipped"', "fix the value, or remove the line to leave the slot open")
-        track[ch] = state
-    failures_raw = _get(data, "failures", dict, (), default={})
-    failures = {}
-    for key, n in failures_raw.items():
-        try:
-            failures[chapter_id(key)] = _count(failures_raw, key, ("failures",), 0)
-        except ValueError:
-            raise FieldError(("failures", key), f"unknown chapter {key!r}", 'chapters are "01" to "09"') from None
-
-    rules_raw = _get(data, "rules", dict, (), default={})
-    bag_raw = _get(rules_raw, "rune_bag", dict, ("rules",), default=None)
-    bag = {}
-    if bag_raw is not None:
-        for colour in bag_raw:
-            bag[colour] = _count(bag_raw, colour, ("rules", "rune_bag"), 0)
-    rules = Rules(
-        trauma_limit=_count(rules_raw, "trauma_limit", ("rules",), 1, 0, 9),
-        max_heroes=_count(rules_raw, "max_heroes", ("rules",), 4, 1, 5),
-        rune_bag=bag,
-    )
-
+    track = _track(data)
+    failures = _failures(data)
+    rules = _rules(data)
     chest_raw = _get(data, "chest", dict, (), default={})
-    cards_list = _get(chest_raw, "cards", list, ("chest",), default=[])
-    chest_cards = []
-    for i, entry in enumerate(cards_list):
-        if isinstance(entry, str):
-            chest_cards.append(ChestCard(entry, 1))
-            continue
-        if not isinstance(entry, dict):
-            raise FieldError(("chest", "cards", i), f"a chest card must be {{ name = ..., copies = N }}, "
-                             f"not {entry!r}", 'write { name = "Potion of Healing", copies = 2 }')
-        name = _get(entry, "name", str, ("chest", "cards", i), required=True)
-        chest_cards.append(ChestCard(name, _count(entry, "copies", ("chest", "cards", i), 1, 1, 9)))
-
+    chest_cards = _chest_cards(chest_raw)
     cards = _get(data, "cards", dict, (), default={})
     for name, facts in cards.items():
         if not isinstance(facts, dict):
             raise FieldError(("cards", name), f"the facts about {name!r} must be a table",
                              f'write "{name}" = {{ type = "potion", rarity = "common" }}')
-
     git = _get(data, "git", dict, (), default={})
     commander = _get(data, "commander", dict, (), default={})
     return Story(
@@ -226,6 +179,61 @@ def story_from(data: dict) -> Story:
         corrections=_names(data, "corrections"),
         ending=_get(data, "ending", str, (), default=None),
     )
+
+
+def _track(data: dict) -> dict[str, str]:
+    track_raw = _get(data, "track", dict, (), default={})
+    track: dict[str, str] = {}
+    for key, state in track_raw.items():
+        try:
+            ch = chapter_id(key)
+        except ValueError:
+            raise FieldError(("track", key), f"unknown chapter {key!r} on the Adventure Track",
+                             'chapters are "01" to "09"') from None
+        if state not in TRACK_STATES:
+            raise FieldError(("track", key), f"chapter {ch} is {state!r}; it must be "
+                             '"completed" or "skipped"', "fix the value, or remove the line to leave the slot open")
+        track[ch] = state
+    return track
+
+
+def _failures(data: dict) -> dict[str, int]:
+    failures_raw = _get(data, "failures", dict, (), default={})
+    failures = {}
+    for key in failures_raw:
+        try:
+            failures[chapter_id(key)] = _count(failures_raw, key, ("failures",), 0)
+        except ValueError:
+            raise FieldError(("failures", key), f"unknown chapter {key!r}", 'chapters are "01" to "09"') from None
+    return failures
+
+
+def _rules(data: dict) -> Rules:
+    rules_raw = _get(data, "rules", dict, (), default={})
+    bag_raw = _get(rules_raw, "rune_bag", dict, ("rules",), default=None)
+    bag = {}
+    if bag_raw is not None:
+        for colour in bag_raw:
+            bag[colour] = _count(bag_raw, colour, ("rules", "rune_bag"), 0)
+    return Rules(
+        trauma_limit=_count(rules_raw, "trauma_limit", ("rules",), 1, 0, 9),
+        max_heroes=_count(rules_raw, "max_heroes", ("rules",), 4, 1, 5),
+        rune_bag=bag,
+    )
+
+
+def _chest_cards(chest_raw: dict) -> list[ChestCard]:
+    chest_cards = []
+    for i, entry in enumerate(_get(chest_raw, "cards", list, ("chest",), default=[])):
+        if isinstance(entry, str):
+            chest_cards.append(ChestCard(entry, 1))
+            continue
+        if not isinstance(entry, dict):
+            raise FieldError(("chest", "cards", i), f"a chest card must be {{ name = ..., copies = N }}, "
+                             f"not {entry!r}", 'write { name = "Potion of Healing", copies = 2 }')
+        name = _get(entry, "name", str, ("chest", "cards", i), required=True)
+        chest_cards.append(ChestCard(name, _count(entry, "copies", ("chest", "cards", i), 1, 1, 9)))
+    return chest_cards
 
 
 # ------------------------------------------------------------------------------------- a hero

@@ -30,6 +30,7 @@ import functools
 import os
 import tomllib
 from collections.abc import Mapping
+from ..errors import UnknownChapter  # noqa: F401  (a UsageError since issue 12; importable from here)
 from ..values import fields, record
 from types import MappingProxyType
 from typing import Any
@@ -183,13 +184,6 @@ def core_heroes() -> tuple[CoreHero, ...]:
 
 
 # --- Chapters -------------------------------------------------------------------------------------
-
-
-class UnknownChapter(KeyError, ValueError):
-    """Not a chapter of the campaign: both a KeyError (lookups) and a ValueError (parsing)."""
-
-    def __str__(self) -> str:
-        return str(self.args[0]) if self.args else "unknown chapter"
 
 
 @record

@@ -53,41 +53,17 @@ def commander_deck(c):
 
 @check("card-facts")
 def card_facts(c):
-    """Facts under [cards] must be values drunagor understands and must not contradict a source."""
-    from ..rules import chest, commander
+    """Facts under [cards] must be values drunagor understands and must not contradict a source
+    (rules/cards.py, the rules `card set` applies); each problem says the command that fixes it."""
+    from ..rules import cards
 
     f = c.story_file
     for name, facts in c.story.cards.items():
-        where = ("cards", name)
-        t, r, pos, epic = facts.get("type"), facts.get("rarity"), facts.get("position"), facts.get("epic")
-        if t is not None and t not in chest.FACT_TYPES:
-            yield problem(f, where, "card-facts", f"{name}: type {t!r} is not one of {', '.join(chest.FACT_TYPES)}; "
-                                                  f"write one of them, or remove the recorded fact")
-        if r is not None and r not in chest.RARITIES:
-            yield problem(f, where, "card-facts", f"{name}: rarity {r!r} is not one of {', '.join(chest.RARITIES)}; "
-                                                  f"write one of them, or remove the recorded fact")
-        if pos is not None and (not isinstance(pos, str) or commander.parse_position(pos) != pos):
-            yield problem(f, where, "card-facts", f"{name}: position {pos!r} is not a Rune position; write "
-                                                  f"COLOUR-top or COLOUR-bottom, e.g. \"orange-bottom\"")
-        if epic is not None and not isinstance(epic, bool):
-            yield problem(f, where, "card-facts", f"{name}: epic must be true or false, not {epic!r}; write "
-                                                  f"epic = true or epic = false")
-        for said in chest.conflicts(name, t if isinstance(t, str) else None, r if isinstance(r, str) else None):
-            yield problem(f, where, "card-facts", f"{said}; remove the recorded fact")
-        if isinstance(pos, str):
-            from .. import catalog
-
-            known = catalog.commander_card(name)
-            if known is not None and known != pos:
-                yield problem(f, where, "card-facts", f"{name} holds the {known} Rune position (RB L824-826), "
-                                                      f"not {pos}; remove the recorded fact")
-        if isinstance(epic, bool):
-            from .. import catalog
-
-            entry = catalog.adventure_item(name)
-            if entry is not None and isinstance(entry.get("epic"), bool) and entry["epic"] != epic:
-                yield problem(f, where, "card-facts", f"{entry['name']} is {'' if entry['epic'] else 'not '}an Epic "
-                                                      f"Item ({entry['source']}); remove the recorded fact")
+        for fact, said, flag in cards.problems(name, facts):
+            forget = f"drunagor card forget \"{name}\" --fact {fact}"
+            fix = (f"correct it (drunagor card set \"{name}\" {flag}) or forget it ({forget})" if flag
+                   else f"forget the recorded fact: {forget}")
+            yield problem(f, ("cards", name), "card-facts", f"{said}; {fix}")
 
 
 @check("spoils-upgrade")

@@ -3,7 +3,7 @@ chosen campaign, and finishing a write (one line saying what changed; `--commit`
 
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Callable, Optional
 
 import typer
 
@@ -12,6 +12,9 @@ from ..campaign import Campaign, find_campaign
 from .terminal import term
 
 _campaign.announce = term.warn  # every command says at once that it finished an interrupted write
+
+if TYPE_CHECKING:
+    from ..ops import Change
 
 
 class State:
@@ -56,5 +59,21 @@ def finish(c: Campaign, message: str, commit: bool = False, *, quiet: bool = Fal
     if wants_commit:
         sha = gitops.commit_changes(c.root, changed, message)
         if not quiet:
-            term.line(f"committed {sha}: drunagor: {message}" if sha else "nothing to commit: the files match the last commit")
+            term.line(f"committed {sha}: drunagor: {message}" if sha
+                      else "nothing to commit: the files match the last commit")
     return changed
+
+
+def perform(operation: Callable[..., "Change"], *args: Any, commit: bool = False, quiet: bool = False,
+            **kwargs: Any) -> tuple["Change", list[str]]:
+    """A writing command's whole body: open the campaign for writing, run one operation (ops/), print
+    its warnings, save, print its summary (and its notes when something changed), commit if asked."""
+    with open_campaign(write=True) as c:
+        change = operation(c, *args, **kwargs)
+        for warning in change.warnings:
+            term.warn(warning)
+        changed = finish(c, change.summary, commit, quiet=quiet)
+    if changed and not quiet:
+        for line in change.notes:
+            term.line(line)
+    return change, changed

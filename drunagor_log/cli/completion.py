@@ -139,6 +139,22 @@ def _chest_cards(ctx: Any) -> list[str]:
     return [c["name"] for c in catalog.chest_cards() if not c.get("retired")]
 
 
+def _deck(ctx: Any) -> list[str]:
+    with _campaign(ctx) as c:
+        return [x.name for x in c.story.chest_cards]
+
+
+def _recorded_cards(ctx: Any) -> list[str]:
+    with _campaign(ctx) as c:
+        return list(c.story.cards)
+
+
+def _positions(ctx: Any) -> Iterable[str]:
+    from ..rules.commander import positions
+
+    return positions()
+
+
 def _monsters(ctx: Any) -> list[str]:
     from .. import catalog
 
@@ -199,7 +215,12 @@ BY_COMMAND: dict[tuple[str, str], Callable[[Any], Iterable[str]]] = {
     ("hero relearn", "old"): _learned("skills", "class_abilities"),
     ("monster add", "name"): _monsters,
     ("chest add", "card"): _chest_cards,
-    ("chest remove", "card"): _chest_cards,
+    ("chest remove", "card"): _deck,
+    ("card show", "name"): _items,
+    ("card set", "name"): _items,
+    ("card forget", "name"): _recorded_cards,
+    ("stash add", "item"): _items,
+    ("stash remove", "item"): _story_list("stash"),
     ("chest swap", "into"): _chest_cards,
     ("chest swap", "out"): _chest_cards,
     ("party", "name"): lambda ctx: (),
@@ -216,6 +237,7 @@ BY_PARAM: dict[str, Callable[[Any], Iterable[str]]] = {
     "rune": _fixed(*COLOURS), "runes": _fixed(*COLOURS), "piles": _fixed(*COLOURS),
     "face": _fixed("A", "B"), "monsters": _monsters, "which": _on_board, "pile": _piles,
     "near": _piles, "shell": _fixed(*SHELLS),
+    "fact": _fixed("type", "rarity", "epic", "position", "kind"), "position": _positions,
 }
 
 

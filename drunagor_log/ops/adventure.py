@@ -348,10 +348,7 @@ def _chapter_to_start(c: Campaign, chapter: str | None) -> str:
             raise RuleError("the campaign is finished: every chapter is on the Adventure Track",
                             file=c.story_file.shown, rule="adventure-track (RB L961)")
         return nxt
-    try:
-        ch = catalog.chapter_id(chapter)
-    except ValueError as exc:
-        raise UsageError(str(exc), remedy="give a chapter from 1 to 9") from None
+    ch = catalog.chapter_id(chapter)  # UnknownChapter: a UsageError ("give a chapter from 1 to 9")
     if ch != nxt:
         raise RuleError(
             f"chapter {ch} is not the next chapter on the Adventure Track ("
@@ -496,9 +493,9 @@ def _end_on_filled_slot(ch: str, won: bool, filled: str, archived: str) -> Chang
 
 def _record_chapter(c: Campaign, ch: str, state: str) -> list[str]:
     """The Adventure Track (or [failures]) is written by the Story Record's own rule (RB L961)."""
-    from ..cli.commands.story import record_chapter  # the story area's operation, until ops/story lands
+    from .story import record_chapter
 
-    return list(record_chapter(c, ch, state) or [])
+    return list(record_chapter(c, ch, state).notes)
 
 
 # ------------------------------------------------------------------------------- Piles of Runes

@@ -27,6 +27,7 @@ FACT_TYPES = TYPES + ("other",)
 PLURAL = {"potion": "Potions", "scroll": "Scrolls"}
 SINGULAR = {"potion": "Potion", "scroll": "Scroll"}
 DECK_SIZE = 18  # Potions and Scrolls; the Epic Rare pair comes on top (RB L349)
+SWAP = "chest-swap"
 
 
 def _key(name: str) -> str:
@@ -121,6 +122,31 @@ def a(words: str) -> str:
     return f"an {words}" if words[:1].upper() in "AEIOU" else f"a {words}"
 
 
+def kind_words(f: CardFacts) -> str:
+    """" (Uncommon Potion)", " (Scroll)", " (neither a Potion nor a Scroll)", or "" when nothing is known."""
+    if f.type == "other":
+        return " (neither a Potion nor a Scroll)"
+    parts = [f.rarity.capitalize() if f.rarity else None, SINGULAR.get(f.type) if f.type else None]
+    words = [p for p in parts if p]
+    return f" ({' '.join(words)})" if words else ""
+
+
+def a_kind(f: CardFacts) -> str:
+    """"a Common Potion", "neither a Potion nor a Scroll": what a card is, in a sentence."""
+    words = kind_words(f).strip(" ()")
+    return words if words.startswith("neither") else a(words)
+
+
+def copies_text(name: str, copies: int) -> str:
+    """"Potion of Healing", "3 Potion of Healing"."""
+    return f"{copies} {name}" if copies != 1 else name
+
+
+def flags_for(missing: tuple[str, ...] | list[str]) -> str:
+    """The flags that record missing facts: "--type potion|scroll --rarity common|uncommon|rare"."""
+    return " ".join(f"--{m} {'|'.join(TYPES if m == 'type' else RARITIES)}" for m in missing)
+
+
 def describe_cell(n: int, type_: str, rarity: str) -> str:
     return f"{n} {rarity.capitalize()} {SINGULAR[type_] if n == 1 else PLURAL[type_]}"
 
@@ -213,26 +239,13 @@ def grid(story: Story) -> ChestGrid:
     problems: list[Finding] = []
     missing: list[tuple[str, tuple[str, ...]]] = []
     cards = []
-    seen: dict[str, str] = {}
+    seen: set[str] = set()
     total = 0
     for i, card in enumerate(story.chest_cards):
-        at = ("chest", "cards", i)
         f = card_facts(card.name, story.cards)
         cards.append((card, f))
-        if _key(card.name) in seen:
-            problems.append(Finding(f"{card.name} is listed twice in the Chest deck; keep one entry "
-                                    f"with the copies added up", at))
-        seen[_key(card.name)] = card.name
-        if f.type == "treasure":
-            why = ("was replaced for good before the campaign (RB L369-371)" if f.retired else
-                   "is an Epic Rare treasure: the pair goes in `epic` and cannot be replaced (RB L345, L349-353)")
-            problems.append(Finding(f"{f.name} {why}; remove it from the Potions and Scrolls", at))
-            continue
-        if f.type == "other":
-            problems.append(Finding(f"{card.name} is recorded as neither a Potion nor a Scroll; only "
-                                    f"Potions and Scrolls join the Epic Rare pair (RB L349-355)", at,
-                                    remedy=f"remove it from [chest] cards, or, if it is a Potion or a Scroll, "
-                                           f"correct `type` in its [cards] entry"))
+        problems.extend(_entry_problems(card, f, i, seen))
+        if f.type in ("treasure", "other"):
             continue
         total += card.copies
         if f.missing:
@@ -241,6 +254,48 @@ def grid(story: Story) -> ChestGrid:
             type_totals[f.type] += card.copies
             if f.rarity is not None:
                 counts[f.type][f.rarity] += card.copies
+    problems.extend(_over_counts(cards, counts, type_totals, target))
+    if total > DECK_SIZE and not any("the deck holds" in p.message or "the grid holds" in p.message
+                                     for p in problems):
+        held = [(i, c) for i, (c, f) in enumerate(cards) if f.type in (*TYPES, None) and c.copies]
+        problems.append(Finding(f"{total} Potions and Scrolls: the deck holds {DECK_SIZE} (RB L349)",
+                                ("chest", "cards", held[-1][0]),
+                                remedy=_cut(total - DECK_SIZE, held, "Potions and Scrolls")))
+    problems.extend(_epic_problems(story, cards))
+    return ChestGrid(tuple(story.chest_epic), tuple(cards), counts, type_totals, total, tuple(problems),
+                     tuple(missing), target)
+
+
+def _entry_problems(card: ChestCard, f: CardFacts, i: int, seen: set[str]) -> list[Finding]:
+    """What is wrong with one entry of [chest] cards: listed twice; an Epic Rare treasure, or a card
+    recorded as neither a Potion nor a Scroll."""
+    at = ("chest", "cards", i)
+    found = []
+    if _key(card.name) in seen:
+        found.append(Finding(f"{card.name} is listed twice in the Chest deck; keep one entry "
+                             f"with the copies added up", at))
+    seen.add(_key(card.name))
+    if f.type == "treasure":
+        why = ("was replaced for good before the campaign (RB L369-371)" if f.retired else
+               "is an Epic Rare treasure: the pair goes in `epic` and cannot be replaced (RB L345, L349-353)")
+        found.append(Finding(f"{f.name} {why}; take it out of the Potions and Scrolls: drunagor chest remove "
+                             f"\"{card.name}\"{_all_copies(card)}", at))
+    elif f.type == "other":
+        found.append(Finding(f"{card.name} is recorded as neither a Potion nor a Scroll; only "
+                             f"Potions and Scrolls join the Epic Rare pair (RB L349-355)", at,
+                             remedy=f"take it out: drunagor chest remove \"{card.name}\"{_all_copies(card)}, or, if "
+                                    f"it is a Potion or a Scroll, correct its type: drunagor card set \"{card.name}\" "
+                                    f"--type potion|scroll"))
+    return found
+
+
+def _all_copies(card: ChestCard) -> str:
+    return f" --copies {card.copies}" if card.copies != 1 else ""
+
+
+def _over_counts(cards: list, counts: dict, type_totals: dict, target: dict) -> list[Finding]:
+    """A cell of the grid over its count (RB L357-359), else a type over its 9 (RB L349-355)."""
+    problems = []
     for t in TYPES:
         over_cells = False
         for r in RARITIES:
@@ -256,22 +311,18 @@ def grid(story: Story) -> ChestGrid:
             problems.append(Finding(f"{type_totals[t]} {PLURAL[t]}: the deck holds {sum(target[t].values())} "
                                     f"(RB L349-355)", ("chest", "cards", held[-1][0]),
                                     remedy=_cut(type_totals[t] - sum(target[t].values()), held, PLURAL[t])))
-    if total > DECK_SIZE and not any("the deck holds" in p.message or "the grid holds" in p.message
-                                     for p in problems):
-        held = [(i, c) for i, (c, f) in enumerate(cards) if f.type in (*TYPES, None) and c.copies]
-        problems.append(Finding(f"{total} Potions and Scrolls: the deck holds {DECK_SIZE} (RB L349)",
-                                ("chest", "cards", held[-1][0]),
-                                remedy=_cut(total - DECK_SIZE, held, "Potions and Scrolls")))
-    problems.extend(_epic_problems(story, cards))
-    return ChestGrid(tuple(story.chest_epic), tuple(cards), counts, type_totals, total, tuple(problems),
-                     tuple(missing), target)
+    return problems
 
 
 def _cut(extra: int, held: list, what: str, rarity: str | None = None) -> str:
     """The remedy for a cell or a type over its count: which entries to lower, and by how many."""
     listed = ", ".join(f"{c.name} x{c.copies}" for _, c in held)
-    fix = f"take {extra} cop{'y' if extra == 1 else 'ies'} of the {what} ({listed}) out of [chest] cards"
-    return fix + (", or correct a rarity recorded wrongly under [cards]" if rarity else "")
+    last = held[-1][1]
+    n = min(extra, last.copies)
+    fix = (f"take {extra} cop{'y' if extra == 1 else 'ies'} of the {what} ({listed}) out of the deck, e.g. "
+           f"drunagor chest remove \"{last.name}\"" + (f" --copies {n}" if n != 1 else ""))
+    return fix + (", or correct a rarity recorded wrongly: drunagor card set CARD --rarity common|uncommon|rare"
+                  if rarity else "")
 
 
 def _epic_problems(story: Story, cards) -> list[Finding]:
@@ -329,6 +380,61 @@ def summary(story: Story) -> dict:
     }
 
 
+# ------------------------------------------------------------------------------------- adding
+
+
+def refuse_epic_rare(facts: CardFacts) -> None:
+    """The Epic Rare pair is fixed (RB L345), and the replaced pair is out for good (RB L369-371)."""
+    if facts.epic_rare:
+        why = ("was replaced for good by Artisan's Tools and Treasure Trove before the campaign (RB L369-371)"
+               if facts.retired else "is one of the Epic Rare pair, which is fixed (RB L345)")
+        raise RuleError(f"{facts.name} {why}; only Potions and Scrolls are added", rule="chest-deck")
+
+
+@record
+class Addition:
+    """A card entering the deck while it is recorded, as the rules accept it."""
+
+    name: str
+    copies: int  # copies added (0: only facts recorded)
+    total: int  # copies of the card in the deck afterwards
+    new_facts: dict  # facts to record under [cards]
+    add_pair: bool  # the Story Record gets the Epic Rare pair with its first card (RB L369-371)
+    facts: CardFacts  # the card's facts afterwards
+    grid: ChestGrid  # the deck afterwards
+
+
+def plan_add(story: Story, name: str, copies: int, new_facts: dict, add_pair: bool) -> Addition:
+    """`copies` of `name` (and `new_facts` about it) added to the deck, or the RuleError of the grid
+    cell or type they would overfill (RB L349-359). The deck is recorded as it is on the table."""
+    from ..values import replace
+
+    facts_after = dict(story.cards)
+    if new_facts:
+        key, old = recorded(story.cards, name)
+        facts_after[key or name] = {**old, **new_facts}
+    cards = list(story.chest_cards)
+    i = next((n for n, x in enumerate(cards) if same_card(x.name, name)), None)
+    if copies:
+        if i is None:
+            cards.append(ChestCard(name, copies))
+        else:
+            cards[i] = replace(cards[i], copies=cards[i].copies + copies)
+    before = {p.message for p in grid(story).problems}
+    after = replace(story, chest_cards=tuple(cards), cards=facts_after,
+                    chest_epic=epic_pair() if add_pair else story.chest_epic)
+    g = grid(after)
+    f_new = card_facts(name, facts_after)
+    new_problems = [p for p in g.problems if p.message not in before]
+    if new_problems:
+        what = copies_text(name, copies) if copies else f"recording {name} as {a_kind(f_new)}"
+        raise RuleError(f"{what} would break the grid: {new_problems[0].message}", rule="chest-deck",
+                        remedy="record the deck as it is on the table; to change a card, use "
+                               "drunagor chest swap OUT IN")
+    total = next((x.copies for x in cards if same_card(x.name, name)), 0)
+    return Addition(name, copies, total, new_facts, add_pair, f_new, g)
+
+
 # ------------------------------------------------------------------------------------- swapping
 
 
@@ -352,56 +458,62 @@ def find_in_deck(story: Story, name: str) -> ChestCard | None:
 def plan_swap(story: Story, out: str, into: CardFacts, copies: int = 1) -> Swap:
     """A swap of `copies` copies of OUT for IN, or a RuleError/UsageError saying why it is refused:
     only the same type and rarity (RB L345, L363), never the Epic Rare pair (RB L345)."""
-    rule = "chest-swap"
+    entry = _swap_out(story, out, into)
+    out_f = card_facts(entry.name, story.cards)
+    if same_card(entry.name, into.name):
+        raise UsageError(f"{entry.name} would replace itself", rule=SWAP, remedy="name two different cards")
+    if copies < 1:
+        raise UsageError(f"--copies must be at least 1, not {copies}", rule=SWAP)
+    if copies > entry.copies:
+        raise RuleError(f"the Chest deck holds {entry.copies} {entry.name}, not {copies}", rule=SWAP,
+                        remedy=f"swap at most {entry.copies}")
+    if out_f.missing:
+        raise UsageError(f"the {' and '.join(out_f.missing)} of {entry.name} is not recorded, so drunagor cannot "
+                         f"tell which cards may replace it (RB L345: same type and rarity)", rule=SWAP,
+                         remedy=f"record it once: drunagor chest add \"{entry.name}\" --copies 0 "
+                                + flags_for(out_f.missing))
+    _same_cell(entry.name, out_f, into)
+    return Swap(out_f, into, copies, apply_swap(story.chest_cards, entry.name, into.name, copies))
+
+
+def _swap_out(story: Story, out: str, into: CardFacts) -> ChestCard:
+    """The deck entry leaving, refused for the Epic Rare pair (either side) or a card not in the deck."""
     pair = epic_pair()
     entry = find_in_deck(story, out)
     epic_named = [p for p in (*pair, *story.chest_epic)
                   if same_card(out, p) or (out.strip() and _key(p).startswith(_key(out)))]
     if (entry is None and epic_named) or card_facts(entry.name if entry else out, story.cards).epic_rare:
-        raise RuleError(f"{epic_named[0] if epic_named else entry.name} is an Epic Rare treasure: the two Epic Rare cards cannot be replaced (RB L345)",
-                        rule=rule, remedy="swap a Potion or a Scroll")
+        named = epic_named[0] if epic_named else entry.name  # type: ignore[union-attr]
+        raise RuleError(f"{named} is an Epic Rare treasure: the two Epic Rare cards cannot be replaced (RB L345)",
+                        rule=SWAP, remedy="swap a Potion or a Scroll")
     if into.epic_rare:
         raise RuleError(f"{into.name} is an Epic Rare treasure: only a Potion or a Scroll of the same "
-                        f"rarity can replace a Potion or a Scroll (RB L345)", rule=rule,
+                        f"rarity can replace a Potion or a Scroll (RB L345)", rule=SWAP,
                         remedy="choose a Potion or a Scroll")
     if entry is None:
         names = ", ".join(c.name for c in story.chest_cards) or "none recorded yet"
-        raise UsageError(f"{out!r} is not in the Chest deck", rule=rule,
-                         remedy=f"the deck holds: {names}")
-    out_f = card_facts(entry.name, story.cards)
-    if same_card(entry.name, into.name):
-        raise UsageError(f"{entry.name} would replace itself", rule=rule, remedy="name two different cards")
-    if copies < 1:
-        raise UsageError(f"--copies must be at least 1, not {copies}", rule=rule)
-    if copies > entry.copies:
-        raise RuleError(f"the Chest deck holds {entry.copies} {entry.name}, not {copies}", rule=rule,
-                        remedy=f"swap at most {entry.copies}")
-    if out_f.missing:
-        what = " and ".join(out_f.missing)
-        raise UsageError(f"the {what} of {entry.name} is not recorded, so drunagor cannot tell which cards "
-                         f"may replace it (RB L345: same type and rarity)", rule=rule,
-                         remedy=f"record it once: drunagor chest add \"{entry.name}\" --copies 0 "
-                                + " ".join(f"--{m} {'|'.join(TYPES if m == 'type' else RARITIES)}"
-                                           for m in out_f.missing))
+        raise UsageError(f"{out!r} is not in the Chest deck", rule=SWAP, remedy=f"the deck holds: {names}")
+    return entry
+
+
+def _same_cell(out_name: str, out_f: CardFacts, into: CardFacts) -> None:
+    """IN must be a Potion or Scroll of OUT's type and rarity (RB L345, L363)."""
     if into.type == "other":
-        raise RuleError(f"{into.name} is recorded as neither a Potion nor a Scroll", rule=rule,
+        raise RuleError(f"{into.name} is recorded as neither a Potion nor a Scroll", rule=SWAP,
                         remedy="only a Potion or a Scroll can join the Chest deck (RB L349-355)")
-    was = f"{out_f.rarity.capitalize()} {SINGULAR[out_f.type]}"
+    was = f"{(out_f.rarity or '').capitalize()} {SINGULAR[out_f.type or 'potion']}"
     into_words = " ".join(w for w in (into.rarity and into.rarity.capitalize(),
                                       into.type and SINGULAR[into.type]) if w)
-    mismatch = RuleError(f"{entry.name} is {a(was)} and {into.name} {a(into_words)}: a card can only be replaced "
-                         f"by one of the same type and rarity (RB L345, L363)", rule=rule, remedy=f"choose {a(was)}")
+    mismatch = RuleError(f"{out_name} is {a(was)} and {into.name} {a(into_words)}: a card can only be replaced "
+                         f"by one of the same type and rarity (RB L345, L363)", rule=SWAP, remedy=f"choose {a(was)}")
     if into.type is not None and into.type != out_f.type:
         raise mismatch
     if into.missing:
         raise UsageError(f"the {' and '.join(into.missing)} of {into.name} is not known, and a card can only "
-                         f"be replaced by one of the same type and rarity (RB L345, L363)", rule=rule,
-                         remedy="look at the card and give it once: "
-                                + " ".join(f"--{m} {'|'.join(TYPES if m == 'type' else RARITIES)}"
-                                           for m in into.missing))
+                         f"be replaced by one of the same type and rarity (RB L345, L363)", rule=SWAP,
+                         remedy="look at the card and give it once: " + flags_for(into.missing))
     if into.rarity != out_f.rarity:
         raise mismatch
-    return Swap(out_f, into, copies, apply_swap(story.chest_cards, entry.name, into.name, copies))
 
 
 def apply_swap(cards: tuple[ChestCard, ...], out: str, into: str, copies: int) -> tuple[ChestCard, ...]:

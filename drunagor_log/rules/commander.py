@@ -210,3 +210,40 @@ def find_in_deck(story: Story, name: str) -> str | None:
     q = name.strip().casefold()
     pre = [c for c in story.commander if c.casefold().startswith(q)] if q else []
     return pre[0] if len(pre) == 1 else None
+
+
+def in_deck(story: Story, name: str) -> str:
+    """The deck's card `name` names (any case, or a unique prefix), or the UsageError that lists the deck."""
+    found = find_in_deck(story, name)
+    if found is None:
+        raise UsageError(f"{name!r} is not in the Commander Attack deck", rule=RULE,
+                         remedy="the deck holds: " + (", ".join(story.commander) or "nothing yet"))
+    return found
+
+
+def plan_position(story: Story, card: str, position: str | None) -> str:
+    """The Rune position to record for `card`, a card of the deck: refused when none is given or when
+    another card of the deck holds it (RB L822-824)."""
+    if position is None:
+        raise RuleError(f"{card} is already in the Commander Attack deck", rule=RULE,
+                        remedy="give --position to record its Rune position")
+    others = [p.card for p in deck(story).cards if p.position == position and not same_card(p.card, card)]
+    if others:
+        raise RuleError(f"{others[0]} already holds the {position} Rune position: no position may be held "
+                        f"by two cards (RB L822-824)", rule=RULE, remedy="check both cards")
+    return position
+
+
+def summary(story: Story) -> dict:
+    """The deck as plain values: what `commander show --json` prints."""
+    d = deck(story)
+    return {
+        "status": d.status,
+        "legal": d.status == "legal",
+        "cards": [{"name": p.card, "position": p.position, "source": p.source} for p in d.cards],
+        "positions": d.by_position,
+        "free": list(d.free),
+        "unknown": list(d.unknown),
+        "problems": [p.message for p in d.problems],
+        "text": d.text(),
+    }

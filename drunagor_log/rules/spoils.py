@@ -84,6 +84,15 @@ def plan_upgrade(hero: Hero, item: str, discard: str, cards: dict, *, to: str | 
 
     `epic` is what the player says about the discarded card (--epic/--not-epic) when no source
     knows whether it is an Epic Item."""
+    i, step = _upgradable(hero, item, to)
+    it = hero.equipment[i]
+    tools = _tools_in_bag(hero)
+    d, record = _other_card(hero, discard, it, i, cards, epic)
+    return UpgradePlan(hero.name, it, i, step, tools, hero.equipment[d], d, record)
+
+
+def _upgradable(hero: Hero, item: str, to: str | None) -> tuple[int, str]:
+    """The index of the Spoils card to improve and the quality it reaches (one step, RB L421-423)."""
     who = hero.name
     i = find_item(hero, item)
     if i is None:
@@ -100,16 +109,28 @@ def plan_upgrade(hero: Hero, item: str, discard: str, cards: dict, *, to: str | 
         raise RuleError(f"{it.name} is already Ultimate, the highest quality (RB L421)", rule=RULE,
                         remedy="improve another Spoils card")
     if to is not None:
-        to = to.strip().casefold()
-        if to not in QUALITIES:
-            raise UsageError(f"--to must be improved or ultimate, not {to!r}", rule=RULE)
-        if to != step:
-            if QUALITIES.index(to) > QUALITIES.index(step):
-                raise RuleError(f"{it.name} is {quality.capitalize()}: it cannot go straight to {to.capitalize()}; "
-                                f"each upgrade goes one step, Standard, Improved, then Ultimate (RB L421-423)",
-                                rule=RULE, remedy=f"upgrade it to {step.capitalize()} first (--to {step})")
-            raise RuleError(f"{it.name} is already {quality.capitalize()}; an upgrade takes it to "
-                            f"{step.capitalize()} (RB L421)", rule=RULE, remedy=f"use --to {step}")
+        _check_to(it.name, quality, step, to)
+    return i, step
+
+
+def _check_to(name: str, quality: str, step: str, to: str) -> None:
+    """--to names the quality expected: it must be the next one."""
+    to = to.strip().casefold()
+    if to not in QUALITIES:
+        raise UsageError(f"--to must be improved or ultimate, not {to!r}", rule=RULE)
+    if to == step:
+        return
+    if QUALITIES.index(to) > QUALITIES.index(step):
+        raise RuleError(f"{name} is {quality.capitalize()}: it cannot go straight to {to.capitalize()}; "
+                        f"each upgrade goes one step, Standard, Improved, then Ultimate (RB L421-423)",
+                        rule=RULE, remedy=f"upgrade it to {step.capitalize()} first (--to {step})")
+    raise RuleError(f"{name} is already {quality.capitalize()}; an upgrade takes it to "
+                    f"{step.capitalize()} (RB L421)", rule=RULE, remedy=f"use --to {step}")
+
+
+def _tools_in_bag(hero: Hero) -> int:
+    """The index of the Artisan's Tools the upgrade disposes of, from the bag (RB L413, L419)."""
+    who = hero.name
     tools = [k for k, e in enumerate(hero.equipment) if same_card(e.name, TOOLS)]
     in_bag = [k for k in tools if hero.equipment[k].place == "bag"]
     if not in_bag:
@@ -118,6 +139,13 @@ def plan_upgrade(hero: Hero, item: str, discard: str, cards: dict, *, to: str | 
                         f"Tools from the hero's bag (RB L413, L419)", rule=RULE,
                         remedy=f"{who} must first find Artisan's Tools in a Chest (or be given one): "
                                f"drunagor hero gain {who} \"Artisan's Tools\" --bag")
+    return in_bag[0]
+
+
+def _other_card(hero: Hero, discard: str, it: Item, i: int, cards: dict, epic: bool | None) -> tuple[int, bool]:
+    """The other disposed card (index, whether to record `epic = false` for it): in the bag, not the
+    item itself, not a Consumable, an Epic Item or Starting Gear (RB L413-419)."""
+    who = hero.name
     d = find_item(hero, discard)
     if d is None:
         raise RuleError(f"{who} holds no {discard}: the other disposed card must be in {who}'s bag (RB L419)",
@@ -127,6 +155,16 @@ def plan_upgrade(hero: Hero, item: str, discard: str, cards: dict, *, to: str | 
     if d == i or same_card(other.name, it.name):
         raise RuleError(f"{it.name} cannot be both improved and disposed of: the other card must be a "
                         f"different Equipment card (RB L419)", rule=RULE, remedy="discard another card from the bag")
+    _refuse_kind(other)
+    record = _refuse_epic(other, cards, epic)
+    if other.place != "bag":
+        raise RuleError(f"{other.name} is equipped: both disposed cards must be in {who}'s bag (RB L419)",
+                        rule=RULE, remedy=f"unequip it first: drunagor hero unequip {who} \"{other.name}\"")
+    return d, record
+
+
+def _refuse_kind(other: Item) -> None:
+    """A Consumable or Starting Gear cannot be the other disposed card (RB L413)."""
     if other.kind == "consumable":
         extra = (" (the Artisan's Tools disposed of are a separate card, RB L389, L413)"
                  if same_card(other.name, TOOLS) else "")
@@ -137,6 +175,11 @@ def plan_upgrade(hero: Hero, item: str, discard: str, cards: dict, *, to: str | 
         raise RuleError(f"{other.name} is Starting Gear and cannot be the other disposed card; it must not be a "
                         f"Consumable, an Epic Item or Starting Gear (RB L413)", rule=RULE,
                         remedy="discard a Spoils card or an Adventure Item that is not Epic")
+
+
+def _refuse_epic(other: Item, cards: dict, epic: bool | None) -> bool:
+    """An Epic Item cannot be disposed of (RB L413-417); True when the player's --not-epic is to be
+    recorded (no source knew)."""
     is_epic = epic_fact(other.name, other.kind, cards)
     record = False
     if is_epic is None:
@@ -155,7 +198,4 @@ def plan_upgrade(hero: Hero, item: str, discard: str, cards: dict, *, to: str | 
         raise RuleError(f"{other.name} is an Epic Item and cannot be disposed of to improve Spoils Equipment, as "
                         f"Frozen Tears of Alagast cannot (RB L413-417)", rule=RULE,
                         remedy="discard a Spoils card or an Adventure Item that is not Epic")
-    if other.place != "bag":
-        raise RuleError(f"{other.name} is equipped: both disposed cards must be in {who}'s bag (RB L419)",
-                        rule=RULE, remedy=f"unequip it first: drunagor hero unequip {who} \"{other.name}\"")
-    return UpgradePlan(who, it, i, step, in_bag[0], other, d, record)
+    return record

@@ -24,6 +24,7 @@ patterns (GITIGNORE_PATTERNS) hides them from git.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import itertools
 import os
@@ -34,7 +35,7 @@ import tomllib
 from pathlib import Path
 from typing import Any, Iterator
 
-from ..errors import ChangedOnDisk, DataError
+from ..errors import ChangedOnDisk, DataError, DrunagorError
 from .lock import LOCK, LOCK_TIMEOUT, CampaignLock  # noqa: F401  (store.CampaignLock, store.LOCK)
 
 SCHEMA = 1
@@ -311,8 +312,11 @@ def parse(raw: bytes, path: Path) -> dict[str, Any]:
     """Plain values of a TOML file, or one DataError that says where and what."""
     shown = display(path)
     if not raw.strip():
-        raise DataError("the file is empty", file=shown, rule="empty-file",
-                        remedy="restore it from git (git checkout -- FILE) or delete it")
+        # Deleting an empty story.toml would leave no campaign at all: never advise it there.
+        remedy = ("restore it from git (git checkout -- FILE); without git, write `schema = 1` in it to start "
+                  "the Story Record again" if path.name == "story.toml" else
+                  "restore it from git (git checkout -- FILE) or delete it")
+        raise DataError("the file is empty", file=shown, rule="empty-file", remedy=remedy)
     conflict = conflict_error(raw, shown)
     if conflict is not None:
         raise conflict
@@ -483,6 +487,20 @@ class TomlFile:
 
     def line(self, key_path: tuple) -> int | None:
         return line_of(self.text, key_path) if self.raw is not None else None
+
+    @contextlib.contextmanager
+    def about(self, key_path: tuple = ()) -> Iterator[None]:
+        """Errors raised inside are about this file: a DrunagorError without a file gets this one,
+        and the line of its own key path (a FieldError's) or of `key_path`. The pure layers (model,
+        rules) know no files; this is where their refusals learn where they point."""
+        try:
+            yield
+        except DrunagorError as exc:
+            if exc.file is None:
+                path = getattr(exc, "key_path", None) or key_path
+                exc.file = self.shown
+                exc.line = self.line(path) if path else None
+            raise
 
     def error(self, message: str, key_path: tuple = (), remedy: str | None = None) -> DataError:
         return DataError(message, file=self.shown, line=self.line(key_path) if key_path else None,

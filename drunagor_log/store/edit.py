@@ -64,18 +64,19 @@ def _array_lines(lines: list[str]) -> Any:
     return tomlkit.parse("x = [\n" + "".join(f"  {line},\n" for line in lines) + "]\n")["x"]
 
 
-def append_entries(container: Any, key: str, values: Iterable[Any]) -> None:
+def append_entries(container: Any, key: str, values: Iterable[Any], after: Iterable[str] = ()) -> None:
     """Append to the array `container[key]`, one entry per line (merge-friendly).
 
-    A missing array is created (at the top level, before the first table); a one-line array is
-    rewritten as a multi-line one, keeping its trailing comment."""
+    A missing array is created: after the first key of `after` the container has, else (at the top
+    level) before the first table; a one-line array is rewritten as a multi-line one, keeping its
+    trailing comment."""
     values = list(values)
     if not values:
         return
     if key not in container:
         new = _array_lines([_entry_text(v) for v in values])
         new.trivia.trail = "\n"
-        add_key(container, key, new)
+        insert_top(container, key, new, after)
         return
     arr = container[key]
     if "\n" in arr.as_string():
@@ -86,9 +87,22 @@ def append_entries(container: Any, key: str, values: Iterable[Any]) -> None:
     container[key] = _array_lines(lines)  # tomlkit keeps the key's place and trailing comment
 
 
-def append_entry(container: Any, key: str, value: Any) -> None:
+def append_entry(container: Any, key: str, value: Any, after: Iterable[str] = ()) -> None:
     """Append one entry to the array `container[key]` (see append_entries)."""
-    append_entries(container, key, [value])
+    append_entries(container, key, [value], after)
+
+
+def entry_index(container: Any, key: str, name: str, match: Callable[[str, str], bool] = _casefold_match,
+                field: str = "name") -> int | None:
+    """The index of the first entry of the array `container[key]` that names `name` (by `match`): a
+    string entry, or an inline table's `field`; None when there is none (or no array)."""
+    if key not in container:
+        return None
+    for i, entry in enumerate(container[key]):
+        value = entry.get(field, "") if hasattr(entry, "get") else entry
+        if match(str(value), name):
+            return i
+    return None
 
 
 def remove_entry(container: Any, key: str, index: int) -> None:
@@ -104,6 +118,36 @@ def remove_entry(container: Any, key: str, index: int) -> None:
 def replace_entry(container: Any, key: str, index: int, value: Any) -> None:
     """Replace entry `index` of the array `container[key]` in place (its line stays where it is)."""
     container[key][index] = item(value)
+
+
+def set_in_entry(container: Any, key: str, index: int, field: str, value: Any,
+                 after_field: str | None = None) -> None:
+    """Set `field` of the inline-table entry `index` of the array `container[key]`.
+
+    A field the entry has is changed in place (the entry's own spacing kept); a new one goes after
+    `after_field` (else last), the entry being rewritten as the files write inline tables. A plain
+    string entry ("Potion of Healing") becomes `{ name = "...", FIELD = ... }`."""
+    entry = container[key][index]
+    if isinstance(entry, str):
+        replace_entry(container, key, index, {"name": str(entry), field: value})
+        return
+    if field in entry:
+        entry[field] = value
+        return
+    values: dict[str, Any] = {}
+    for k, v in entry.unwrap().items():
+        values[k] = v
+        if k == after_field:
+            values[field] = value
+    values.setdefault(field, value)
+    replace_entry(container, key, index, values)
+
+
+def rename_key(tbl: Any, old: str, new: str) -> None:
+    """Rename a key of a table where it stands, keeping its value and its comment (migrations)."""
+    if old not in tbl or new in tbl:
+        return
+    tbl._replace(old, new, tbl.item(old))
 
 
 def add_key(container: Any, key: str, value: Any) -> None:
@@ -124,7 +168,7 @@ def add_key(container: Any, key: str, value: Any) -> None:
 def insert_top(doc: Any, key: str, value: Any, after: Iterable[str] = ()) -> None:
     """Add a top-level key after the first of `after` the document has, else as add_key does."""
     for prev in after:
-        if prev in doc:
+        if prev in doc and hasattr(doc, "_insert_after"):
             doc._insert_after(prev, key, value)  # tomlkit 0.13 (pinned): keeps everything else as is
             return
     add_key(doc, key, value)
@@ -173,21 +217,37 @@ def set_card_facts(doc: Any, name: str, facts: dict[str, Any],
     cards = table(doc, "cards")
     key = find_key(cards, name, match)
     if key is not None and hasattr(cards[key], "keys"):
-        _set_fields(cards[key], facts)
+        entry = cards[key]
+        if all(k in entry for k in facts):
+            for k, v in facts.items():
+                entry[k] = v  # in place: the entry's own spacing kept
+        else:  # a new fact: the entry written as the files write inline tables (tomlkit would pad it)
+            cards[key] = inline({**entry.unwrap(), **facts})
         return
     add_to_table(cards, name, inline(facts))
 
 
-def _set_fields(entry: Any, fields: dict[str, Any]) -> None:
-    """Set fields of an inline table in place. tomlkit appends a new key as `..., k = v}`, without
-    the space before the brace the files write, so a new field gets that space back."""
-    for k, v in fields.items():
-        new = k not in entry
-        entry[k] = v
-        if new and hasattr(entry, "value") and hasattr(entry.value, "body"):
-            body = entry.value.body
-            if body and body[-1][0] is not None:  # the last pair: a space between it and `}`
-                body[-1][1].trivia.trail = " "
+def forget_card_facts(doc: Any, name: str, facts: Iterable[str],
+                      match: Callable[[str, str], bool] = _casefold_match) -> list[str]:
+    """Remove some facts of a card's entry under [cards] (the entry goes when none is left); the
+    facts removed, in the entry's order."""
+    if "cards" not in doc:
+        return []
+    cards = doc["cards"]
+    key = find_key(cards, name, match)
+    if key is None or not hasattr(cards[key], "keys"):
+        return []
+    wanted = set(facts)
+    values = cards[key].unwrap()
+    gone = [k for k in values if k in wanted]
+    left = {k: v for k, v in values.items() if k not in wanted}
+    if not gone:
+        return []
+    if left:
+        cards[key] = inline(left)
+    else:
+        del cards[key]
+    return gone
 
 
 def forget_card(doc: Any, name: str, match: Callable[[str, str], bool] = _casefold_match) -> bool:
@@ -278,10 +338,13 @@ def dumps(doc: Any) -> str:
 
 
 def set_value(container: Any, key: str, value: Any, after: Iterable[str] = ()) -> None:
-    """Set a scalar key: an existing one is replaced on its own line (its comment kept); a new one
-    goes after the first of the keys `after` the container has, else where add_key puts it."""
+    """Set a scalar key: an existing one is replaced on its own line (its comment kept; left untouched
+    when it already holds `value`, so its bytes stay); a new one goes after the first of the keys
+    `after` the container has, else where add_key puts it."""
     import tomlkit
 
+    if key in container and _holds(container[key], value):
+        return
     new = tomlkit.parse(f"x = {value_text(value)}\n")["x"] if isinstance(value, (str, bool, int)) else item(value)
     if key in container:
         container[key] = new  # tomlkit keeps the line's comment
@@ -307,7 +370,12 @@ def clear_entries(container: Any, key: str) -> None:
         container[key] = tomlkit.array()
 
 
+def _holds(current: Any, value: Any) -> bool:
+    plain = current.unwrap() if hasattr(current, "unwrap") else current
+    return type(plain) is type(value) and plain == value
+
+
 def set_entry_field(container: Any, key: str, index: int, field: str, value: Any) -> None:
     """Set one field of the inline table at entry `index` of `container[key]`, the entry's other
-    fields and its line kept as they are."""
-    _set_fields(container[key][index], {field: value})
+    fields and its line kept as they are (a new field: see set_in_entry)."""
+    set_in_entry(container, key, index, field, value)

@@ -307,7 +307,7 @@ def test_end_needs_won_or_lost(run, under_way, args):
 def test_end_after_the_chapter_was_filled_meanwhile_archives_and_says_so(run, under_way, monkeypatch):
     # Chapter 05 was recorded with --force while its adventure was under way: `adventure end` must still
     # end it (no dead end): it archives, leaves the track as it is, and says how to change it.
-    monkeypatch.setattr("drunagor_log.cli.commands.story._today", lambda: "2026-11-29")
+    monkeypatch.setattr("drunagor_log.ops.story._today", lambda: "2026-11-29")
     ok(run("chapter", "complete", "5", "--force"))
     track = story(under_way)["track"]
     r = ok(run("adventure", "end", "--won"))

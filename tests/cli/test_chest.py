@@ -134,8 +134,9 @@ fact missing: the rarity of Potion of Strength is unknown, so its place in the g
     # the line of the entry that tips the cell over, and what to do about it (SPEC 4)
     assert check_json(run) == {
         "errors": [(17, "chest-deck", "5 Common Potions: the grid holds 4 (RB L357-359); take 1 copy of the Common "
-                                      "Potions (Potion of Healing x5) out of [chest] cards, or correct a rarity "
-                                      "recorded wrongly under [cards]")],
+                                      "Potions (Potion of Healing x5) out of the deck, e.g. drunagor chest remove "
+                                      "\"Potion of Healing\", or correct a rarity recorded wrongly: drunagor card "
+                                      "set CARD --rarity common|uncommon|rare")],
         "warnings": [(16, "chest-deck", 'the rarity of Potion of Strength is not known, so the grid (RB L357-359) '
                       'cannot be checked; record it once: drunagor chest add "Potion of Strength" --copies 0 '
                       '--rarity common|uncommon|rare')],
@@ -248,10 +249,23 @@ def test_chest_add_refusals_write_nothing(run, deck, args, code, message):
     assert snapshot(deck) == before
 
 
-def test_chest_add_warns_about_a_likely_typo(run, deck):
+def test_chest_add_refuses_a_likely_typo_unless_new(run, deck):
+    # SPEC 9 name resolution: a typo is never recorded as a new card, even with its facts given
+    before = snapshot(deck)
     r = run("chest", "add", "Potion of Strenght", "--type", "potion", "--rarity", "rare")
-    assert r.exit_code == 0
-    assert r.stderr == "warning: Potion of Strenght is not a card drunagor knows; did you mean 'Potion of Strength'?\n"
+    assert (r.exit_code, r.stderr) == (1, "error: no card called 'Potion of Strenght'; did you mean 'Potion of "
+                                          "Strength'? (if it is a card drunagor does not know, add --new to record "
+                                          "it)\n")
+    r = run("chest", "add", "Potion of Heling")
+    assert r.exit_code == 1 and "did you mean 'Potion of Healing'?" in r.stderr
+    assert snapshot(deck) == before
+    r = run("chest", "add", "Potion of Strenght", "--type", "potion", "--rarity", "rare", "--new")
+    assert (r.exit_code, r.stderr) == (0, ""), r
+    assert '"Potion of Strenght" = { type = "potion", rarity = "rare" }\n' in text(deck / "story.toml")
+    # a name like no known one is recorded with its facts; without them it is refused
+    r = run("chest", "add", "Brand New Thing")
+    assert r.exit_code == 1 and "(if it is a card drunagor does not know, add --new to record it)" in r.stderr
+    assert run("chest", "add", "Brand New Thing", "--type", "scroll", "--rarity", "uncommon").exit_code == 0
 
 
 # ----------------------------------------------------------------------------------- chest swap
@@ -652,12 +666,15 @@ upgrades = [
                                              '"Ragged Doll" = { epic = true }\n'
                                              'Haste = { position = "red-top" }'))
     assert check_json(run) == {"errors": [
-        (21, "card-facts", "Scroll of Beguile is common, not rare (APP; rarity RB L365); remove the recorded fact"),
-        (22, "card-facts", "Claw: position 'purple-top' is not a Rune position; write COLOUR-top or COLOUR-bottom, "
-                           "e.g. \"orange-bottom\""),
-        (23, "card-facts", "Ragged Doll is not an Epic Item (RB L417); remove the recorded fact"),
-        (24, "card-facts", "Haste holds the orange-bottom Rune position (RB L824-826), not red-top; remove the "
-                           "recorded fact"),
+        (21, "card-facts", "Scroll of Beguile is common, not rare (APP; rarity RB L365); forget the recorded fact: "
+                           "drunagor card forget \"Scroll of Beguile\" --fact rarity"),
+        (22, "card-facts", "Claw: position 'purple-top' is not a Rune position (COLOUR-top or COLOUR-bottom, "
+                           "e.g. \"orange-bottom\"); correct it (drunagor card set \"Claw\" --position "
+                           "COLOUR-top|bottom) or forget it (drunagor card forget \"Claw\" --fact position)"),
+        (23, "card-facts", "Ragged Doll is not an Epic Item (RB L417); forget the recorded fact: drunagor card "
+                           "forget \"Ragged Doll\" --fact epic"),
+        (24, "card-facts", "Haste holds the orange-bottom Rune position (RB L824-826), not red-top; forget the "
+                           "recorded fact: drunagor card forget \"Haste\" --fact position"),
         (12, "spoils-upgrade", "upgrade 2 of Nyx (War Bow) reaches 'legendary'; an upgrade reaches \"improved\" or "
                                "\"ultimate\" (RB L421-423); write one of them, or remove the entry"),
         (6, "spoils-upgrade", "Nyx's Twin-Blades is standard, but an upgrade took it to improved; write quality = "
@@ -747,13 +764,16 @@ upgrades = [
         (first + 2, "commander-deck", 'Haste is in the deck twice; remove one of them: drunagor commander '
                                                'remove "Haste"'),
         (at['"Wand of Sparks" = { type = "wand" }'], "card-facts",
-         "Wand of Sparks: type 'wand' is not one of potion, scroll, other; write one of them, or remove the "
-         "recorded fact"),
+         "Wand of Sparks: type 'wand' is not one of potion, scroll, other; correct it (drunagor card set \"Wand "
+         "of Sparks\" --type potion|scroll|other) or forget it (drunagor card forget \"Wand of Sparks\" --fact "
+         "type)"),
         (at['"Scroll of Dread" = { rarity = "epic" }'], "card-facts",
-         "Scroll of Dread: rarity 'epic' is not one of common, uncommon, rare; write one of them, or remove the "
-         "recorded fact"),
+         "Scroll of Dread: rarity 'epic' is not one of common, uncommon, rare; correct it (drunagor card set "
+         "\"Scroll of Dread\" --rarity common|uncommon|rare) or forget it (drunagor card forget \"Scroll of "
+         "Dread\" --fact rarity)"),
         (at['"Silver Locket" = { epic = "yes" }'], "card-facts",
-         "Silver Locket: epic must be true or false, not 'yes'; write epic = true or epic = false"),
+         "Silver Locket: epic must be true or false, not 'yes'; correct it (drunagor card set \"Silver Locket\" "
+         "--epic|--not-epic) or forget it (drunagor card forget \"Silver Locket\" --fact epic)"),
         (12, "spoils-upgrade", "Nyx's Twin-Blades is upgraded to the same quality twice; each upgrade goes one step "
                                "(RB L421-423); remove the entry recorded twice"),
     ], "warnings": [

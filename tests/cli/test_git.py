@@ -676,7 +676,7 @@ def _writes(callback) -> bool:
             source += inspect.getsource(op) + "".join(
                 inspect.getsource(h) for h in vars(ops_module).values()
                 if inspect.isfunction(h) and h.__module__ == ops_module.__name__ and h.__name__ in inspect.getsource(op))
-    return bool(re.search(r"\bfinish\(|write=True|atomic_write\(", source))
+    return bool(re.search(r"\b(?:finish|perform)\(|write=True|atomic_write\(", source))
 
 
 def test_every_writing_command_takes_commit():

@@ -77,7 +77,7 @@ def with_story(root: Path, old: str, new: str) -> None:
 
 @pytest.fixture
 def today(monkeypatch):
-    monkeypatch.setattr("drunagor_log.cli.commands.story._today", lambda: "2026-11-29")
+    monkeypatch.setattr("drunagor_log.ops.story._today", lambda: "2026-11-29")
 
 
 # ------------------------------------------------------------------------------- party and leader
@@ -134,21 +134,29 @@ def test_follower_add_uses_the_catalog_spelling_and_goes_one_per_line(run, sgc):
     assert r.stdout == "Maya the Ranger follows the party: Follower written on the Story Record (RB L455)\n"
     assert story(sgc) == STORY.lstrip().replace(
         'followers = ["Vorn the Warrior"]',
-        'followers = [\n    "Vorn the Warrior",\n    "Maya the Ranger",\n]')
+        'followers = [\n  "Vorn the Warrior",\n  "Maya the Ranger",\n]')
 
 
-def test_an_unknown_follower_is_accepted_with_a_suggestion(run, sgc):
+def test_an_unknown_follower_is_refused_with_a_suggestion_unless_new(run, sgc):
+    # SPEC 9 name resolution: a typo is never written as a side effect; --new records a name drunagor
+    # does not know, and `check` keeps reporting it as unknown (a warning; --strict: an error)
     with_story(sgc, 'followers = ["Vorn the Warrior"]', "followers = []")
-    r = run("follower", "add", "Vorm")
-    assert r.exit_code == 0
-    assert r.stderr == ("warning: 'Vorm' is not a Follower drunagor knows; did you mean 'Vorn the Warrior'? "
-                        "recorded as typed (drunagor check --strict reports it until it is fixed)\n")
-    assert 'followers = ["Vorm"]\n' in story(sgc)
+    before = snapshot(sgc)
+    r = run("follower", "add", "Vorn the Warior")
+    assert (r.exit_code, r.stderr) == (1, "error: no Follower called 'Vorn the Warior'; did you mean 'Vorn the "
+                                          "Warrior'? (if it is a Follower drunagor does not know, add --new to "
+                                          "record it)\n")
+    assert snapshot(sgc) == before
+    r = run("follower", "add", "Vorm", "--new")
+    assert (r.exit_code, r.stderr) == (0, ""), r
+    assert 'followers = [\n  "Vorm",\n]\n' in story(sgc)
     r = run("check")
     assert (r.exit_code, story_lines(r)) == (0, "campaigns/sgc/story.toml:7: unknown-name: Follower 'Vorm' is not a name "
                                           "drunagor knows; did you mean 'Vorn the Warrior'? fix the spelling, or "
                                           "keep it if the book says so (warning)\n")
     assert run("check", "--strict").exit_code == 1
+    assert run("follower", "remove", "Vorm").exit_code == 0
+    assert snapshot(sgc) == before  # the inverse: byte for byte
 
 
 def test_a_duplicate_follower_is_refused(run, sgc):
@@ -179,10 +187,10 @@ def test_outcomes_keep_their_order_and_shrink_back(run, sgc):
     assert run("outcome", "add", "drinking pal").exit_code == 0
     assert run("outcome", "add", "Watcher").exit_code == 0
     assert run("outcome", "add", "Ancient Book").exit_code == 0
-    assert 'outcomes = [\n    "Drinking Pal",\n    "Watcher",\n    "Ancient Book",\n]\n' in story(sgc)
+    assert 'outcomes = [\n  "Drinking Pal",\n  "Watcher",\n  "Ancient Book",\n]\n' in story(sgc)
     r = run("outcome", "remove", "watcher")
     assert (r.exit_code, r.stdout) == (0, "Outcome Watcher erased from the Story Record\n")
-    assert 'outcomes = [\n    "Drinking Pal",\n    "Ancient Book",\n]\n' in story(sgc)
+    assert 'outcomes = [\n  "Drinking Pal",\n  "Ancient Book",\n]\n' in story(sgc)
     assert run("outcome", "remove", "Drinking Pal").exit_code == 0
     assert run("outcome", "remove", "Ancient").exit_code == 0
     assert story(sgc) == STORY.lstrip()
@@ -195,7 +203,7 @@ def test_a_missing_list_is_written_after_its_neighbour(run, sgc):
     r = run("outcome", "add", "Pirate's Gift")
     assert (r.exit_code, r.stdout) == (0, "Outcome Pirate's Gift written on the Story Record (RB L962)\n"), r
     assert story(sgc) == STORY.lstrip().replace(
-        'outcomes = []\nstatuses = []\n', 'outcomes = ["Pirate\'s Gift"]\nstatuses = ["Imminent Danger"]\n')
+        'outcomes = []\nstatuses = []\n', 'outcomes = [\n  "Pirate\'s Gift",\n]\nstatuses = [\n  "Imminent Danger",\n]\n')
 
 
 def test_status_refusals(run, sgc):
@@ -298,7 +306,7 @@ def test_force_corrects_history_and_records_it(run, sgc, today):
                                "under corrections\n")
     assert story(sgc) == STORY.lstrip().replace(
         'statuses = []\n',
-        'statuses = []\ncorrections = [\n    "2026-11-29: chapter 02 set to skipped with --force (was completed)",\n]\n'
+        'statuses = []\ncorrections = [\n  "2026-11-29: chapter 02 set to skipped with --force (was completed)",\n]\n'
     ).replace('"02" = "completed"', '"02" = "skipped"')
     r = run("chapter", "skip", "2", "--force")  # nothing left to correct
     assert (r.exit_code, r.stdout) == (0, "no change: chapter 02 is already skipped\n")
@@ -312,7 +320,7 @@ def test_force_out_of_order_keeps_the_track_in_chapter_order(run, sgc, today):
     text = story(sgc)
     assert ('[track]                         # Adventure Track\n"01" = "completed"\n"02" = "completed"\n'
             '"03" = "skipped"\n"04" = "completed"\n"05" = "completed"\n\n') in text
-    assert ('corrections = [\n    "2026-11-29: chapter 05 set to completed with --force (was open; chapter 03 was '
+    assert ('corrections = [\n  "2026-11-29: chapter 05 set to completed with --force (was open; chapter 03 was '
             'the next unfilled slot)",\n]\n') in text
     assert json.loads(run("show", "--json").stdout)["next_chapter"] == "06"
 
@@ -505,25 +513,27 @@ POOL = ["Vorn the Warrior", "Maya the Ranger", "Minerva", "Lorelai the Mage", "E
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.tuples(st.booleans(), st.sampled_from(POOL)), max_size=12))
 def test_list_edits_round_trip_and_keep_comments(ops):
+    # The operations edit story lists through the store's layer (append_entry / remove_entry).
     import tomllib
 
     import tomlkit
 
-    from drunagor_log.cli.commands.story import _append_name, _remove_name
+    from drunagor_log.ops.story import PLACE_AFTER
+    from drunagor_log.store import edit
 
     text = STORY.lstrip()
     expected = ["Vorn the Warrior"]
     for add, name in ops:
         doc = tomlkit.parse(text)
         if add and name not in expected:
-            _append_name(doc, "followers", name)
+            edit.append_entry(doc, "followers", name, PLACE_AFTER["followers"])
             expected.append(name)
         elif not add and name in expected:
-            _remove_name(doc, "followers", name)
+            edit.remove_entry(doc, "followers", expected.index(name))
             expected.remove(name)
         text = tomlkit.dumps(doc)
         assert tomllib.loads(text)["followers"] == expected
         assert "# names as written on the sheet\n" in text and "# breaks the ties\n" in text
         if len(expected) >= 2:  # one name per line: merge-friendly
             for n in expected:
-                assert f"\n    {json.dumps(n, ensure_ascii=False)},\n" in text
+                assert f"\n  {json.dumps(n, ensure_ascii=False)},\n" in text

@@ -152,9 +152,9 @@ def test_epic_rare_cards_and_duplicates_among_the_potions_and_scrolls():
                           ("scroll of beguile", 1)]))
     assert [p.message for p in g.problems] == [
         "Artisan's Tools is an Epic Rare treasure: the pair goes in `epic` and cannot be replaced (RB L345, "
-        "L349-353); remove it from the Potions and Scrolls",
-        "Cosmic Gemstone was replaced for good before the campaign (RB L369-371); remove it from the Potions "
-        "and Scrolls",
+        "L349-353); take it out of the Potions and Scrolls: drunagor chest remove \"Artisan's Tools\"",
+        "Cosmic Gemstone was replaced for good before the campaign (RB L369-371); take it out of the Potions "
+        "and Scrolls: drunagor chest remove \"Cosmic Gemstone\"",
         "scroll of beguile is listed twice in the Chest deck; keep one entry with the copies added up",
     ]
 
@@ -381,26 +381,29 @@ def test_findings_name_the_entry_that_breaks_the_rule_and_the_fix():
     g = chest.grid(story(cards, FACTS))
     assert [(p.key_path, p.remedy) for p in g.problems] == [
         (("chest", "cards", 2), "take 4 copies of the Common Potions (Potion of Healing x4, Potion of Strength x4) "
-                                "out of [chest] cards, or correct a rarity recorded wrongly under [cards]")]
+                                "out of the deck, e.g. drunagor chest remove \"Potion of Strength\" --copies 4, or "
+                                "correct a rarity recorded wrongly: drunagor card set CARD --rarity "
+                                "common|uncommon|rare")]
     g = chest.grid(story([("Potion of Healing", 5), ("Scroll of Beguile", 1), ("Potion of Fortitude", 1)], FACTS))
     assert [(p.key_path, p.remedy) for p in g.problems] == [
-        (("chest", "cards", 0), "take 1 copy of the Common Potions (Potion of Healing x5) out of [chest] cards, "
-                                "or correct a rarity recorded wrongly under [cards]")]
+        (("chest", "cards", 0), "take 1 copy of the Common Potions (Potion of Healing x5) out of the deck, e.g. "
+                                "drunagor chest remove \"Potion of Healing\", or correct a rarity recorded wrongly: "
+                                "drunagor card set CARD --rarity common|uncommon|rare")]
     g = chest.grid(story([("Potion of Healing", 9), ("Potion of Strength", 1)]))
     assert [(p.key_path, p.remedy) for p in g.problems] == [
         (("chest", "cards", 1), "take 1 copy of the Potions (Potion of Healing x9, Potion of Strength x1) out of "
-                                "[chest] cards")]
+                                "the deck, e.g. drunagor chest remove \"Potion of Strength\"")]
     g = chest.grid(story([("Mystery A", 9), ("Mystery B", 9), ("Mystery C", 1)]))
     assert [(p.key_path, p.remedy) for p in g.problems] == [
         (("chest", "cards", 2), "take 1 copy of the Potions and Scrolls (Mystery A x9, Mystery B x9, Mystery C x1) "
-                                "out of [chest] cards")]
+                                "out of the deck, e.g. drunagor chest remove \"Mystery C\"")]
     g = chest.grid(story([("Scroll of Beguile", 2)], epic=["Artisan's Tools"]))
     assert [(p.key_path, p.remedy) for p in g.problems] == [
         (("chest", "epic"), "write epic = [\"Artisan's Tools\", \"Treasure Trove\"] under [chest]")]
     g = chest.grid(story([("Wand", 1)], {"Wand": {"type": "other"}}))
     assert [(p.key_path, p.remedy) for p in g.problems] == [
-        (("chest", "cards", 0), "remove it from [chest] cards, or, if it is a Potion or a Scroll, correct `type` "
-                                "in its [cards] entry")]
+        (("chest", "cards", 0), "take it out: drunagor chest remove \"Wand\", or, if it is a Potion or a Scroll, "
+                                "correct its type: drunagor card set \"Wand\" --type potion|scroll")]
 
 
 def test_hero_from_is_unchanged_by_upgrades_parsing():

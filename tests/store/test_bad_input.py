@@ -139,8 +139,8 @@ CASES = {
                  "UTF-8"),
     "bom": ("story.toml", "\ufeff" + STORY,
             "{f}:1: encoding: the file starts with a byte-order mark; save it as UTF-8 without BOM"),
-    "empty": ("story.toml", "", "{f}: empty-file: the file is empty; restore it from git (git checkout -- FILE) "
-                                "or delete it"),
+    "empty": ("story.toml", "", "{f}: empty-file: the file is empty; restore it from git (git checkout -- FILE); "
+                                "without git, write `schema = 1` in it to start the Story Record again"),
     "blank": ("heroes/catharina.toml", "\n  \n", "{f}: empty-file: the file is empty; restore it from git "
                                                  "(git checkout -- FILE) or delete it"),
     "no-schema": ("heroes/catharina.toml", CATHARINA.replace("schema = 1\n", ""),

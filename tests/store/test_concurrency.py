@@ -98,7 +98,7 @@ WORKER = textwrap.dedent(r'''
             hero = ("Andreas", "Catharina")[(i // 2 + me) % 2]
             argv = ["hero", "gain", hero, f"Trinket {me}-{i}", "--kind", "adventure", "--bag"]
         else:
-            argv = ["follower", "add", f"Watcher {me}-{i}"]
+            argv = ["follower", "add", f"Watcher {me}-{i}", "--new"]
         rc, err = invoke(argv)
         results.append([argv, rc, err])
     print(json.dumps(results))

@@ -34,7 +34,7 @@ SEQUENCE = [
     ["-C", CAMP, "hero", "add", "Nyx", "--role", "Striker", "--player", "Eva",
      "--gear", "Blooded Sword", "--gear", "Cloth Armor"],
     ["-C", CAMP, "party", "Dusk Watch"],
-    ["-C", CAMP, "follower", "add", "Watcher"],
+    ["-C", CAMP, "follower", "add", "Maya"],
     ["-C", CAMP, "hero", "gain", "Nyx", "Lucky Coin", "--kind", "adventure", "--bag"],
 ]
 CRASHED = ["-C", CAMP, "hero", "gain", "Nyx", "Old Map", "--kind", "adventure", "--bag"]
