@@ -47,8 +47,13 @@ def _refuse_unknown(plan: Any) -> None:
 
 def import_token(text: str, source: str, parent: Path, *, name: str | None = None, drop_unknown: bool = False,
                  roles: dict[str, str] | None = None, players: dict[str, str] | None = None,
-                 classes: dict[str, str] | None = None, leader: str | None = None) -> Change:
-    """Create the campaign a token describes under `parent`; nothing is written on any refusal."""
+                 classes: dict[str, str] | None = None, leader: str | None = None,
+                 track: dict[str, str] | None = None) -> Change:
+    """Create the campaign a token describes under `parent`; nothing is written on any refusal.
+
+    `track` fills the Adventure Track ({"01": "completed", "02": "skipped"}), which the token lacks:
+    the heroes join first (before chapter 01), then the chapters are recorded in order, so the rewards
+    they give count against what the token's heroes hold."""
     from ..interop import token
 
     roles, players = roles or {}, players or {}
@@ -68,13 +73,13 @@ def import_token(text: str, source: str, parent: Path, *, name: str | None = Non
         raise UsageError(f"--dir {str(parent)!r} is not a folder", remedy="name an existing folder (default: campaigns/)")
     tmp = Path(tempfile.mkdtemp(prefix=".drunagor-import-", dir=parent))
     try:
-        return _build(plan, tmp, parent, name or plan.party, roles, players, leader)
+        return _build(plan, tmp, parent, name or plan.party, roles, players, leader, track or {})
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
 def _build(plan: Any, tmp: Path, parent: Path, name: str, roles: dict[str, str], players: dict[str, str],
-           leader: str | None) -> Change:
+           leader: str | None, track: dict[str, str]) -> Change:
     from .. import store
     from ..names import slug
     from . import campaign as campaigns
@@ -92,14 +97,17 @@ def _build(plan: Any, tmp: Path, parent: Path, name: str, roles: dict[str, str],
         notes += _apply(built, _fill_hero, h)
         _apply(built, _keep_app_data, h)
     _apply(built, _fill_story, plan, leader)
+    for chapter in sorted(track):
+        _apply(built, _fill_chapter, chapter, track[chapter])
     built.rename(target)
     lost = [f"{where}: {ident}" for where, ident in plan.unknown]
     summary = (f"imported {plan.party!r} ({plan.form} token) as {store.display(target)}: "
                f"{len(plan.heroes)} heroes, {len(plan.followers)} Followers, {len(plan.outcomes)} Outcomes, "
                f"{len(plan.statuses)} statuses")
-    notes.append("The token has no Adventure Track, Class Ability names or Starting Gear: record them "
-                 "with drunagor chapter complete, hero ability and hero gain --kind starting; "
-                 "drunagor check lists what is missing.")
+    notes.append(("The token has no Class Ability names or Starting Gear" if track else
+                  "The token has no Adventure Track (give it with --completed and --skipped), Class Ability "
+                  "names or Starting Gear") + ": record them with drunagor hero ability and hero gain --kind "
+                 "starting; drunagor check lists what is missing.")
     warnings = tuple(f"left out (not in the Awakenings lists): {x}" for x in lost)
     return Change(summary, tuple(notes), warnings, {"path": str(target), "form": plan.form,
                                                     "heroes": [h.name for h in plan.heroes], "dropped": lost})
@@ -164,16 +172,40 @@ def _needs_id(item: Any) -> bool:
 
 def _fill_story(c: Any, plan: Any, leader: str | None) -> None:
     from ..store import edit
+    from . import story
 
-    doc = c.story_file.edit()
-    for key, values in (("followers", plan.followers), ("outcomes", plan.outcomes), ("statuses", plan.statuses)):
-        if values:
-            edit.append_entries(doc, key, list(values))
+    for name in plan.followers:
+        story.add_follower(c, name)
+    for name in plan.outcomes:
+        story.add_outcome(c, name)
+    for name in plan.statuses:
+        story.add_status(c, name)
     if leader:
-        name = next(h.name for h in plan.heroes if h.name.casefold() == leader.strip().casefold())
-        edit.set_value(doc, "leader", name, after=("party", "campaign", "schema"))
+        story.set_leader(c, leader)
     if plan.kept:
-        edit.set_value(edit.table(doc, APP_TABLE), "json", json.dumps(plan.kept, ensure_ascii=False))
+        edit.set_value(edit.table(c.story_file.edit(), APP_TABLE), "json", json.dumps(plan.kept, ensure_ascii=False))
+
+
+def _fill_chapter(c: Any, chapter: str, state: str) -> None:
+    from . import story
+
+    story.fill_chapter(c, chapter, state)
+
+
+def chapters(values: list[str] | None, flag: str) -> list[str]:
+    """Chapters given as `04`, `4` or a range `01-04`."""
+    from ..model import chapter_id
+
+    out: list[str] = []
+    for value in values or []:
+        first, _, last = value.partition("-")
+        try:
+            lo, hi = chapter_id(first.strip()), chapter_id((last or first).strip())
+        except ValueError:
+            raise UsageError(f"{flag} {value!r} is not a chapter or a range of chapters",
+                             remedy=f"write {flag} 04 or {flag} 01-04") from None
+        out += [f"{n:02d}" for n in range(int(lo), int(hi) + 1)]
+    return out
 
 
 def export_token(c: Any) -> Change:

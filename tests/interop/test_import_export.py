@@ -208,3 +208,15 @@ def test_export_of_an_imported_token_gives_back_the_same_json(run, tmp_path, dat
     out = run("-C", str(base / "generated"), "export", "--json")
     assert out.exit_code == 0, out
     assert json.loads(out.stdout) == data
+
+
+def test_the_adventure_track_is_given_by_flags_after_the_heroes_join(run, campaigns):
+    r = run("import", CURRENT, *ROLES, "--completed", "01-02", "--completed", "04", "--skipped", "3")
+    assert r.exit_code == 0, r
+    root = campaigns / "safeguard-corporation"
+    story = (root / "story.toml").read_text()
+    assert '"01" = "completed"\n"02" = "completed"\n"03" = "skipped"\n"04" = "completed"' in story
+    assert 'joined = "01"' in (root / "heroes" / "nyx.toml").read_text()  # the party's own heroes, not recruits
+    bad = run("import", CURRENT, *ROLES, "--completed", "1-x", "--name", "other")
+    assert (bad.exit_code, bad.stderr) == (2, "error: --completed '1-x' is not a chapter or a range of chapters; "
+                                              "write --completed 04 or --completed 01-04\n")

@@ -53,18 +53,28 @@ def import_(
     player: Annotated[Optional[list[str]], typer.Option("--player", metavar="HERO=TEXT", help="Who plays a hero.")] = None,
     cls: Annotated[Optional[list[str]], typer.Option("--class", metavar="HERO=CLASS", help="The class of a hero of another product.")] = None,
     leader: Annotated[Optional[str], typer.Option("--leader", metavar="HERO", help="The Party Leader.")] = None,
+    completed: Annotated[Optional[list[str]], typer.Option("--completed", metavar="CH", help="Chapters completed (04, or a range 01-04): the token has no Adventure Track.")] = None,
+    skipped: Annotated[Optional[list[str]], typer.Option("--skipped", metavar="CH", help="Chapters skipped (RB L1084: no rewards).")] = None,
 ) -> None:
     """Create a campaign from the companion apps' campaign token (current and legacy forms, pasted
     with line breaks or not): party, Followers, Outcomes, statuses, heroes with their classes,
     equipment, skills, Aura and statuses. Nothing is written on any error.
 
-    Example: drunagor import token.txt --role Nyx=Striker --name nyx-alone
+    What the token lacks is given by flags: each hero's Dungeon Role (required), players, the Party
+    Leader, the Adventure Track (--completed, --skipped); the rest `check` reports as missing.
+
+    Example: drunagor import token.txt --role Nyx=Striker --completed 01-04 --name nyx-alone
     """
     from ...ops.interop import import_token
 
+    from ...ops.interop import chapters
+
+    track = {ch: "completed" for ch in chapters(completed, "--completed")}
+    track.update({ch: "skipped" for ch in chapters(skipped, "--skipped")})
     text, source = _read_source(token)
     change = import_token(text, source, dir, name=name, drop_unknown=drop_unknown, roles=_pairs(role, "--role"),
-                          players=_pairs(player, "--player"), classes=_pairs(cls, "--class"), leader=leader)
+                          players=_pairs(player, "--player"), classes=_pairs(cls, "--class"), leader=leader,
+                          track=track)
     for w in change.warnings:
         term.warn(w)
     term.done(change.summary)
