@@ -106,7 +106,7 @@ class Campaign:
         self._story: Story | None = None
         self._hero_files: dict[str, store.TomlFile] | None = None
         self._heroes: dict[str, Hero] | None = None
-        self._adventure: store.TomlFile | None | bool = False  # False: not looked at yet
+        self._adventure: store.TomlFile | None | bool = False  # False: not looked at yet (never True)
         self._extra: dict[Path, store.TomlFile] = {}  # other files loaded with file()
         self._new: dict[Path, store.TomlFile] = {}
         self._raw_writes: dict[Path, bytes] = {}
@@ -397,7 +397,7 @@ class Campaign:
     # -- helpers
     def _forget(self, path: Path) -> None:
         """A file this command deleted is no longer one it read."""
-        if self._adventure and self._adventure.path == path:
+        if isinstance(self._adventure, store.TomlFile) and self._adventure.path == path:
             self._adventure = None
         if self._hero_files is not None:
             for s, f in list(self._hero_files.items()):
@@ -411,8 +411,8 @@ class Campaign:
             self._story = None
 
     def _loaded(self) -> list[store.TomlFile]:
-        files = [self._story_file, *(self._hero_files or {}).values(), self._adventure or None,
-                 *self._extra.values()]
+        adventure = self._adventure if isinstance(self._adventure, store.TomlFile) else None
+        files = [self._story_file, *(self._hero_files or {}).values(), adventure, *self._extra.values()]
         return [f for f in files if f is not None and f.raw is not None]
 
     def _expected(self, path: Path) -> bytes | None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from .errors import FieldError  # noqa: F401  (errors.py: one error tree; still importable from here)
-from .values import Factory, record
+from .values import field, record
 
 CHAPTERS = tuple(f"{n:02d}" for n in range(1, 10))
 TRACK_STATES = ("completed", "skipped")
@@ -105,7 +105,7 @@ def _chapter(data: dict, key: str, path: tuple, default=None) -> str | None:
 class Rules:
     trauma_limit: int = 1
     max_heroes: int = 4
-    rune_bag: dict[str, int] = Factory(factory=dict)
+    rune_bag: dict[str, int] = field(factory=dict)
 
 
 @record

@@ -10,7 +10,7 @@ time (SPEC section 7). A record reads its fields from the class annotations and 
         name: str
         level: int = 1
         tags: tuple = ()
-        extra: dict = Factory(factory=dict)   # a fresh dict for each value
+        extra: dict = field(factory=dict)   # a fresh dict for each value
 
 Values support `replace(value, **changes)` and `fields(value)` (names, in order). A class may define
 `__post_init__(self)` to check or normalise its fields (it sets them with `object.__setattr__`), as
@@ -33,7 +33,10 @@ class Factory:
         self.make = factory
 
 
-# Write `Factory(factory=dict)`: PEP 681 type checkers see a default only through that keyword.
+def field(*, factory: Callable[[], T]) -> T:
+    """A field whose default is made fresh for each value: `tags: dict = field(factory=dict)`.
+    Type checkers (PEP 681) read it as a default of the field's own type."""
+    return Factory(factory)  # type: ignore[return-value]
 
 
 def _init(self, *args, **kwargs) -> None:
@@ -91,7 +94,7 @@ def _delete(self, name):
     raise AttributeError(f"{self.__class__.__name__} is immutable: cannot delete {name!r}")
 
 
-@dataclass_transform(frozen_default=True, field_specifiers=(Factory,))
+@dataclass_transform(frozen_default=True, field_specifiers=(field, Factory))
 def record(cls: Any = None, /, **_options: Any) -> Any:
     """Make `cls` an immutable value type; `@record` and `@record(frozen=True)` both work.
 

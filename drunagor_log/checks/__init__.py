@@ -164,8 +164,8 @@ class ArchiveCache:
 def run_checks(root: Path, strict: bool = False) -> tuple[list[Problem], list[Problem], bool]:
     """(errors, warnings, unreadable). With `strict`, warnings count as errors."""
     c, unreadable = load_checked(root)
-    files = [c._story_file, *(c._hero_files or {}).values(), c._adventure or None]
-    unreadable += [_newer(f) for f in files if f is not None and f.read_only]
+    files = [c._story_file, *(c._hero_files or {}).values(), c._adventure]
+    unreadable += [_newer(f) for f in files if isinstance(f, store.TomlFile) and f.read_only]
     if unreadable:
         return unreadable, [], True
     _load_registry()

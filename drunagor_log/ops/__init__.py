@@ -23,7 +23,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable
 
-from ..values import Factory, record
+from ..values import field, record
 
 
 @record
@@ -38,7 +38,7 @@ class Change:
     summary: str = ""
     notes: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
-    data: dict = Factory(factory=dict)
+    data: dict = field(factory=dict)
 
 
 def apply(root: Path, operation: Callable[..., Change], *args: Any, **kwargs: Any) -> tuple[Change, list[str]]:

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
+
+from ..model import CHAPTERS
 
 from . import Change
 
@@ -168,3 +171,82 @@ def _fsync_dir(directory: Path) -> None:
         pass
     finally:
         os.close(fd)
+
+
+# ------------------------------------------------------------------------------ drunagor show
+
+
+def show(c: Any) -> Change:
+    """The campaign at a glance (`data` is the `show --json` object)."""
+    return Change(data=show_data(c))
+
+
+def _track_summary(story) -> list[dict]:
+    from .. import catalog
+
+    rows = []
+    for ch in CHAPTERS:
+        state = story.track.get(ch)
+        rows.append({"chapter": ch, "title": catalog.chapter(ch).title, "state": state,
+                     "failures": story.failures.get(ch, 0)})
+    return rows
+
+
+def show_data(c: Any) -> dict:
+    """Everything `drunagor show` prints, as plain values (the `--json` shape)."""
+    story = c.story
+    nxt = story.next_chapter()
+    heroes = []
+    from ..rules import rewards
+
+    party = list(c.active_heroes().values())  # a Spoils card handed over counts for its earner
+    for s, h in c.heroes.items():
+        owes = rewards.owed_for(h, story, party) if h.active else None
+        excess = rewards.excess_for(h, story, party) if h.active else None
+        heroes.append({"name": h.name, "class": h.cls, "role": h.role, "player": h.player,
+                       "joined": h.joined, "retired": h.retired,
+                       "owes": owes.as_dict() if owes is not None else None,
+                       "excess": excess.as_dict() if excess is not None else None})
+    adv = c.adventure_file
+    return {
+        "campaign": story.campaign,
+        "party": story.party,
+        "leader": story.leader,
+        "heroes": heroes,
+        "followers": list(story.followers),
+        "track": {r["chapter"]: r["state"] for r in _track_summary(story) if r["state"]},
+        "next_chapter": nxt,
+        "finished": nxt is None,
+        "ending": story.ending,  # chapter 09's, once the campaign is finished (RB L1309)
+        "failures": dict(story.failures),  # failed attempts per chapter (`drunagor chapter fail`)
+        "outcomes": list(story.outcomes),
+        "statuses": list(story.statuses),
+        "stash": list(story.stash),
+        "chest": _chest_data(c),
+        "adventure": _adventure_data(adv) if adv is not None else None,
+    }
+
+
+def _chest_data(c: Any) -> dict:
+    from ..rules import chest
+
+    return chest.summary(c.story)
+
+
+def _adventure_data(f) -> dict:
+    """What `show` says about the adventure under way (adventure.toml; `adventure show` has it all):
+    chapter, heroes, raid card face, the bag, the track, the Piles of Runes and the monsters."""
+    from ..store.adventure import read
+
+    state = read(f)
+    return {
+        "chapter": state.chapter,
+        "heroes": state.heroes,
+        "raid_face": state.raid.face if state.raid is not None else None,
+        "raid_card": state.raid.card if state.raid is not None else None,
+        "bag": dict(state.bag),
+        "runes_in_bag": state.runes_in_bag(),
+        "track": dict(state.track),
+        "piles": [{"id": p.id, "runes": {c: n for c, n in p.runes.items() if n}} for p in state.piles],
+        "monsters": [{"name": m.name, "rank": m.rank, "slot": m.slot, "boss": m.boss} for m in state.monsters],
+    }

@@ -15,7 +15,7 @@ A deck is one of:
 
 from __future__ import annotations
 
-from ..values import Factory, record
+from ..values import field, record
 
 from ..errors import RuleError, UsageError
 from ..model import ChestCard, Story
@@ -174,7 +174,7 @@ class ChestGrid:
     total: int                          # every Potion and Scroll copy recorded
     problems: tuple[Finding, ...]
     missing: tuple[tuple[str, tuple[str, ...]], ...]  # (card, facts missing)
-    target: dict[str, dict[str, int]] = Factory(factory=dict)
+    target: dict[str, dict[str, int]] = field(factory=dict)
 
     @property
     def status(self) -> str:

@@ -343,11 +343,11 @@ def parse(raw: bytes, path: Path) -> dict[str, Any]:
     except tomllib.TOMLDecodeError as exc:
         m = _TOML_LINE.search(str(exc))
         msg = str(exc).split(" (at line")[0]
-        line = int(m.group(1)) if m else None
-        if line is None and "(at end of document)" in msg:  # an unclosed [ or { runs to the end
+        at: int | None = int(m.group(1)) if m else None
+        if at is None and "(at end of document)" in msg:  # an unclosed [ or { runs to the end
             msg = msg.replace(" (at end of document)", ": the file ends inside a value")
-            line = text.count("\n") + (0 if text.endswith("\n") else 1)
-        raise DataError(f"not valid TOML: {msg}", file=shown, line=line,
+            at = text.count("\n") + (0 if text.endswith("\n") else 1)
+        raise DataError(f"not valid TOML: {msg}", file=shown, line=at,
                         rule="toml-syntax",
                         remedy="fix the syntax at that line (quotes, brackets, one key = value)") from None
     except RecursionError:
@@ -386,9 +386,10 @@ def line_of(text: str, key_path: tuple) -> int | None:
             hit = hits[min(index, len(hits) - 1)]
         else:
             table = re.compile(r"^\s*\[\s*" + header + r"\s*\]")
-            hit = next((i for i, line in enumerate(lines) if table.match(line)), None)
-            if hit is None:
+            found = next((i for i, line in enumerate(lines) if table.match(line)), None)
+            if found is None:
                 continue
+            hit = found
         start = hit + 1
         end = next((i for i in range(start, len(lines)) if _HEADER.match(lines[i])), len(lines))
         path = path[consumed:]
@@ -432,8 +433,8 @@ class TomlFile:
         self.path = path
         self.shown = display(path)
         self.migrating = migrating
-        self._doc = None
-        self._text = None
+        self._doc: Any = None
+        self._text: str | None = None
         if raw is None:  # a new file, created by this command
             self.raw = None
             self.data = data if data is not None else {}
@@ -933,7 +934,7 @@ def journal_files(root: Path) -> list[str]:
         ops = _journal_ops(root)
     except (DataError, OSError):
         return []
-    return [op.get("target") or op.get("delete") for op in ops]
+    return [str(op.get("target") or op.get("delete")) for op in ops]
 
 
 def roll_forward(root: Path) -> bool:

@@ -8,7 +8,6 @@ import typer
 
 from ...campaign import Campaign, list_campaigns
 from ...errors import DataError, ExitCode
-from ...model import CHAPTERS
 from ...ops import campaign as campaign_ops
 from ..common import CommitOpt, JsonOpt, campaign_root, open_campaign, warn_all
 from ..terminal import term
@@ -35,131 +34,68 @@ def new(
         term.line(note)
 
 
-def _track_summary(story) -> list[dict]:
-    from ... import catalog
-
-    rows = []
-    for ch in CHAPTERS:
-        state = story.track.get(ch)
-        rows.append({"chapter": ch, "title": catalog.chapter(ch).title, "state": state,
-                     "failures": story.failures.get(ch, 0)})
-    return rows
-
-
-def show_data(c: Campaign) -> dict:
-    """Everything `drunagor show` prints, as plain values (the `--json` shape)."""
-    story = c.story
-    nxt = story.next_chapter()
-    heroes = []
-    from ...rules import rewards
-
-    party = list(c.active_heroes().values())  # a Spoils card handed over counts for its earner
-    for s, h in c.heroes.items():
-        owes = rewards.owed_for(h, story, party) if h.active else None
-        excess = rewards.excess_for(h, story, party) if h.active else None
-        heroes.append({"name": h.name, "class": h.cls, "role": h.role, "player": h.player,
-                       "joined": h.joined, "retired": h.retired,
-                       "owes": owes.as_dict() if owes is not None else None,
-                       "excess": excess.as_dict() if excess is not None else None})
-    adv = c.adventure_file
-    return {
-        "campaign": story.campaign,
-        "party": story.party,
-        "leader": story.leader,
-        "heroes": heroes,
-        "followers": list(story.followers),
-        "track": {r["chapter"]: r["state"] for r in _track_summary(story) if r["state"]},
-        "next_chapter": nxt,
-        "finished": nxt is None,
-        "ending": story.ending,  # chapter 09's, once the campaign is finished (RB L1309)
-        "failures": dict(story.failures),  # failed attempts per chapter (`drunagor chapter fail`)
-        "outcomes": list(story.outcomes),
-        "statuses": list(story.statuses),
-        "stash": list(story.stash),
-        "chest": _chest_data(c),
-        "adventure": _adventure_data(adv) if adv is not None else None,
-    }
-
-
-def _chest_data(c: Campaign) -> dict:
-    from ...rules import chest
-
-    return chest.summary(c.story)
-
-
-def _adventure_data(f) -> dict:
-    """What `show` says about the adventure under way (adventure.toml; `adventure show` has it all):
-    chapter, heroes, raid card face, the bag, the track, the Piles of Runes and the monsters."""
-    from ...store.adventure import read
-
-    state = read(f)
-    return {
-        "chapter": state.chapter,
-        "heroes": state.heroes,
-        "raid_face": state.raid.face if state.raid is not None else None,
-        "raid_card": state.raid.card if state.raid is not None else None,
-        "bag": dict(state.bag),
-        "runes_in_bag": state.runes_in_bag(),
-        "track": dict(state.track),
-        "piles": [{"id": p.id, "runes": {c: n for c, n in p.runes.items() if n}} for p in state.piles],
-        "monsters": [{"name": m.name, "rank": m.rank, "slot": m.slot, "boss": m.boss} for m in state.monsters],
-    }
-
-
 def show(json: JsonOpt = False) -> None:
     """The campaign at a glance: party, heroes, followers, Adventure Track, chest deck, adventure.
 
     Example: drunagor show
     """
-    from ... import catalog
     from ...store import display
 
     with open_campaign() as c:
-        data = show_data(c)
+        data = campaign_ops.show(c).data
         warn_all(c)
     if json:
         term.json(data)
         return
-    story = c.story
     term.heading(f"{data['party'] or '(no party name)'}: Awakenings campaign ({display(c.root)})")
     term.line(f"Party Leader: {data['leader'] or '(none; set one with drunagor leader HERO)'}")
-    active = [h for h in data["heroes"] if not h["retired"]]
-    if active:
-        rows = [[h["name"], h["class"], h["role"], h["player"] or "", _owes_text(h["owes"], h.get("excess"))] for h in active]
-        term.table(["Hero", "Class", "Role", "Player", "Owes"], rows, title=f"Heroes ({len(active)})")
-    else:
-        term.line("Heroes: none yet (drunagor hero add NAME --role ROLE)")
-    retired = [h["name"] for h in data["heroes"] if h["retired"]]
-    if retired:
-        term.line("Retired: " + ", ".join(retired))
+    _print_heroes(data["heroes"])
     term.line("Followers: " + (", ".join(data["followers"]) or "none"))
-    track = []
-    for ch in CHAPTERS:
-        state = story.track.get(ch)
-        if state:
-            track.append(f"{ch} {state}")
-    term.line("Adventure Track: " + ("; ".join(track) or "nothing played yet"))
-    nxt = data["next_chapter"]
-    if nxt:
-        tries = story.failures.get(nxt, 0)
-        tries_text = f" ({tries} failed attempt{'s' if tries != 1 else ''})" if tries else ""
-        term.line(f"Next: chapter {nxt}, {catalog.chapter(nxt).title}{tries_text}")
-    else:
-        ending = f' Ending: "{data["ending"]}".' if data["ending"] else ""
-        term.line(f"The campaign is finished: chapter 09 is on the Adventure Track.{ending}", "bold")
+    _print_track(data)
     term.line("Outcomes: " + (", ".join(data["outcomes"]) or "none"))
     term.line("Statuses: " + (", ".join(data["statuses"]) or "none"))
     if data["stash"]:
         term.line("Party stash: " + ", ".join(data["stash"]))
     term.line("Chest deck: " + data["chest"]["text"])
-    adv = data["adventure"]
-    if adv:
-        term.line(f"Adventure under way: chapter {adv['chapter']}, {adv['heroes']} heroes"
-                  + (f", raid card face {adv['raid_face']}" if adv.get("raid_face") else ""))
-        piles = "; ".join(f"Pile {p['id']} ({', '.join(p['runes'])})" for p in adv["piles"]) or "none"
-        board = ", ".join(f"{m['name']} ({m['slot'] if m['slot'] else 'boss'})" for m in
-                          sorted(adv["monsters"], key=lambda m: (m["slot"] is None, m["slot"] or 0))) or "none"
-        term.line(f"  rune bag {adv['runes_in_bag']}; Piles of Runes: {piles}; monsters (slot): {board}")
+    if data["adventure"]:
+        _print_adventure(data["adventure"])
+
+
+def _print_heroes(heroes: list[dict]) -> None:
+    active = [h for h in heroes if not h["retired"]]
+    if active:
+        rows = [[h["name"], h["class"], h["role"], h["player"] or "", _owes_text(h["owes"], h.get("excess"))]
+                for h in active]
+        term.table(["Hero", "Class", "Role", "Player", "Owes"], rows, title=f"Heroes ({len(active)})")
+    else:
+        term.line("Heroes: none yet (drunagor hero add NAME --role ROLE)")
+    retired = [h["name"] for h in heroes if h["retired"]]
+    if retired:
+        term.line("Retired: " + ", ".join(retired))
+
+
+def _print_track(data: dict) -> None:
+    from ... import catalog
+
+    track = [f"{ch} {state}" for ch, state in sorted(data["track"].items())]
+    term.line("Adventure Track: " + ("; ".join(track) or "nothing played yet"))
+    nxt = data["next_chapter"]
+    if nxt:
+        tries = data["failures"].get(nxt, 0)
+        tries_text = f" ({tries} failed attempt{'s' if tries != 1 else ''})" if tries else ""
+        term.line(f"Next: chapter {nxt}, {catalog.chapter(nxt).title}{tries_text}")
+    else:
+        ending = f' Ending: "{data["ending"]}".' if data["ending"] else ""
+        term.line(f"The campaign is finished: chapter 09 is on the Adventure Track.{ending}", "bold")
+
+
+def _print_adventure(adv: dict) -> None:
+    term.line(f"Adventure under way: chapter {adv['chapter']}, {adv['heroes']} heroes"
+              + (f", raid card face {adv['raid_face']}" if adv.get("raid_face") else ""))
+    piles = "; ".join(f"Pile {p['id']} ({', '.join(p['runes'])})" for p in adv["piles"]) or "none"
+    board = ", ".join(f"{m['name']} ({m['slot'] if m['slot'] else 'boss'})" for m in
+                      sorted(adv["monsters"], key=lambda m: (m["slot"] is None, m["slot"] or 0))) or "none"
+    term.line(f"  rune bag {adv['runes_in_bag']}; Piles of Runes: {piles}; monsters (slot): {board}")
 
 
 def _owes_text(owes: dict | None, excess: dict | None = None) -> str:
