@@ -86,7 +86,8 @@ def _version(value: bool) -> None:
 
 def _global(
     campaign: Annotated[Optional[str], typer.Option("-C", "--campaign", metavar="PATH",
-                                                     help="The campaign folder (else DRUNAGOR_CAMPAIGN, the current folder, or the only one under ./campaigns/).")] = None,
+                                                     help="The campaign folder (else DRUNAGOR_CAMPAIGN, the current "
+                                                          "folder, or the only one under ./campaigns/).")] = None,
     no_color: Annotated[bool, typer.Option("--no-color", help="No colour (also: NO_COLOR=1).")] = False,
     version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
                                           help="Print the version and exit.")] = False,

@@ -175,10 +175,10 @@ def _hero_list(data: dict[str, Any], cd: dict[str, Any], source: str) -> list[di
     return heroes
 
 
-def _hero(h: dict[str, Any], i: int, ids: dict[str, Any], unknown: list, source: str,
-          classes: dict[str, str]) -> ImportedHero:
+def _identity(h: dict[str, Any], where: str, ids: dict[str, Any], source: str,
+              classes: dict[str, str]) -> dict[str, str]:
+    """{"name", "class"} of a token's hero; a core-box hero is refused (RB L939-945)."""
     hero_id = h.get("heroId")
-    where = f"hero {i + 1} ({hero_id})"
     if hero_id in ids["core_heroes"]:
         raise RuleError(f"{where}: {ids['core_heroes'][hero_id]} is a core-box hero, not an Awakenings hero "
                         "(RB L939-945)", file=source, rule="token",
@@ -187,14 +187,33 @@ def _hero(h: dict[str, Any], i: int, ids: dict[str, Any], unknown: list, source:
         raise DataError(f"{where} has no heroId", file=source, rule="token",
                         remedy="the token was changed by hand or cut: export it again")
     who = ids["heroes"].get(hero_id)
-    if who is None:  # another product's hero: the apps name it by its ID, capitalised (app-token 3.1)
-        name = hero_id[:1].upper() + hero_id[1:]
-        cls = next((c for n, c in classes.items() if n.casefold() == name.casefold()), None)
-        if cls is None:
-            raise RuleError(f"{where}: drunagor's catalog does not know {name}'s class (a hero of another "
-                            "product)", file=source, rule="token",
-                            remedy=f"say it once: --class {name}=CLASS (game-data: any other hero with an explicit class)")
-        who = {"name": name, "class": cls}
+    if who is not None:
+        return who
+    name = hero_id[:1].upper() + hero_id[1:]  # another product's hero: named by its ID, capitalised (3.1)
+    cls = next((c for n, c in classes.items() if n.casefold() == name.casefold()), None)
+    if cls is None:
+        raise RuleError(f"{where}: drunagor's catalog does not know {name}'s class (a hero of another "
+                        "product)", file=source, rule="token",
+                        remedy=f"say it once: --class {name}=CLASS (game-data: any other hero with an "
+                               "explicit class)")
+    return {"name": name, "class": cls}
+
+
+def _mapped(values: list[str], table: dict[str, str], where: str, unknown: list) -> list[str]:
+    """The drunagor names of IDs; the IDs the table lacks go to `unknown` with their place."""
+    out = []
+    for ident in values:
+        if ident in table:
+            out.append(table[ident])
+        else:
+            unknown.append((where, ident))
+    return out
+
+
+def _hero(h: dict[str, Any], i: int, ids: dict[str, Any], unknown: list, source: str,
+          classes: dict[str, str]) -> ImportedHero:
+    where = f"hero {i + 1} ({h.get('heroId')})"
+    who = _identity(h, where, ids, source, classes)
     items = _items(h, who["name"], ids, unknown, source)
     skills = []
     for sid in _strings(h.get("skillIds"), f"{where} skillIds", source):
@@ -203,23 +222,18 @@ def _hero(h: dict[str, Any], i: int, ids: dict[str, Any], unknown: list, source:
             skills.append((ids["skill_trees"][tree], int(level)))
         else:
             unknown.append((f"{who['name']}'s skills", sid))
-    aura = h.get("auraId") or None
-    if aura is not None and aura not in ids["auras"]:
-        unknown.append((f"{who['name']}'s aura", aura))
-        aura = None
-    statuses = []
-    for sid in _strings(h.get("statusIds"), f"{where} statusIds", source):
-        if sid in ids["hero_statuses"]:
-            statuses.append(ids["hero_statuses"][sid])
-        else:
-            unknown.append((f"{who['name']}'s statuses", sid))
+    aura_id = h.get("auraId")
+    aura = _mapped([aura_id] if isinstance(aura_id, str) and aura_id else [], ids["auras"],
+                   f"{who['name']}'s aura", unknown)
+    statuses = _mapped(_strings(h.get("statusIds"), f"{where} statusIds", source), ids["hero_statuses"],
+                       f"{who['name']}'s statuses", unknown)
     kept = {k: v for k, v in h.items() if k not in MODELLED_HERO}
     equipment = h.get("equipment")
     if isinstance(equipment, dict):  # how each empty slot was written ("", null, or left out)
         kept["_emptySlots"] = {s: equipment[s] for s in SLOTS + BAG_SLOTS if s in equipment and not equipment[s]}
     kept["_order"] = i  # the heroes' order in the apps ("in the order added"); keys with _ are drunagor's
     return ImportedHero(name=who["name"], cls=who["class"], items=tuple(items), skills=tuple(skills),
-                        aura=ids["auras"][aura] if aura else None, statuses=tuple(statuses), kept=kept)
+                        aura=aura[0] if aura else None, statuses=tuple(statuses), kept=kept)
 
 
 def _items(h: dict[str, Any], hero: str, ids: dict[str, Any], unknown: list, source: str) -> list[ImportedItem]:

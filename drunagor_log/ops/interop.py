@@ -41,8 +41,10 @@ def _refuse_unknown(plan: Any) -> None:
     for where, ident in plan.unknown:
         places.setdefault(where, []).append(ident)
     listed = "; ".join(f"{where}: {', '.join(ids)}" for where, ids in places.items())
-    raise RuleError(f"the token holds {len(plan.unknown)} ID(s) that are not in the Awakenings lists ({listed})",
-                    rule="token", remedy="import without them with --drop-unknown, or correct them in the app and export again")
+    raise RuleError(f"the token holds {len(plan.unknown)} ID(s) that are not in the Awakenings lists "
+                    f"({listed})",
+                    rule="token",
+                    remedy="import without them with --drop-unknown, or correct them in the app and export again")
 
 
 def import_token(text: str, source: str, parent: Path, *, name: str | None = None, drop_unknown: bool = False,
@@ -70,7 +72,8 @@ def import_token(text: str, source: str, parent: Path, *, name: str | None = Non
         raise UsageError(f"--leader {leader!r} is not one of the token's heroes",
                          remedy="name one of: " + ", ".join(h.name for h in plan.heroes))
     if not parent.is_dir():
-        raise UsageError(f"--dir {str(parent)!r} is not a folder", remedy="name an existing folder (default: campaigns/)")
+        raise UsageError(f"--dir {str(parent)!r} is not a folder",
+                         remedy="name an existing folder (default: campaigns/)")
     tmp = Path(tempfile.mkdtemp(prefix=".drunagor-import-", dir=parent))
     try:
         return _build(plan, tmp, parent, name or plan.party, roles, players, leader, track or {})

@@ -18,7 +18,8 @@ def new(
     party: Annotated[Optional[str], typer.Option(help="Party name (default: NAME).")] = None,
     dir: Annotated[Path, typer.Option("--dir", help="Where campaigns live.")] = Path("campaigns"),
     max_heroes: Annotated[int, typer.Option(help="4, or 5 with extra-hero content (RB L941-943).")] = 4,
-    trauma_limit: Annotated[int, typer.Option(help="Trauma Cubes a hero can hold: 1; 2 Taking It Easy; 0 harder (RB L1020-1034).")] = 1,
+    trauma_limit: Annotated[int, typer.Option(
+        help="Trauma Cubes a hero can hold: 1; 2 Taking It Easy; 0 harder (RB L1020-1034).")] = 1,
     commit: CommitOpt = False,
 ) -> None:
     """Create a campaign folder with its Story Record (compulsory chest replacement applied).
@@ -107,7 +108,8 @@ def _owes_text(owes: dict | None, excess: dict | None = None) -> str:
 
 
 def check(
-    strict: Annotated[bool, typer.Option("--strict", help="Warnings (unknown names, rewards owed) are errors.")] = False,
+    strict: Annotated[bool, typer.Option(
+        "--strict", help="Warnings (unknown names, rewards owed) are errors.")] = False,
     json: JsonOpt = False,
 ) -> None:
     """Validate every file of the campaign and every rule; silent and exit 0 when all is well.

@@ -45,16 +45,26 @@ def _read_source(source: str) -> tuple[str, str]:
 
 
 def import_(
-    token: Annotated[str, typer.Argument(metavar="TOKEN|FILE|-", help="The token, a file holding it, or - for standard input.")],
+    token: Annotated[str, typer.Argument(metavar="TOKEN|FILE|-",
+                                         help="The token, a file holding it, or - for standard input.")],
     dir: Annotated[Path, typer.Option("--dir", help="Where campaigns live.")] = Path("campaigns"),
-    name: Annotated[Optional[str], typer.Option("--name", metavar="SLUG", help="The new campaign's folder name (default: the party's name).")] = None,
-    drop_unknown: Annotated[bool, typer.Option("--drop-unknown", help="Import without the IDs that are not in the Awakenings lists.")] = False,
-    role: Annotated[Optional[list[str]], typer.Option("--role", metavar="HERO=ROLE", help="A hero's Dungeon Role (the apps do not record them); once per hero.")] = None,
-    player: Annotated[Optional[list[str]], typer.Option("--player", metavar="HERO=TEXT", help="Who plays a hero.")] = None,
-    cls: Annotated[Optional[list[str]], typer.Option("--class", metavar="HERO=CLASS", help="The class of a hero of another product.")] = None,
+    name: Annotated[Optional[str], typer.Option(
+        "--name", metavar="SLUG", help="The new campaign's folder name (default: the party's name).")] = None,
+    drop_unknown: Annotated[bool, typer.Option(
+        "--drop-unknown", help="Import without the IDs that are not in the Awakenings lists.")] = False,
+    role: Annotated[Optional[list[str]], typer.Option(
+        "--role", metavar="HERO=ROLE",
+        help="A hero's Dungeon Role (the apps do not record them); once per hero.")] = None,
+    player: Annotated[Optional[list[str]], typer.Option(
+        "--player", metavar="HERO=TEXT", help="Who plays a hero.")] = None,
+    cls: Annotated[Optional[list[str]], typer.Option(
+        "--class", metavar="HERO=CLASS", help="The class of a hero of another product.")] = None,
     leader: Annotated[Optional[str], typer.Option("--leader", metavar="HERO", help="The Party Leader.")] = None,
-    completed: Annotated[Optional[list[str]], typer.Option("--completed", metavar="CH", help="Chapters completed (04, or a range 01-04): the token has no Adventure Track.")] = None,
-    skipped: Annotated[Optional[list[str]], typer.Option("--skipped", metavar="CH", help="Chapters skipped (RB L1084: no rewards).")] = None,
+    completed: Annotated[Optional[list[str]], typer.Option(
+        "--completed", metavar="CH",
+        help="Chapters completed (04, or a range 01-04): the token has no Adventure Track.")] = None,
+    skipped: Annotated[Optional[list[str]], typer.Option(
+        "--skipped", metavar="CH", help="Chapters skipped (RB L1084: no rewards).")] = None,
 ) -> None:
     """Create a campaign from the companion apps' campaign token (current and legacy forms, pasted
     with line breaks or not): party, Followers, Outcomes, statuses, heroes with their classes,
