@@ -145,13 +145,29 @@ def check_can_commit(root: Path, explicit: bool = True) -> None:
 # ------------------------------------------------------------------------------------- committing
 
 
+SUBJECT_MAX = 72  # git's convention: a subject that fits `git log --oneline` and a mail's subject line
+
+
+def commit_subject(message: str) -> tuple[str, str | None]:
+    """(subject, body): a message longer than SUBJECT_MAX keeps its first clause (up to `;`) or its
+    first words in the subject, ending with `...`, and goes whole into the body."""
+    if len(message) <= SUBJECT_MAX:
+        return message, None
+    first = message.split("; ", 1)[0]
+    if len(first) <= SUBJECT_MAX:
+        return first, message
+    cut = message[:SUBJECT_MAX - 3].rsplit(" ", 1)[0].rstrip(",;:")
+    return cut + "...", message
+
+
 def commit_changes(root: Path, changed: list[str], message: str, *, body: str | None = None) -> str | None:
     """Commit exactly `changed` (paths relative to the campaign folder, deleted files included) with
     the message `drunagor: MESSAGE`; the user's other staged work stays staged and uncommitted.
     Returns the short commit id, or None when the files already match the last commit.
 
     Called after the files were written: any failure says so (the files stay written, not committed)."""
-    subject = message if message.startswith(PREFIX) else PREFIX + message
+    subject, details = commit_subject(message if message.startswith(PREFIX) else PREFIX + message)
+    body = "\n\n".join(b for b in (details, body) if b) or None
     paths = sorted(set(changed))
     try:
         repository(root, "--commit")

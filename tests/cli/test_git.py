@@ -186,7 +186,9 @@ def test_autocommit_commits_without_the_flag(repo, camp, run):
     repo.commit_all("autocommit on")
     r = ok(run("follower", "add", "Minerva"))
     assert r.stdout.splitlines()[-1] == f"committed {short(repo)}: drunagor: {r.stdout.splitlines()[0]}"
-    assert repo.subjects()[0] == "drunagor: " + r.stdout.splitlines()[0]
+    message = "drunagor: " + r.stdout.splitlines()[0]  # 83 characters: the subject keeps its first words
+    assert (len(message), repo.subjects()[0]) == (83, "drunagor: Minerva follows the party: Follower written on the Story...")
+    assert repo("log", "-1", "--format=%b").strip() == message  # the whole message in the body
     assert repo.files_of() == ["M\tcampaigns/test/story.toml"]
 
 
@@ -688,3 +690,17 @@ def test_every_writing_command_takes_commit():
                      if "commit" not in [p.name for p in commands[name].params])
     assert missing == []
     assert "commit" not in [p.name for p in commands["undo"].params]
+
+
+def test_a_long_message_keeps_a_short_subject_and_goes_whole_into_the_body():
+    from drunagor_log.gitops import commit_subject
+
+    short_one = "drunagor: party name: Quiet"
+    assert commit_subject(short_one) == (short_one, None)
+    long_one = ("drunagor: chapter 05 completed; Andreas now owes: 1 Class Ability, 1 Spoils of the Hero "
+                "(Standard); Nyx now owes: 1 Class Ability")
+    assert commit_subject(long_one) == ("drunagor: chapter 05 completed", long_one)
+    words = "drunagor: " + "Catharina gives Potion of Healing to Vacrem, who now holds it in the bag" * 2
+    subject, body = commit_subject(words)
+    assert subject == "drunagor: Catharina gives Potion of Healing to Vacrem, who now holds..." and body == words
+    assert len(subject) <= 72
