@@ -40,8 +40,8 @@ stored = [{", ".join(_toml_str(n) for n in REPLACED_EPIC)}]
 [track]                         # Adventure Track: "01" = "completed" or "skipped"
 
 [rules]
-trauma_limit = {trauma_limit}               # Taking It Easy: 2; harder: 0 (RB L1020-1034)
-max_heroes = {max_heroes}                 # 5 with extra-hero content (RB L941-943)
+{f"trauma_limit = {trauma_limit}":<31} # Taking It Easy: 2; harder: 0 (RB L1020-1034)
+{f"max_heroes = {max_heroes}":<31} # 5 with extra-hero content (RB L941-943)
 rune_bag = {{ {bag} }}   # community data; fix it to your bag
 
 [chest]                         # 2 Epic Rare + 9 Potions + 9 Scrolls (RB L349-371)
@@ -74,6 +74,7 @@ def new(parent: Path, name: str, *, party: str | None = None, max_heroes: int = 
         raise UsageError(f"--trauma-limit must be from 0 to 9, not {trauma_limit}")
     check_name(name, "campaign")  # the party's name is any text (written escaped): not a file name
     folder = parent / slug(name)
+    _refuse_inside_a_campaign(parent, folder)
     _refuse_taken(parent, folder)
     if commit:
         gitops.check_can_commit(folder)  # before writing: no repository, no campaign folder
@@ -82,13 +83,42 @@ def new(parent: Path, name: str, *, party: str | None = None, max_heroes: int = 
     summary = (f"created campaign {store.display(folder)} (Artisan's Tools and Treasure Trove replace "
                f"Cosmic Gemstone and Forgotten Treasure)")
     data = {"path": str(folder), "files": written, "commit": None}
+    warnings = _ambiguity(parent, folder)
     if not commit:
-        return Change(summary=summary, data=data)
+        return Change(summary=summary, warnings=warnings, data=data)
     message = f"created campaign {slug(name)} ({party or name})"
     sha = gitops.commit_changes(folder, written, message)
     data["commit"] = sha
-    return Change(summary=summary, data=data,
+    return Change(summary=summary, warnings=warnings, data=data,
                   notes=(f"committed {sha}: drunagor: {message}" if sha else "nothing to commit",))
+
+
+def _refuse_inside_a_campaign(parent: Path, folder: Path) -> None:
+    """`new` run from inside a campaign would nest the new one in it (campaigns/x/campaigns/third)."""
+    from ..campaign import STORY
+    from ..errors import UsageError
+    from ..store import display
+
+    here = Path(os.path.abspath(parent))
+    holder = next((d for d in (here, *here.parents) if (d / STORY).is_file()), None)
+    if holder is not None:
+        raise UsageError(f"{display(folder)} would be inside the campaign {display(holder)}",
+                         remedy="run drunagor new from the folder that holds campaigns/ (the repository), "
+                                "or give --dir outside the campaign")
+
+
+def _ambiguity(parent: Path, folder: Path) -> tuple[str, ...]:
+    """A warning when the new campaign is a second one where drunagor looks when no -C is given."""
+    from ..campaign import list_campaigns
+    from ..store import display
+
+    if os.environ.get("DRUNAGOR_CAMPAIGN") or os.path.abspath(parent) != os.path.abspath("campaigns"):
+        return ()
+    found = list_campaigns(parent)
+    if len(found) < 2:
+        return ()
+    return (f"{len(found)} campaigns are now under campaigns/, so a command run here must say which: "
+            f"drunagor -C {display(folder)} ... (or DRUNAGOR_CAMPAIGN={display(folder)}, or cd into it)",)
 
 
 def _refuse_taken(parent: Path, folder: Path) -> None:

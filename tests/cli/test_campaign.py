@@ -192,3 +192,17 @@ def test_new_writes_valid_toml_for_any_party_name(run, tmp_path):
     assert run("new", "odd", "--party", name).exit_code == 0
     assert json.loads(run("show", "--json").stdout)["party"] == name
     assert 'party = "The \\"Odd\\" \\\\ Party\\u007F\\t"' in (tmp_path / "campaigns/odd/story.toml").read_text()
+
+
+def test_new_inside_a_campaign_is_refused_and_a_second_campaign_is_announced(run, example, monkeypatch, tmp_path):
+    monkeypatch.chdir(example / "heroes")
+    r = run("new", "third")
+    assert r.exit_code == 2
+    assert r.stderr == (f"error: campaigns/third would be inside the campaign {example}; run drunagor new from "
+                        "the folder that holds campaigns/ (the repository), or give --dir outside the campaign\n")
+    assert not (example / "heroes" / "campaigns").exists()
+    monkeypatch.chdir(tmp_path)
+    r = run("new", "third")
+    assert r.exit_code == 0
+    assert r.stderr == ("warning: 2 campaigns are now under campaigns/, so a command run here must say which: "
+                        "drunagor -C campaigns/third ... (or DRUNAGOR_CAMPAIGN=campaigns/third, or cd into it)\n")

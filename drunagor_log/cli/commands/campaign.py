@@ -30,6 +30,8 @@ def new(
     """
     change = campaign_ops.new(dir, name, party=party, max_heroes=max_heroes, trauma_limit=trauma_limit,
                               commit=commit)
+    for warning in change.warnings:
+        term.warn(warning)
     term.done(change.summary)
     for note in change.notes:
         term.line(note)
