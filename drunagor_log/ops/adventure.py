@@ -275,16 +275,25 @@ def odds(c: Campaign) -> Change:
         notes.append(Line(f"Next raid: face {face}, {plural(len(state.monsters), 'monster')} on the board; "
                           + (f"the Piles of Runes hold {', '.join(held)}" if held
                              else "no Pile of Runes on the board")))
-    percent = f"{data['summon_probability'] * 100:.1f}%"
-    notes.append(Line(f"Chance it summons: {data['summon_chance']} ({percent})" + (f": {reason}" if reason else ""),
-                      "bold"))
+    notes.append(Line(f"Chance it summons: {chance_text(data['summon_chance'], data['summon_probability'])}"
+                      + (f": {reason}" if reason else ""), "bold"))
     if data["try_chance"] != data["summon_chance"]:
-        notes.append(Line(f"Chance it tries (a Pile holds the rune manifested): {data['try_chance']} "
-                          f"({data['try_probability'] * 100:.1f}%)"))
+        notes.append(Line("Chance it tries (a Pile holds the rune manifested): "
+                          + chance_text(data["try_chance"], data["try_probability"])))
     notes.append(Line(f"Runes in the bag: {data['runes_in_bag']} ({runes_text(state.bag)})"))
     if info.fails_on_last_rune:
         notes.append(Line(f"The adventure fails when the last rune in the bag is drawn{chapter_ref(info, 'losing')}."))
     return Change(notes=tuple(notes), data=data)
+
+
+def chance_text(fraction: str, probability: float) -> str:
+    """An exact chance as a person reads it: '2/7 (28.6%)', but 'none' and 'certain' for 0 and 1 (not
+    '0/1 (0.0%)'; the --json keys keep the fraction)."""
+    if probability == 0:
+        return "none"
+    if probability == 1:
+        return "certain"
+    return f"{fraction} ({probability * 100:.1f}%)"
 
 
 def chest_may_change(c: Campaign) -> str | None:

@@ -371,7 +371,7 @@ def test_odds_on_a_full_board_or_with_every_minion_model_out(run, root, monsters
     assert data["reason"] == f"every minion would fail to be summoned: {reason}"
     r = ok(run("odds"))
     assert r.stdout.splitlines()[1:3] == [
-        f"Chance it summons: 0/1 (0.0%): every minion would fail to be summoned: {reason}",
+        f"Chance it summons: none: every minion would fail to be summoned: {reason}",
         "Chance it tries (a Pile holds the rune manifested): 6/35 (17.1%)"]
     raid = json.loads(ok(run("raid", "--dry-run", "--rune", "red", "--json")).stdout)
     assert (raid["placed"], raid["failed"]) == (0, 2)  # as odds said: it tries, and nothing is placed
