@@ -582,6 +582,8 @@ def draw(c: Campaign, count: int | None = None, runes: Sequence[str] | str | Non
     with refusals_on_file(c):
         state = rules.draw(state, drawn)
     how = f"seed {used_seed}" if used_seed is not None else "drawn at the table"
+    if count is not None and count > len(drawn):  # `draw 30` with 6 runes in the bag draws those 6: say so
+        how += f"; {count} asked, but the bag held only {len(drawn)}"
     message = (f"drew {', '.join(drawn)} ({how}) to the Initiative Track; "
                f"{plural(state.runes_in_bag(), 'rune')} left in the bag")
     entry: dict[str, object] = {"event": "draw", "runes": ", ".join(drawn)}

@@ -458,7 +458,8 @@ def test_draw_json_reports_the_draw_and_writes_it(run, under_way):
 
 
 def test_drawing_the_last_rune_fails_the_adventure(run, under_way):
-    r = ok(run("draw", "9", "--seed", "1"))  # 6 in the bag: all drawn
+    r = ok(run("draw", "9", "--seed", "1"))  # 6 in the bag: all drawn, and said so (issue 13)
+    assert "(seed 1; 9 asked, but the bag held only 6) to the Initiative Track" in r.stdout
     assert r.stdout.endswith("0 runes left in the bag\nThe last rune in the bag was drawn: the adventure fails "
                              "(RB L1203). Record it with `drunagor adventure end --lost`.\n")
     r = run("draw")
