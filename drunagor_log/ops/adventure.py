@@ -758,7 +758,10 @@ def add_monster(c: Campaign, name: str, *, count: int = 1, rank: str | None = No
     placed: list[Monster] = []
     with refusals_on_file(c):
         for _ in range(count):
-            state, monster = place(state, name, rank_, boss=is_boss, slot=slot_no, model_limit=limit)
+            try:
+                state, monster = place(state, name, rank_, boss=is_boss, slot=slot_no, model_limit=limit)
+            except Refused as exc:
+                raise _room_for(exc, name, len(placed), count) from None
             placed.append(monster)
     if is_boss:
         message = f"{name} (boss) on the board, with no status-board slot"
@@ -768,6 +771,15 @@ def add_monster(c: Campaign, name: str, *, count: int = 1, rank: str | None = No
         message = f"{count} {name} placed in {slot_text([m.slot for m in placed])}"
     record(c, before, state, {"event": "monster", "text": message})
     return Change(summary=message, warnings=warnings)
+
+
+def _room_for(exc: Refused, name: str, fit: int, count: int) -> Refused:
+    """A refusal of the `fit`+1-th of `count` monsters: say how many fit (`--count 3` with room for 2 is
+    not "all 12 tracks are taken")."""
+    if not fit:
+        return exc
+    return Refused(f"room for only {fit} of the {count} {name}: then {exc.message}", exc.rule or "status-board",
+                   f"place {fit} (--count {fit}), or {exc.remedy}" if exc.remedy else f"place {fit} (--count {fit})")
 
 
 def _slot_option(slot: str | int | None, count: int) -> int | None:

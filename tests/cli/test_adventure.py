@@ -537,8 +537,16 @@ def test_the_board_holds_twelve_and_a_minion_four_models(run, under_way):
     before = snapshot(under_way)
     r = run("monster", "add", "Tidehunter")
     assert (r.exit_code, r.stderr) == (1, "error: campaigns/test/adventure.toml: models (RB L311): all 4 models of "
-                                          "Tidehunter are on the board; remove one first (drunagor monster remove "
-                                          "'Tidehunter' ...)\n")
+                                          "Tidehunter are on the board; remove a defeated one first: drunagor monster "
+                                          "remove SLOT (Tidehunter holds slots 1, 2, 3, 4)\n")
+    assert snapshot(under_way) == before
+    # more than there is room for: how many fit, and nothing placed (issue 13)
+    r = run("monster", "add", "Gremlin Horde", "--count", "9")
+    assert (r.exit_code, r.stderr) == (1, "error: campaigns/test/adventure.toml: status-board (RB L311): room for only 8 "
+                                          "of the 9 Gremlin Horde: then all 12 Health Tracks of the Monster Status "
+                                          "board are taken: no new monster may be placed; place 8 (--count 8), or "
+                                          "remove a defeated monster first (drunagor monster remove SLOT)\n")
+    assert snapshot(under_way) == before
     ok(run("monster", "add", "Gremlin Horde", "--count", "8"))
     r = run("monster", "add", "Ox")
     assert (r.exit_code, r.stderr) == (1, "error: campaigns/test/adventure.toml: status-board (RB L311): all 12 Health "
