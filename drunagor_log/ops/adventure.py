@@ -795,19 +795,28 @@ def _slot_option(slot: str | int | None, count: int) -> int | None:
     return slot_no
 
 
-def remove_monster(c: Campaign, which: str) -> Change:
-    """A monster off the board (defeated or removed), by name or by status-board slot."""
+def remove_monster(c: Campaign, which: str | Sequence[str]) -> Change:
+    """Monsters off the board (defeated or removed), each by name or by status-board slot; several at
+    once are one table event (one `adventure undo` takes them all back)."""
     from ..names import lookup
     from ..rules.adventure import remove_monster as take
     from ..rules.board import slot_label
 
     state = before = load(c)
-    slot_no = parse_slot(which)
-    if slot_no is None:
-        which = lookup(which, {m.name: m.name for m in state.monsters}, "monster on the board")
-    with refusals_on_file(c):
-        state, gone = take(state, slot_no if slot_no is not None else which)
-    where = f"; {slot_label(gone.slot)} is free" if gone.slot is not None else ""
-    message = f"{gone.name} off the board{where}"
+    gone = []
+    for one in [which] if isinstance(which, str) else which:
+        slot_no = parse_slot(one)
+        if slot_no is None:
+            one = lookup(one, {m.name: m.name for m in state.monsters}, "monster on the board")
+        with refusals_on_file(c):
+            state, monster = take(state, slot_no if slot_no is not None else one)
+        gone.append(monster)
+    if len(gone) == 1:
+        where = f"; {slot_label(gone[0].slot)} is free" if gone[0].slot is not None else ""
+        message = f"{gone[0].name} off the board{where}"
+    else:
+        slots = sorted(m.slot for m in gone if m.slot is not None)
+        message = (f"{', '.join(m.name for m in gone)} off the board"
+                   + (f"; {slot_text(slots)} {'is' if len(slots) == 1 else 'are'} free" if slots else ""))
     record(c, before, state, {"event": "monster", "text": message})
     return Change(summary=message)

@@ -488,6 +488,21 @@ def test_monsters_take_slots_in_status_board_order(run, under_way):
     assert ok(run("monster", "remove", "awak")).stdout == "Awakened King off the board\n"
 
 
+def test_several_monsters_leave_at_once_as_one_table_event(run, under_way):
+    ok(run("monster", "add", "Tidehunter", "--count", "3"))
+    ok(run("monster", "add", "Fell Asteris"))
+    before = snapshot(under_way)
+    r = ok(run("monster", "remove", "3", "fell", "yellow"))
+    assert r.stdout == "Tidehunter, Fell Asteris, Tidehunter off the board; slots 1, 3, 4 are free\n"
+    assert state(under_way)["monsters"] == [{"name": "Tidehunter", "rank": "Minion", "slot": 2}]
+    assert ok(run("adventure", "undo")).stdout.startswith("took back 1 table event: monster: Tidehunter, ")
+    assert snapshot(under_way) == before
+    r = run("monster", "remove", "4", "4")  # the second is no longer there: nothing written
+    assert (r.exit_code, r.stderr) == (1, "error: campaigns/test/adventure.toml: status-board: no monster holds "
+                                          "slot 4 (green); see the slots with `drunagor adventure show`\n")
+    assert snapshot(under_way) == before
+
+
 @pytest.mark.parametrize("args, code, message", [
     (("add", "Mud Golem"), 2, "the catalog does not know 'Mud Golem', so its rank is unknown; give it once with "
                               "--rank (Overlord, Commander, Black, Gray, White, Scenario, Minion); it is remembered "
