@@ -399,17 +399,25 @@ def test_check_strict_finds_more_chest_copies_and_starting_gear_than_there_can_b
     assert ok(run("check", "--strict")).stdout == ""
     for _ in range(2):  # the deck has 2 Scroll of Incinerate, and Andreas holds one already
         ok(run("hero", "gain", "Nyx", "Scroll of Incinerate", "--kind", "consumable"))
-    ok(run("hero", "gain", "Nyx", "Iron Helm", "--kind", "starting"))
+    r = ok(run("hero", "gain", "Nyx", "Iron Helm", "--kind", "starting"))
+    assert r.stderr == ("warning: Nyx now has 3 pieces of Starting Gear, but a hero starts with 2 and finds no more "
+                        "(RB L989; drunagor check reports it)\n")
     r = run("check", "--strict")
     assert r.exit_code == 1
     assert r.stdout == (
         "campaigns/example/heroes/nyx.toml:19: starting-gear: Nyx has 3 pieces of Starting Gear, but a hero starts "
-        "with 2 and finds no more (RB L989); record Iron Helm with the kind it has (kind = \"spoils\", \"adventure\", "
-        "\"consumable\"...), or drop it\n"
+        "with 2 and finds no more (RB L989); if Iron Helm is not Starting Gear, give it its kind: drunagor hero drop "
+        "Nyx \"Iron Helm\", then drunagor hero gain Nyx \"Iron Helm\" --kind spoils|adventure|epic|consumable; else "
+        "drop it: drunagor hero drop Nyx \"Iron Helm\"\n"
         "campaigns/example/heroes/nyx.toml:18: chest-copies: 3 Scroll of Incinerate are held (Andreas, Nyx), but the "
         "Chest deck has 2 (RB L349-359); drop the extra ones (drunagor hero drop HERO ITEM), or correct the deck "
         "(drunagor chest add)\n")
     assert ok(run("check")).stdout.count("(warning)") == 2
+    ok(run("hero", "drop", "Nyx", "Iron Helm"))
+    ok(run("hero", "gain", "Nyx", "Elvish Bow"))  # Starting Gear by the catalog: only dropping it helps
+    assert ok(run("check")).stdout.splitlines()[0] == (
+        "campaigns/example/heroes/nyx.toml:19: starting-gear: Nyx has 3 pieces of Starting Gear, but a hero starts "
+        "with 2 and finds no more (RB L989); drop it: drunagor hero drop Nyx \"Elvish Bow\" (warning)")
 
 
 def test_the_table_operations_from_python_in_a_fresh_interpreter(tmp_path):
