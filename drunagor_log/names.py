@@ -4,7 +4,7 @@ for a name the user types (SPEC 9, "name resolution").
 `resolve(query, names, what)` tries, in this order:
 
 1. the exact name;
-2. the name in any case (apostrophes ’ and ' alike, runs of spaces as one);
+2. the name in any case (apostrophes ’ and ' alike, runs of spaces as one, commas left out);
 3. a known alias (only those a source gives, e.g. the app's "Vacren" for the rulebook's Vacrem);
 4. the only name `query` is the beginning of.
 
@@ -79,8 +79,10 @@ def check_name(name: str, what: str) -> str:
 
 
 def key(name: str) -> str:
-    """The form names are compared in: case-folded, straight apostrophes, single spaces."""
-    return " ".join(name.replace("\u2019", "'").replace("\u2018", "'").split()).casefold()
+    """The form names are compared in: case-folded, straight apostrophes, single spaces, no commas (the
+    rulebook writes "Vorn, the Warrior" (RB L457) where the Story Record and the apps write "Vorn the
+    Warrior")."""
+    return " ".join(name.replace("\u2019", "'").replace("\u2018", "'").replace(",", " ").split()).casefold()
 
 
 def article(word: str) -> str:

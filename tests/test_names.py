@@ -21,6 +21,8 @@ def test_then_any_case_apostrophes_and_spaces_alike():
     assert resolve("HAUNTED", ["Haunted", "haunted"], "status") == "Haunted"  # first in any case, not a prefix
     assert resolve("  soft   heart ", NAMES, "status") == "Soft Heart"
     assert resolve("captain\u2019s brooch", ["Captain's Brooch"], "card") == "Captain's Brooch"
+    # the rulebook's spelling, with a comma (RB L457: "the Follower Vorn, the Warrior")
+    assert resolve_known("Vorn, the Warrior", "followers") == "Vorn the Warrior"
 
 
 def test_then_an_alias_a_source_gives():

@@ -134,8 +134,23 @@ def starting_gear_excess(c):
     for slug, h in c.active_heroes().items():
         gear = [i for i, item in enumerate(h.equipment) if item.kind == "starting"]
         if len(gear) > hero_rules.STARTING_GEAR:
-            extra = ", ".join(h.equipment[i].name for i in gear[hero_rules.STARTING_GEAR:])
             yield problem(c.hero_files[slug], ("equipment", gear[hero_rules.STARTING_GEAR]), "starting-gear",
                           f"{h.name} has {len(gear)} pieces of Starting Gear, but a hero starts with "
-                          f"{hero_rules.STARTING_GEAR} and finds no more (RB L989); record {extra} with the kind "
-                          "it has (kind = \"spoils\", \"adventure\", \"consumable\"...), or drop it", "warning")
+                          f"{hero_rules.STARTING_GEAR} and finds no more (RB L989); "
+                          + _extra_gear_remedy(h, [h.equipment[i].name for i in gear[hero_rules.STARTING_GEAR:]]),
+                          "warning")
+
+
+def _extra_gear_remedy(h, extra: list[str]) -> str:
+    """What to do with Starting Gear beyond the 2, in commands (issue 13: the advice named keys to edit
+    by hand): drop it; or, for a card the catalog does not know as Starting Gear, record it again with
+    the kind it has (`hero gain --kind` replaces the kind remembered under [cards])."""
+    from .. import catalog
+
+    hero, item = hero_rules.quote(h.name), hero_rules.quote(extra[0])
+    drop = f"drunagor hero drop {hero} {item}" + (f" (and {', '.join(extra[1:])})" if len(extra) > 1 else "")
+    if catalog.item_kind(extra[0]) == "starting":
+        return f"drop {'it' if len(extra) == 1 else 'the extra ones'}: {drop}"
+    remedy = (f"if {extra[0]} is not Starting Gear, give it its kind: drunagor hero drop {hero} {item}, then "
+              f"drunagor hero gain {hero} {item} --kind spoils|adventure|epic|consumable; else drop it: {drop}")
+    return remedy

@@ -63,9 +63,24 @@ def globals_first(args: list[str]) -> list[str]:
     return front + rest
 
 
+def upper_metavars(command) -> None:
+    """Arguments as SPEC writes them, NAME, HERO, ITEM, in every usage line and message (Typer shows an
+    argument with no metavar by its parameter's name, so one line read `hero give {FROM} {to} {item}` and
+    `recall` said "Missing argument 'hero'")."""
+    for param in getattr(command, "params", ()):
+        if param.param_type_name == "argument" and param.metavar is None:
+            param.metavar = param.name.upper()
+    for sub in getattr(command, "commands", {}).values():
+        upper_metavars(sub)
+
+
 class DrunagorGroup(TyperGroup):
     """Turns every user-facing failure into one message and its exit code (SPEC section 6), and
     takes the global options anywhere on the line."""
+
+    def __init__(self, **attrs):
+        super().__init__(**attrs)
+        upper_metavars(self)
 
     def parse_args(self, ctx, args):
         return super().parse_args(ctx, globals_first(list(args)))

@@ -74,29 +74,39 @@ def _ids() -> dict[str, Any]:
 # ------------------------------------------------------------------------------------ decoding
 
 
-def decode(text: str, source: str = "the token") -> dict[str, Any]:
+#: The source of a token typed on the command line: it has no file to name in a message.
+TYPED = "the token"
+
+
+def _file(source: str) -> str | None:
+    """The file an error names: none for a typed token ("error: token: the token holds ...", not
+    "error: the token: token: the token holds ...")."""
+    return None if source == TYPED else source
+
+
+def decode(text: str, source: str = TYPED) -> dict[str, Any]:
     """The token's JSON object, read as the apps read it (app-token section 1, Import steps 1-3)."""
     if len(text) > MAX_TOKEN_CHARS:
         raise DataError(f"{len(text):,} characters is far more than a campaign token holds "
-                        f"(at most {MAX_TOKEN_CHARS:,})", file=source, rule="token",
+                        f"(at most {MAX_TOKEN_CHARS:,})", file=_file(source), rule="token",
                         remedy="paste the token the app's Export shows, nothing else")
     compact = "".join(text.split())  # the WHATWG forgiving base64: ASCII whitespace is ignored
     if not compact:
-        raise DataError("the token is empty", file=source, rule="token",
+        raise DataError("the token is empty", file=_file(source), rule="token",
                         remedy="paste the token the app's Export shows")
     if not _B64.fullmatch(compact) or len(compact.rstrip("=")) % 4 == 1:
         bad = next((ch for ch in compact if not (ch.isascii() and (ch.isalnum() or ch in "+/="))), None)
         what = f"it holds {bad!r}, which base64 does not use" if bad else "its length cannot be base64 (cut short?)"
-        raise DataError(f"not a campaign token: {what}", file=source, rule="token",
+        raise DataError(f"not a campaign token: {what}", file=_file(source), rule="token",
                         remedy="copy the whole token again from the app's Export")
     raw = base64.b64decode(compact.rstrip("=") + "=" * (-len(compact.rstrip("=")) % 4))
     try:
         data = json.loads(raw.decode("latin-1"))  # btoa's bytes are Latin-1, not UTF-8
     except (ValueError, binascii.Error) as exc:
-        raise DataError(f"not a campaign token: the decoded text is not JSON ({exc})", file=source,
+        raise DataError(f"not a campaign token: the decoded text is not JSON ({exc})", file=_file(source),
                         rule="token", remedy="copy the whole token again from the app's Export") from None
     if not isinstance(data, dict) or not ({"campaign", "name", "campaignData"} & data.keys()):
-        raise DataError("not a campaign token: no campaignData, campaign or name in it", file=source,
+        raise DataError("not a campaign token: no campaignData, campaign or name in it", file=_file(source),
                         rule="token", remedy="paste a campaign token (the app's Campaign > Export)")
     return data
 
@@ -111,7 +121,7 @@ def _campaign_data(data: dict[str, Any], source: str) -> dict[str, Any]:
         return {"campaign": data.get("campaign"), "name": data.get("name", "")}
     cd = data["campaignData"]
     if not isinstance(cd, dict):
-        raise DataError("campaignData is not an object", file=source, rule="token",
+        raise DataError("campaignData is not an object", file=_file(source), rule="token",
                         remedy="copy the whole token again from the app's Export")
     return cd
 
@@ -120,12 +130,12 @@ def _strings(value: Any, where: str, source: str) -> list[str]:
     if value is None:
         return []
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise DataError(f"{where} must be a list of IDs, not {json.dumps(value)[:60]}", file=source,
+        raise DataError(f"{where} must be a list of IDs, not {json.dumps(value)[:60]}", file=_file(source),
                         rule="token", remedy="the token was changed by hand or cut: export it again")
     return value
 
 
-def plan(data: dict[str, Any], source: str = "the token", classes: dict[str, str] | None = None) -> ImportPlan:
+def plan(data: dict[str, Any], source: str = TYPED, classes: dict[str, str] | None = None) -> ImportPlan:
     """The campaign a token describes, in drunagor's names; refuses another box's campaign.
 
     `classes` gives the class of a hero of another product (the catalog knows only Awakenings')."""
@@ -135,7 +145,7 @@ def plan(data: dict[str, Any], source: str = "the token", classes: dict[str, str
     kind = cd.get("campaign")
     if kind != "awakenings":
         raise RuleError(f"the token holds a {kind or 'untyped'!s} campaign, not an Awakenings one",
-                        file=source, rule="token",
+                        file=_file(source), rule="token",
                         remedy="drunagor keeps Awakenings campaigns only; import it into the app of that box")
     unknown: list[tuple[str, str]] = []
 
@@ -156,7 +166,7 @@ def plan(data: dict[str, Any], source: str = "the token", classes: dict[str, str
     seen: dict[str, str] = {}
     for h in heroes:
         if h.name in seen:
-            raise RuleError(f"the token holds {h.name} twice ({seen[h.name]} and {h.cls})", file=source,
+            raise RuleError(f"the token holds {h.name} twice ({seen[h.name]} and {h.cls})", file=_file(source),
                             rule="token", remedy="a hero plays once in a party: remove one in the app, export again")
         seen[h.name] = h.cls
     kept = {k: v for k, v in cd.items() if k not in MODELLED_CAMPAIGN}
@@ -170,7 +180,7 @@ def _hero_list(data: dict[str, Any], cd: dict[str, Any], source: str) -> list[di
     if heroes is None and isinstance(cd.get("heroes"), list):
         heroes = cd["heroes"]  # the official app's nested copy, when the top-level list is missing
     if not isinstance(heroes, list) or not all(isinstance(h, dict) for h in heroes):
-        raise DataError("the token has no list of heroes", file=source, rule="token",
+        raise DataError("the token has no list of heroes", file=_file(source), rule="token",
                         remedy="copy the whole token again from the app's Export")
     return heroes
 
@@ -181,10 +191,10 @@ def _identity(h: dict[str, Any], where: str, ids: dict[str, Any], source: str,
     hero_id = h.get("heroId")
     if hero_id in ids["core_heroes"]:
         raise RuleError(f"{where}: {ids['core_heroes'][hero_id]} is a core-box hero, not an Awakenings hero "
-                        "(RB L939-945)", file=source, rule="token",
+                        "(RB L939-945)", file=_file(source), rule="token",
                         remedy="remove that hero in the app (a core-box hero can be a Follower), then export again")
     if not isinstance(hero_id, str) or not hero_id.strip():
-        raise DataError(f"{where} has no heroId", file=source, rule="token",
+        raise DataError(f"{where} has no heroId", file=_file(source), rule="token",
                         remedy="the token was changed by hand or cut: export it again")
     who = ids["heroes"].get(hero_id)
     if who is not None:
@@ -193,7 +203,7 @@ def _identity(h: dict[str, Any], where: str, ids: dict[str, Any], source: str,
     cls = next((c for n, c in classes.items() if n.casefold() == name.casefold()), None)
     if cls is None:
         raise RuleError(f"{where}: drunagor's catalog does not know {name}'s class (a hero of another "
-                        "product)", file=source, rule="token",
+                        "product)", file=_file(source), rule="token",
                         remedy=f"say it once: --class {name}=CLASS (game-data: any other hero with an "
                                "explicit class)")
     return {"name": name, "class": cls}
@@ -239,7 +249,7 @@ def _hero(h: dict[str, Any], i: int, ids: dict[str, Any], unknown: list, source:
 def _items(h: dict[str, Any], hero: str, ids: dict[str, Any], unknown: list, source: str) -> list[ImportedItem]:
     equipment = h.get("equipment") or {}
     if not isinstance(equipment, dict):
-        raise DataError(f"{hero}'s equipment is not an object", file=source, rule="token",
+        raise DataError(f"{hero}'s equipment is not an object", file=_file(source), rule="token",
                         remedy="the token was changed by hand or cut: export it again")
     placed = [(equipment.get(s), "equipped", False) for s in SLOTS]
     placed += [(equipment.get(s), "bag", False) for s in BAG_SLOTS]
@@ -249,7 +259,7 @@ def _items(h: dict[str, Any], hero: str, ids: dict[str, Any], unknown: list, sou
         if not ident:
             continue
         if not isinstance(ident, str):
-            raise DataError(f"{hero}'s equipment holds {ident!r}, not an item ID", file=source, rule="token",
+            raise DataError(f"{hero}'s equipment holds {ident!r}, not an item ID", file=_file(source), rule="token",
                             remedy="the token was changed by hand or cut: export it again")
         item = item_of(ident, ids)
         if item is None:

@@ -275,16 +275,25 @@ def odds(c: Campaign) -> Change:
         notes.append(Line(f"Next raid: face {face}, {plural(len(state.monsters), 'monster')} on the board; "
                           + (f"the Piles of Runes hold {', '.join(held)}" if held
                              else "no Pile of Runes on the board")))
-    percent = f"{data['summon_probability'] * 100:.1f}%"
-    notes.append(Line(f"Chance it summons: {data['summon_chance']} ({percent})" + (f": {reason}" if reason else ""),
-                      "bold"))
+    notes.append(Line(f"Chance it summons: {chance_text(data['summon_chance'], data['summon_probability'])}"
+                      + (f": {reason}" if reason else ""), "bold"))
     if data["try_chance"] != data["summon_chance"]:
-        notes.append(Line(f"Chance it tries (a Pile holds the rune manifested): {data['try_chance']} "
-                          f"({data['try_probability'] * 100:.1f}%)"))
+        notes.append(Line("Chance it tries (a Pile holds the rune manifested): "
+                          + chance_text(data["try_chance"], data["try_probability"])))
     notes.append(Line(f"Runes in the bag: {data['runes_in_bag']} ({runes_text(state.bag)})"))
     if info.fails_on_last_rune:
         notes.append(Line(f"The adventure fails when the last rune in the bag is drawn{chapter_ref(info, 'losing')}."))
     return Change(notes=tuple(notes), data=data)
+
+
+def chance_text(fraction: str, probability: float) -> str:
+    """An exact chance as a person reads it: '2/7 (28.6%)', but 'none' and 'certain' for 0 and 1 (not
+    '0/1 (0.0%)'; the --json keys keep the fraction)."""
+    if probability == 0:
+        return "none"
+    if probability == 1:
+        return "certain"
+    return f"{fraction} ({probability * 100:.1f}%)"
 
 
 def chest_may_change(c: Campaign) -> str | None:
@@ -573,6 +582,8 @@ def draw(c: Campaign, count: int | None = None, runes: Sequence[str] | str | Non
     with refusals_on_file(c):
         state = rules.draw(state, drawn)
     how = f"seed {used_seed}" if used_seed is not None else "drawn at the table"
+    if count is not None and count > len(drawn):  # `draw 30` with 6 runes in the bag draws those 6: say so
+        how += f"; {count} asked, but the bag held only {len(drawn)}"
     message = (f"drew {', '.join(drawn)} ({how}) to the Initiative Track; "
                f"{plural(state.runes_in_bag(), 'rune')} left in the bag")
     entry: dict[str, object] = {"event": "draw", "runes": ", ".join(drawn)}
@@ -747,7 +758,10 @@ def add_monster(c: Campaign, name: str, *, count: int = 1, rank: str | None = No
     placed: list[Monster] = []
     with refusals_on_file(c):
         for _ in range(count):
-            state, monster = place(state, name, rank_, boss=is_boss, slot=slot_no, model_limit=limit)
+            try:
+                state, monster = place(state, name, rank_, boss=is_boss, slot=slot_no, model_limit=limit)
+            except Refused as exc:
+                raise _room_for(exc, name, len(placed), count) from None
             placed.append(monster)
     if is_boss:
         message = f"{name} (boss) on the board, with no status-board slot"
@@ -757,6 +771,15 @@ def add_monster(c: Campaign, name: str, *, count: int = 1, rank: str | None = No
         message = f"{count} {name} placed in {slot_text([m.slot for m in placed])}"
     record(c, before, state, {"event": "monster", "text": message})
     return Change(summary=message, warnings=warnings)
+
+
+def _room_for(exc: Refused, name: str, fit: int, count: int) -> Refused:
+    """A refusal of the `fit`+1-th of `count` monsters: say how many fit (`--count 3` with room for 2 is
+    not "all 12 tracks are taken")."""
+    if not fit:
+        return exc
+    return Refused(f"room for only {fit} of the {count} {name}: then {exc.message}", exc.rule or "status-board",
+                   f"place {fit} (--count {fit}), or {exc.remedy}" if exc.remedy else f"place {fit} (--count {fit})")
 
 
 def _slot_option(slot: str | int | None, count: int) -> int | None:
@@ -772,19 +795,28 @@ def _slot_option(slot: str | int | None, count: int) -> int | None:
     return slot_no
 
 
-def remove_monster(c: Campaign, which: str) -> Change:
-    """A monster off the board (defeated or removed), by name or by status-board slot."""
+def remove_monster(c: Campaign, which: str | Sequence[str]) -> Change:
+    """Monsters off the board (defeated or removed), each by name or by status-board slot; several at
+    once are one table event (one `adventure undo` takes them all back)."""
     from ..names import lookup
     from ..rules.adventure import remove_monster as take
     from ..rules.board import slot_label
 
     state = before = load(c)
-    slot_no = parse_slot(which)
-    if slot_no is None:
-        which = lookup(which, {m.name: m.name for m in state.monsters}, "monster on the board")
-    with refusals_on_file(c):
-        state, gone = take(state, slot_no if slot_no is not None else which)
-    where = f"; {slot_label(gone.slot)} is free" if gone.slot is not None else ""
-    message = f"{gone.name} off the board{where}"
+    gone = []
+    for one in [which] if isinstance(which, str) else which:
+        slot_no = parse_slot(one)
+        if slot_no is None:
+            one = lookup(one, {m.name: m.name for m in state.monsters}, "monster on the board")
+        with refusals_on_file(c):
+            state, monster = take(state, slot_no if slot_no is not None else one)
+        gone.append(monster)
+    if len(gone) == 1:
+        where = f"; {slot_label(gone[0].slot)} is free" if gone[0].slot is not None else ""
+        message = f"{gone[0].name} off the board{where}"
+    else:
+        slots = sorted(m.slot for m in gone if m.slot is not None)
+        message = (f"{', '.join(m.name for m in gone)} off the board"
+                   + (f"; {slot_text(slots)} {'is' if len(slots) == 1 else 'are'} free" if slots else ""))
     record(c, before, state, {"event": "monster", "text": message})
     return Change(summary=message)

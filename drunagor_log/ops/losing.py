@@ -159,7 +159,7 @@ def _apply_cubes(c: Campaign, state: AdventureState, name: str, kind: str, amoun
     limit = trauma_limit(c.story.rules.trauma_limit, facts.bonus) if kind == "trauma" else facts.capacity
     if kind == "curse" and amount > 0 and limit is None:
         raise UsageError(f"how many Curse Cubes does {name}'s board hold? The rulebook does not say, and one more "
-                         "than that defeats the hero (e.g. RB L1203)",
+                         f"than that defeats the hero ({_losing_ref(state.chapter)})",
                          remedy=f"count them and give --capacity N once; drunagor remembers it under [cards] in "
                                 f"story.toml ({ask})")
     rule = trauma_rule(c.story.rules.trauma_limit, facts.bonus) if kind == "trauma" else _losing_ref(state.chapter)

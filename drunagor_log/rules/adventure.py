@@ -332,8 +332,11 @@ def add_monster(state: AdventureState, name: str, rank: str | None, *, boss: boo
     model beyond the `model_limit` of its kind."""
     monsters = state.monsters
     if model_limit is not None and models_on_board(monsters, name) >= model_limit:
+        # by its slot: `monster remove NAME` is refused while several monsters share the name
+        slots = ", ".join(str(m.slot) for m in monsters if m.is_named(name) and m.slot is not None)
         raise Refused(f"all {model_limit} models of {name} are on the board", "models (RB L311)",
-                      f"remove one first (drunagor monster remove {name!r} ...)")
+                      "remove a defeated one first: drunagor monster remove SLOT"
+                      + (f" ({name} holds slots {slots})" if slots else ""))
     if boss:
         if slot is not None:
             raise Refused(f"{name} is a boss: a boss holds no status-board slot", "status-board",

@@ -88,6 +88,8 @@ def change_cubes(state: AdventureState, hero: str, kind: str, delta: int, *, lim
     before = held(state, hero, kind)
     after = before + delta
     if after < 0:
+        if not before:  # not "holds 0 ...; remove at most 0"
+            raise Refused(f"{hero} holds no {name}s: there is none to remove", "cubes")
         raise Refused(f"{hero} holds {before} {name}{'' if before == 1 else 's'}: {-delta} cannot be removed",
                       "cubes", f"remove at most {before}")
     cubes = {h: dict(c) for h, c in state.cubes.items()}

@@ -458,7 +458,8 @@ def test_draw_json_reports_the_draw_and_writes_it(run, under_way):
 
 
 def test_drawing_the_last_rune_fails_the_adventure(run, under_way):
-    r = ok(run("draw", "9", "--seed", "1"))  # 6 in the bag: all drawn
+    r = ok(run("draw", "9", "--seed", "1"))  # 6 in the bag: all drawn, and said so (issue 13)
+    assert "(seed 1; 9 asked, but the bag held only 6) to the Initiative Track" in r.stdout
     assert r.stdout.endswith("0 runes left in the bag\nThe last rune in the bag was drawn: the adventure fails "
                              "(RB L1203). Record it with `drunagor adventure end --lost`.\n")
     r = run("draw")
@@ -485,6 +486,21 @@ def test_monsters_take_slots_in_status_board_order(run, under_way):
         {"name": "Awakened King", "boss": True},
     ]
     assert ok(run("monster", "remove", "awak")).stdout == "Awakened King off the board\n"
+
+
+def test_several_monsters_leave_at_once_as_one_table_event(run, under_way):
+    ok(run("monster", "add", "Tidehunter", "--count", "3"))
+    ok(run("monster", "add", "Fell Asteris"))
+    before = snapshot(under_way)
+    r = ok(run("monster", "remove", "3", "fell", "yellow"))
+    assert r.stdout == "Tidehunter, Fell Asteris, Tidehunter off the board; slots 1, 3, 4 are free\n"
+    assert state(under_way)["monsters"] == [{"name": "Tidehunter", "rank": "Minion", "slot": 2}]
+    assert ok(run("adventure", "undo")).stdout.startswith("took back 1 table event: monster: Tidehunter, ")
+    assert snapshot(under_way) == before
+    r = run("monster", "remove", "4", "4")  # the second is no longer there: nothing written
+    assert (r.exit_code, r.stderr) == (1, "error: campaigns/test/adventure.toml: status-board: no monster holds "
+                                          "slot 4 (green); see the slots with `drunagor adventure show`\n")
+    assert snapshot(under_way) == before
 
 
 @pytest.mark.parametrize("args, code, message", [
@@ -536,8 +552,16 @@ def test_the_board_holds_twelve_and_a_minion_four_models(run, under_way):
     before = snapshot(under_way)
     r = run("monster", "add", "Tidehunter")
     assert (r.exit_code, r.stderr) == (1, "error: campaigns/test/adventure.toml: models (RB L311): all 4 models of "
-                                          "Tidehunter are on the board; remove one first (drunagor monster remove "
-                                          "'Tidehunter' ...)\n")
+                                          "Tidehunter are on the board; remove a defeated one first: drunagor monster "
+                                          "remove SLOT (Tidehunter holds slots 1, 2, 3, 4)\n")
+    assert snapshot(under_way) == before
+    # more than there is room for: how many fit, and nothing placed (issue 13)
+    r = run("monster", "add", "Gremlin Horde", "--count", "9")
+    assert (r.exit_code, r.stderr) == (1, "error: campaigns/test/adventure.toml: status-board (RB L311): room for only 8 "
+                                          "of the 9 Gremlin Horde: then all 12 Health Tracks of the Monster Status "
+                                          "board are taken: no new monster may be placed; place 8 (--count 8), or "
+                                          "remove a defeated monster first (drunagor monster remove SLOT)\n")
+    assert snapshot(under_way) == before
     ok(run("monster", "add", "Gremlin Horde", "--count", "8"))
     r = run("monster", "add", "Ox")
     assert (r.exit_code, r.stderr) == (1, "error: campaigns/test/adventure.toml: status-board (RB L311): all 12 Health "

@@ -88,7 +88,7 @@ def test_unreadable_tokens(run, campaigns, tmp_path, text, code, says):
 
 def test_another_box_and_core_heroes_are_refused(run, campaigns, tmp_path):
     r = run("import", _tok({"campaign": "core", "name": "Old", "heroes": []}))
-    assert (r.exit_code, r.stderr) == (1, "error: the token: token: the token holds a core campaign, not an "
+    assert (r.exit_code, r.stderr) == (1, "error: token: the token holds a core campaign, not an "
                                           "Awakenings one; drunagor keeps Awakenings campaigns only; import it "
                                           "into the app of that box\n")
     assert _left(tmp_path) == []

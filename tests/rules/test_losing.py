@@ -70,7 +70,11 @@ def test_cubes_are_removed_but_never_below_zero_and_a_hero_with_none_is_left_out
     assert (lost, state.cubes) == (None, {})
     with pytest.raises(Refused) as err:
         change_cubes(state, "Nyx", "trauma", -1, limit=1, rule="x")
-    assert err.value.message == "Nyx holds 0 Trauma Cubes: 1 cannot be removed"
+    assert (err.value.message, err.value.remedy) == ("Nyx holds no Trauma Cubes: there is none to remove", None)
+    state, _ = change_cubes(state, "Nyx", "curse", 1, limit=5, rule="x")
+    with pytest.raises(Refused) as err:
+        change_cubes(state, "Nyx", "curse", -2, limit=5, rule="x")
+    assert (err.value.message, err.value.remedy) == ("Nyx holds 1 Curse Cube: 2 cannot be removed", "remove at most 1")
 
 
 def test_the_first_defeat_is_the_one_kept():

@@ -336,15 +336,16 @@ def monster_add(
 
 @monster_app.command("remove")
 def monster_remove(
-    which: Annotated[str, typer.Argument(metavar="NAME|SLOT",
-            help="The monster's name, or its slot (1-12 or the base colour).")],
+    which: Annotated[list[str], typer.Argument(metavar="NAME|SLOT...",
+            help="Each monster's name, or its slot (1-12 or the base colour).")],
     commit: CommitOpt = False,
 ) -> None:
-    """Take a monster off the board (defeated or removed), freeing its status-board slot.
+    """Take monsters off the board (defeated or removed), freeing their status-board slots.
 
-    A name that several monsters share needs the slot instead.
+    A name that several monsters share needs the slot instead. Several at once are one table event:
+    one `adventure undo` puts them all back.
 
-    Example: drunagor monster remove 3
+    Example: drunagor monster remove 3 4
     """
     from ...ops import adventure as ops
 
