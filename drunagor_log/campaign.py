@@ -353,15 +353,26 @@ class Campaign:
             raise RuntimeError("campaign opened read-only")
         self._acquire()
         tx = store.Transaction(self.root)
-        loaded = self._loaded()
+        written = self._stage_edits(tx)
+        created = self._stage_created(tx)
+        self._stage_raw(tx)
+        changed = tx.commit()
+        self._saved(written, created)
+        return [p.relative_to(self.root).as_posix() if p.is_relative_to(self.root) else str(p) for p in changed]
+
+    def _stage_edits(self, tx: store.Transaction) -> list[tuple[store.TomlFile, bytes]]:
+        """Every file read: its new bytes if edited, else the bytes it must still have at commit."""
         written: list[tuple[store.TomlFile, bytes]] = []
-        for f in loaded:
+        for f in self._loaded():
             new = f.new_bytes()
             if new is not None:
                 tx.write(f.path, new, f.raw)
                 written.append((f, new))
             else:
                 tx.expect(f.path, f.raw)
+        return written
+
+    def _stage_created(self, tx: store.Transaction) -> list[tuple[store.TomlFile, bytes]]:
         created: list[tuple[store.TomlFile, bytes]] = []
         for path, f in self._new.items():
             from .store import edit  # tomlkit only for a created TOML file: `drunagor raid` never imports it (SPEC 7)
@@ -369,6 +380,10 @@ class Campaign:
             data = edit.dumps(f.edit()).encode()
             tx.write(path, data, None)
             created.append((f, data))
+        return created
+
+    def _stage_raw(self, tx: store.Transaction) -> None:
+        """Tool-owned bytes (put_bytes) and deletes, each refused over a file newer than this drunagor."""
         for path, data in self._raw_writes.items():
             expected = self._expected(path)
             if data != expected:
@@ -378,8 +393,10 @@ class Campaign:
             expected = self._expected(path)
             self._refuse_newer(path, expected)
             tx.delete(path, expected)
-        changed = tx.commit()
-        # The command may go on and save again: what is on disk now is what it "read".
+
+    def _saved(self, written: list[tuple[store.TomlFile, bytes]],
+               created: list[tuple[store.TomlFile, bytes]]) -> None:
+        """The command may go on and save again: what is on disk now is what it "read"."""
         for f, data in written + created:
             f._written(data)
         for f, _ in created:
@@ -392,7 +409,6 @@ class Campaign:
             self._forget(path)
         self._raw_writes.clear()
         self._deletes.clear()
-        return [p.relative_to(self.root).as_posix() if p.is_relative_to(self.root) else str(p) for p in changed]
 
     # -- helpers
     def _forget(self, path: Path) -> None:

@@ -310,54 +310,73 @@ def plan_undo(root: Path) -> UndoPlan:
     shown = store.display(root)
     repository(root, "undo")
     try:
-        dirty = uncommitted(root)
-        if dirty:
-            listed = ", ".join(dirty[:5]) + (f" and {len(dirty) - 5} more" if len(dirty) > 5 else "")
-            raise RuleError(f"the campaign has uncommitted changes ({listed}); undo would mix them into "
-                            "the undo", file=shown, rule="git",
-                            remedy="commit them (git commit) or discard them (git restore FILE), then undo")
-        undone: set[str] = set()
-        target = None
-        for n, e in enumerate(_log(root)):
-            if not e.ours:
-                if n == 0:
-                    raise RuleError(f"the last commit that changed the campaign, {e.short} \"{e.message}\" "
-                                    f"by {e.author}, is not one of drunagor's", file=shown, rule="git",
-                                    remedy=f"undo it with git itself (git revert {e.short})")
-                raise RuleError(f"nothing left to undo: before the undone drunagor commits comes {e.short} "
-                                f"\"{e.message}\" by {e.author}, which is not one of drunagor's", file=shown,
-                                rule="git", remedy=f"undo it with git itself (git revert {e.short})")
-            if e.undoes:
-                undone.add(e.undoes)
-            elif e.commit not in undone:
-                target = e
-                break
-        if target is None:
-            raise RuleError("nothing to undo: no drunagor commit changed this campaign yet", file=shown,
-                            rule="git", remedy="commits are made by writing commands with --commit, "
-                            "or with `autocommit = true` under [git] in story.toml")
+        _refuse_uncommitted(root, shown)
+        target = _undo_target(root, shown)
         parents = _run(root, "rev-list", "--parents", "-n1", target.commit).stdout.decode().split()
         parent = parents[1] if len(parents) > 1 else _run(
             root, "hash-object", "-t", "tree", "--stdin", input=b"").stdout.decode().strip()
         diff = _z(_run(root, "diff", "--name-status", "--no-renames", "--relative", "-z",
                        parent, target.commit, "--", ".").stdout)
         changes = list(zip(diff[0::2], diff[1::2]))
-        paths = [p for _, p in changes]
-        if paths and _run(root, "diff", "--quiet", target.commit, "HEAD", "--", *paths, ok=(0, 1)).returncode:
-            raise RuleError(f"the files of {target.short} \"{target.message}\" changed since, in commits "
-                            "drunagor did not make", file=shown, rule="git",
-                            remedy=f"undo it with git itself (git revert {target.short})")
-        plan = UndoPlan(target, parent)
-        for status, path in changes:
-            file = root / path
-            plan.current[path] = store.current_bytes(file, root)  # no link, FIFO or device followed
-            if status.startswith("A"):
-                plan.restore[path] = None  # the commit created it: undoing deletes it
-            else:
-                plan.restore[path] = _run(root, "cat-file", "blob", f"{parent}:./{path}").stdout
-        return plan
+        _refuse_changed_since(root, target, [p for _, p in changes], shown)
+        return _restore_plan(root, target, parent, changes)
     except _GitFailed as exc:
         raise RuleError(f"git {exc.args_[0]} failed: {exc.reason}", file=shown, rule="git") from None
+
+
+def _refuse_uncommitted(root: Path, shown: str) -> None:
+    dirty = uncommitted(root)
+    if dirty:
+        listed = ", ".join(dirty[:5]) + (f" and {len(dirty) - 5} more" if len(dirty) > 5 else "")
+        raise RuleError(f"the campaign has uncommitted changes ({listed}); undo would mix them into "
+                        "the undo", file=shown, rule="git",
+                        remedy="commit them (git commit) or discard them (git restore FILE), then undo")
+
+
+def _undo_target(root: Path, shown: str) -> Entry:
+    """The newest drunagor commit not undone yet, passing over undo commits and what they undid;
+    refused when a commit that is not drunagor's comes first."""
+    undone: set[str] = set()
+    for n, e in enumerate(_log(root)):
+        if not e.ours:
+            raise _not_ours(e, n == 0, shown)
+        if e.undoes:
+            undone.add(e.undoes)
+        elif e.commit not in undone:
+            return e
+    raise RuleError("nothing to undo: no drunagor commit changed this campaign yet", file=shown,
+                    rule="git", remedy="commits are made by writing commands with --commit, "
+                    "or with `autocommit = true` under [git] in story.toml")
+
+
+def _not_ours(e: Entry, last: bool, shown: str) -> RuleError:
+    if last:
+        return RuleError(f"the last commit that changed the campaign, {e.short} \"{e.message}\" "
+                         f"by {e.author}, is not one of drunagor's", file=shown, rule="git",
+                         remedy=f"undo it with git itself (git revert {e.short})")
+    return RuleError(f"nothing left to undo: before the undone drunagor commits comes {e.short} "
+                     f"\"{e.message}\" by {e.author}, which is not one of drunagor's", file=shown,
+                     rule="git", remedy=f"undo it with git itself (git revert {e.short})")
+
+
+def _refuse_changed_since(root: Path, target: Entry, paths: list[str], shown: str) -> None:
+    """Refuse when the target's files changed after it, in commits drunagor did not make."""
+    if paths and _run(root, "diff", "--quiet", target.commit, "HEAD", "--", *paths, ok=(0, 1)).returncode:
+        raise RuleError(f"the files of {target.short} \"{target.message}\" changed since, in commits "
+                        "drunagor did not make", file=shown, rule="git",
+                        remedy=f"undo it with git itself (git revert {target.short})")
+
+
+def _restore_plan(root: Path, target: Entry, parent: str, changes: list[tuple[str, str]]) -> UndoPlan:
+    plan = UndoPlan(target, parent)
+    for status, path in changes:
+        file = root / path
+        plan.current[path] = store.current_bytes(file, root)  # no link, FIFO or device followed
+        if status.startswith("A"):
+            plan.restore[path] = None  # the commit created it: undoing deletes it
+        else:
+            plan.restore[path] = _run(root, "cat-file", "blob", f"{parent}:./{path}").stdout
+    return plan
 
 
 def apply_undo(root: Path, plan: UndoPlan) -> str | None:

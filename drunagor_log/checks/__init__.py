@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from .. import __version__, store
-from ..campaign import ADVENTURE, HEROES, STORY, Campaign
+from ..campaign import ADVENTURE, STORY, Campaign
 from ..errors import DataError, Problem
 from ..model import hero_from, story_from
 from ..values import record
@@ -80,6 +80,15 @@ def load_checked(root: Path) -> tuple[Campaign, list[Problem]]:
         c._story = c._typed(c._story_file, story_from)
     except DataError as exc:
         problems.append(_from_error(exc))
+    _load_heroes(c, problems)
+    cache = ArchiveCache(root)
+    for path in _adventure_paths(c, root, cache, problems):
+        _load_adventure(c, path, cache, problems)
+    cache.save()
+    return c, problems
+
+
+def _load_heroes(c: Campaign, problems: list[Problem]) -> None:
     files, typed = {}, {}
     try:
         paths = c.hero_paths()
@@ -94,29 +103,33 @@ def load_checked(root: Path) -> tuple[Campaign, list[Problem]]:
         except DataError as exc:
             problems.append(_from_error(exc))
     c._hero_files, c._heroes = files, typed
+
+
+def _adventure_paths(c: Campaign, root: Path, cache: ArchiveCache, problems: list[Problem]) -> list[Path]:
+    """adventure.toml if there is one, and the archived adventures not known good by the cache."""
     extra = [root / ADVENTURE] if os.path.lexists(root / ADVENTURE) else []
-    cache = ArchiveCache(root)
     try:
         extra += [p for p in c.archive_paths() if not cache.known_good(p)]
     except DataError as exc:  # a file, or a link, where adventures/ should be
         problems.append(_from_error(exc))
-    for path in extra:
-        try:
-            f = c._load(path)
-            if path.name == ADVENTURE:
-                c._adventure = f
-        except DataError as exc:
-            problems.append(_from_error(exc))
-            continue
-        from .adventure import shape_problem  # wrong types, negative counts, a slot twice: unreadable
+    return extra
 
-        bad = shape_problem(f)
-        if bad is not None:
-            problems.append(bad)
-        elif path.name != ADVENTURE and not f.read_only:
-            cache.passed(path, f.raw or b"")
-    cache.save()
-    return c, problems
+
+def _load_adventure(c: Campaign, path: Path, cache: ArchiveCache, problems: list[Problem]) -> None:
+    try:
+        f = c._load(path)
+        if path.name == ADVENTURE:
+            c._adventure = f
+    except DataError as exc:
+        problems.append(_from_error(exc))
+        return
+    from .adventure import shape_problem  # wrong types, negative counts, a slot twice: unreadable
+
+    bad = shape_problem(f)
+    if bad is not None:
+        problems.append(bad)
+    elif path.name != ADVENTURE and not f.read_only:
+        cache.passed(path, f.raw or b"")
 
 
 class ArchiveCache:

@@ -181,18 +181,36 @@ def read_bytes(path: Path, root: Path | None = None) -> bytes:
     `root`, no symbolic link in the folders between the campaign folder and the file."""
     shown = display(path)
     check_inside(path, root)
+    fd = _open_regular(path, shown)
+    try:
+        return _read_capped(fd, shown)
+    finally:
+        os.close(fd)
+
+
+def _unreadable(exc: OSError, shown: str) -> DataError:
+    return DataError(f"cannot read the file ({exc.strerror or exc})", file=shown, rule="file",
+                     remedy="check its permissions")
+
+
+def _open_regular(path: Path, shown: str) -> int:
+    """A descriptor of `path` opened for reading, if it is a regular file: a device or a FIFO is
+    never opened (that may block or act), and a link put in its place since the lstat is refused."""
     try:
         mode = os.lstat(path).st_mode
-        if not stat.S_ISREG(mode):  # never opened: opening a device or a FIFO may block or act
+        if not stat.S_ISREG(mode):
             raise _not_regular(mode, shown)
-        fd = os.open(path, _OPEN_FLAGS)
+        return os.open(path, _OPEN_FLAGS)
     except (FileNotFoundError, NotADirectoryError):
         raise DataError("file not found", file=shown, rule="file", remedy=_RESTORE) from None
     except OSError as exc:
         if exc.errno == errno.ELOOP:  # swapped for a link since the lstat
             raise _not_regular(stat.S_IFLNK, shown) from None
-        raise DataError(f"cannot read the file ({exc.strerror or exc})", file=shown, rule="file",
-                        remedy="check its permissions") from None
+        raise _unreadable(exc, shown) from None
+
+
+def _read_capped(fd: int, shown: str) -> bytes:
+    """Everything an open regular file holds, refused (never read to its end) beyond MAX_FILE_BYTES."""
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
@@ -208,10 +226,7 @@ def read_bytes(path: Path, root: Path | None = None) -> bytes:
             size += len(chunk)
             want = 1 << 16
     except OSError as exc:
-        raise DataError(f"cannot read the file ({exc.strerror or exc})", file=shown, rule="file",
-                        remedy="check its permissions") from None
-    finally:
-        os.close(fd)
+        raise _unreadable(exc, shown) from None
     if size > MAX_FILE_BYTES:
         raise _too_big(shown)
     return b"".join(chunks)  # one chunk: no copy
@@ -312,11 +327,7 @@ def parse(raw: bytes, path: Path) -> dict[str, Any]:
     """Plain values of a TOML file, or one DataError that says where and what."""
     shown = display(path)
     if not raw.strip():
-        # Deleting an empty story.toml would leave no campaign at all: never advise it there.
-        remedy = ("restore it from git (git checkout -- FILE); without git, write `schema = 1` in it to start "
-                  "the Story Record again" if path.name == "story.toml" else
-                  "restore it from git (git checkout -- FILE) or delete it")
-        raise DataError("the file is empty", file=shown, rule="empty-file", remedy=remedy)
+        raise _empty_error(path, shown)
     conflict = conflict_error(raw, shown)
     if conflict is not None:
         raise conflict
@@ -325,36 +336,61 @@ def parse(raw: bytes, path: Path) -> dict[str, Any]:
                         remedy="save it as UTF-8 without BOM")
     if len(raw) > MAX_FILE_BYTES:
         raise _too_big(shown)
+    _refuse_long_key(raw, shown)
+    data = _load_toml(_decode_utf8(raw, shown), shown)
+    check_limits(data, raw, shown)
+    return data
+
+
+def _empty_error(path: Path, shown: str) -> DataError:
+    # Deleting an empty story.toml would leave no campaign at all: never advise it there.
+    remedy = ("restore it from git (git checkout -- FILE); without git, write `schema = 1` in it to start "
+              "the Story Record again" if path.name == "story.toml" else
+              "restore it from git (git checkout -- FILE) or delete it")
+    return DataError("the file is empty", file=shown, rule="empty-file", remedy=remedy)
+
+
+def _refuse_long_key(raw: bytes, shown: str) -> None:
+    """Refuse a key of more than MAX_DEPTH dotted parts (looked for only in a file with many dots)."""
     if raw.count(b".") > 1000:
         long_key = re.search(_LONG_KEY, raw)
         if long_key:
             raise _limit_error(f"a key of more than {MAX_DEPTH} dotted parts: more than a campaign holds",
                                shown, raw.count(b"\n", 0, long_key.start()) + 1,
                                "restore the file from git (git checkout -- FILE), or shorten the key")
+
+
+def _decode_utf8(raw: bytes, shown: str) -> str:
     try:
-        text = raw.decode("utf-8")
+        return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = raw.count(b"\n", 0, exc.start) + 1
         column = exc.start - raw.rfind(b"\n", 0, exc.start)
         raise DataError(f"the file is not UTF-8 text (a byte that is not, at column {column})", file=shown, line=line,
                         rule="encoding", remedy="save it as UTF-8") from None
+
+
+def _load_toml(text: str, shown: str) -> dict[str, Any]:
     try:
-        data = tomllib.loads(text)
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        m = _TOML_LINE.search(str(exc))
-        msg = str(exc).split(" (at line")[0]
-        at: int | None = int(m.group(1)) if m else None
-        if at is None and "(at end of document)" in msg:  # an unclosed [ or { runs to the end
-            msg = msg.replace(" (at end of document)", ": the file ends inside a value")
-            at = text.count("\n") + (0 if text.endswith("\n") else 1)
-        raise DataError(f"not valid TOML: {msg}", file=shown, line=at,
-                        rule="toml-syntax",
-                        remedy="fix the syntax at that line (quotes, brackets, one key = value)") from None
+        raise _syntax_error(exc, text, shown) from None
     except RecursionError:
         raise DataError("not valid TOML for drunagor: values nested too deeply", file=shown,
                         rule="toml-syntax", remedy="flatten the nested arrays or tables") from None
-    check_limits(data, raw, shown)
-    return data
+
+
+def _syntax_error(exc: tomllib.TOMLDecodeError, text: str, shown: str) -> DataError:
+    """tomllib's message, with its line as the error's line (the end of the file for an unclosed value)."""
+    m = _TOML_LINE.search(str(exc))
+    msg = str(exc).split(" (at line")[0]
+    at: int | None = int(m.group(1)) if m else None
+    if at is None and "(at end of document)" in msg:  # an unclosed [ or { runs to the end
+        msg = msg.replace(" (at end of document)", ": the file ends inside a value")
+        at = text.count("\n") + (0 if text.endswith("\n") else 1)
+    return DataError(f"not valid TOML: {msg}", file=shown, line=at,
+                     rule="toml-syntax",
+                     remedy="fix the syntax at that line (quotes, brackets, one key = value)")
 
 
 _HEADER = re.compile(r"^\s*\[\[?[^\[\]=]+\]\]?\s*(#.*)?$")
@@ -370,6 +406,24 @@ def line_of(text: str, key_path: tuple) -> int | None:
     if not path or not isinstance(path[0], str):
         return None
     start, end = 0, len(lines)
+    table = _innermost_table(lines, path)
+    if table is not None:
+        hit, consumed = table
+        start = hit + 1
+        end = next((i for i in range(start, len(lines)) if _HEADER.match(lines[i])), len(lines))
+        path = path[consumed:]
+        if not path:
+            return hit + 1
+    key = path[0]
+    if not isinstance(key, str):
+        return start or None
+    found = _key_line(lines, start, end, key, path[1] if len(path) > 1 else None)
+    return found if found is not None else start or None
+
+
+def _innermost_table(lines: list[str], path: list) -> tuple[int, int] | None:
+    """The index of the line of the deepest table header ([a.b] or [[a.b]]) naming the leading keys
+    of `path`, and how many parts of the path it stands for; None when no header names them."""
     names = []
     for k in path:
         if not isinstance(k, str):
@@ -377,44 +431,53 @@ def line_of(text: str, key_path: tuple) -> int | None:
         names.append(k)
     for depth in range(len(names), 0, -1):
         header = r"\s*\.\s*".join(_key_pattern(n) for n in names[:depth])
-        tables = re.compile(r"^\s*\[\[\s*" + header + r"\s*\]\]")
-        hits = [i for i, line in enumerate(lines) if tables.match(line)]
-        consumed = depth
-        if hits:  # an array of tables: [[skills]] ... the index picks one
-            index = path[depth] if depth < len(path) and isinstance(path[depth], int) else 0
-            consumed += depth < len(path) and isinstance(path[depth], int)
-            hit = hits[min(index, len(hits) - 1)]
-        else:
-            table = re.compile(r"^\s*\[\s*" + header + r"\s*\]")
-            found = next((i for i, line in enumerate(lines) if table.match(line)), None)
-            if found is None:
-                continue
-            hit = found
-        start = hit + 1
-        end = next((i for i in range(start, len(lines)) if _HEADER.match(lines[i])), len(lines))
-        path = path[consumed:]
-        if not path:
-            return hit + 1
-        break
-    key = path[0]
-    if not isinstance(key, str):
-        return start or None
+        found = _array_table_header(lines, header, path, depth)
+        if found is not None:
+            return found
+        table = re.compile(r"^\s*\[\s*" + header + r"\s*\]")
+        hit = next((i for i, line in enumerate(lines) if table.match(line)), None)
+        if hit is not None:
+            return hit, depth
+    return None
+
+
+def _array_table_header(lines: list[str], header: str, path: list, depth: int) -> tuple[int, int] | None:
+    """An array of tables: [[skills]] ... the index after the names picks one (the first without)."""
+    tables = re.compile(r"^\s*\[\[\s*" + header + r"\s*\]\]")
+    hits = [i for i, line in enumerate(lines) if tables.match(line)]
+    if not hits:
+        return None
+    indexed = depth < len(path) and isinstance(path[depth], int)
+    index = path[depth] if indexed else 0
+    return hits[min(index, len(hits) - 1)], depth + indexed
+
+
+def _key_line(lines: list[str], start: int, end: int, key: str, index: Any) -> int | None:
+    """The line of `key` between `start` and `end`; with an int `index` and a multi-line array, the
+    line of that entry (the key's own line when the array has no such entry)."""
     rx = re.compile(r"^\s*" + _key_pattern(key) + r"\s*[=.]")
     for i in range(start, end):
         if not rx.match(lines[i]):
             continue
-        if len(path) > 1 and isinstance(path[1], int) and _OPENS_ARRAY.search(lines[i]):
-            seen = -1
-            for j in range(i + 1, end):
-                entry = lines[j].strip()
-                if entry.startswith("]"):
-                    break
-                if entry and not entry.startswith("#"):
-                    seen += 1
-                    if seen == path[1]:
-                        return j + 1
+        if isinstance(index, int) and _OPENS_ARRAY.search(lines[i]):
+            entry = _array_entry_line(lines, i, end, index)
+            if entry is not None:
+                return entry
         return i + 1
-    return start or None
+    return None
+
+
+def _array_entry_line(lines: list[str], opened: int, end: int, index: int) -> int | None:
+    seen = -1
+    for j in range(opened + 1, end):
+        entry = lines[j].strip()
+        if entry.startswith("]"):
+            break
+        if entry and not entry.startswith("#"):
+            seen += 1
+            if seen == index:
+                return j + 1
+    return None
 
 
 def _key_pattern(name: str) -> str:
@@ -884,48 +947,66 @@ def _journal_ops(root: Path) -> list[dict]:
     journal is left for the user."""
     journal = root / JOURNAL
     shown = display(journal)
+    ops = _journal_list(read_bytes(journal, root), shown)
+    for op in ops:
+        if not _journal_op_ok(op):
+            import json
 
-    def refused(why: str) -> DataError:
-        return DataError(f"the journal of an interrupted command is not one drunagor can carry out ({why}); "
-                         "it was left as it is", file=shown, rule="journal",
-                         remedy=f"compare the files with git (git status, git diff), then delete {JOURNAL} "
-                                f"and the .*{TMP_SUFFIX} files")
+            raise _journal_refused(f"{json.dumps(op)[:200]} does not name drunagor's own files", shown)
+    for op in ops:  # every file checked before any is touched: all or nothing
+        for key in ("delete", "tmp", "target"):
+            if key in op:
+                _check_journal_file(root, op[key], shown)
+    return ops
 
-    raw = read_bytes(journal, root)
+
+def _journal_refused(why: str, shown: str) -> DataError:
+    return DataError(f"the journal of an interrupted command is not one drunagor can carry out ({why}); "
+                     "it was left as it is", file=shown, rule="journal",
+                     remedy=f"compare the files with git (git status, git diff), then delete {JOURNAL} "
+                            f"and the .*{TMP_SUFFIX} files")
+
+
+def _journal_list(raw: bytes, shown: str) -> list:
+    """The `ops` list of a journal's JSON, refused if the JSON is not exactly {"ops": [...]}."""
     try:
         import json
 
         doc = json.loads(raw)
     except (ValueError, RecursionError):
-        raise refused("it is not valid JSON") from None
+        raise _journal_refused("it is not valid JSON", shown) from None
     ops = doc.get("ops") if isinstance(doc, dict) and set(doc) == {"ops"} else None
     if not isinstance(ops, list) or len(ops) > MAX_JOURNAL_OPS:
-        raise refused("it is not a list of operations")
-    for op in ops:
-        if isinstance(op, dict) and set(op) == {"delete"} and _journal_name(op["delete"]):
-            continue
-        if (isinstance(op, dict) and set(op) == {"tmp", "target"} and _journal_name(op["target"])
-                and _journal_name(op["tmp"], tmp_of=op["target"])):
-            continue
-        raise refused(f"{json.dumps(op)[:200]} does not name drunagor's own files")
-    for op in ops:  # every file checked before any is touched: all or nothing
-        for key in ("delete", "tmp", "target"):
-            if key not in op:
-                continue
-            path = root / op[key]
-            try:
-                check_inside(path, root)
-                mode = os.lstat(path).st_mode
-            except (FileNotFoundError, NotADirectoryError):
-                continue
-            except OSError as exc:
-                raise refused(f"{op[key]} cannot be read ({exc.strerror or exc})") from None
-            except DataError as exc:
-                raise refused(f"{op[key]}: {exc.message}") from None
-            if not stat.S_ISREG(mode):
-                what = "a symbolic link" if stat.S_ISLNK(mode) else "not a regular file"
-                raise refused(f"{op[key]} is {what}")
+        raise _journal_refused("it is not a list of operations", shown)
     return ops
+
+
+def _journal_op_ok(op: Any) -> bool:
+    """A delete of a campaign file, or the rename of its own temp file onto a campaign file."""
+    if not isinstance(op, dict):
+        return False
+    if set(op) == {"delete"}:
+        return _journal_name(op["delete"])
+    return (set(op) == {"tmp", "target"} and _journal_name(op["target"])
+            and _journal_name(op["tmp"], tmp_of=op["target"]))
+
+
+def _check_journal_file(root: Path, name: str, shown: str) -> None:
+    """Refuse a journal's file that lies outside the folder, behind a link, or is not a regular file
+    (an absent one is fine: a rename or delete done before the crash)."""
+    path = root / name
+    try:
+        check_inside(path, root)
+        mode = os.lstat(path).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        return
+    except OSError as exc:
+        raise _journal_refused(f"{name} cannot be read ({exc.strerror or exc})", shown) from None
+    except DataError as exc:
+        raise _journal_refused(f"{name}: {exc.message}", shown) from None
+    if not stat.S_ISREG(mode):
+        what = "a symbolic link" if stat.S_ISLNK(mode) else "not a regular file"
+        raise _journal_refused(f"{name} is {what}", shown)
 
 
 def journal_files(root: Path) -> list[str]:
