@@ -227,11 +227,14 @@ def chapter_arg(value: Any, c: Campaign | None = None) -> str:
                          remedy="give a chapter number from 1 to 9") from None
 
 
-def _refusal(move: Move, f: Any) -> RuleError:
+def _refusal(move: Move, f: Any, under_way: str | None = None) -> RuleError:
     nxt = move.next_open
     n = int(move.chapter)
     force = f"drunagor chapter {VERBS[move.action]} {n} --force"
-    if move.before is None:
+    if move.before is None and under_way == nxt:
+        remedy = (f"chapter {nxt} is under way: end it first (drunagor adventure end --won|--lost), or correct "
+                  f"history with `{force}` (recorded in story.toml)")
+    elif move.before is None:
         remedy = (f"play chapter {nxt} first (drunagor chapter complete|skip|fail {int(nxt or 0)}), or correct "
                   f"history with `{force}` (recorded in story.toml)")
     elif move.before == move.action:
@@ -265,7 +268,7 @@ def record_chapter(c: Campaign, chapter: Any, state: str, force: bool = False) -
     story, f = c.story, c.story_file
     move = track.plan(story.track, ch, state)
     if move.problem and not force:
-        raise _refusal(move, f)
+        raise _refusal(move, f, _chapter_under_way(c))
     if not move.changes:
         return Change(f"chapter {ch} is already {move.before}", data={"chapter": ch, "state": move.before})
     failures = _write_move(c, move)
@@ -305,6 +308,7 @@ def _write_move(c: Campaign, move: Move) -> dict[str, int]:
 def _reward_lines(c: Campaign, ch: str, after: Story) -> list[str]:
     from .. import catalog
     from ..rules import rewards, track
+    from ..rules.heroes import RECORD_WITH
 
     got = rewards.chapter_reward(ch)
     ref = catalog.chapter(ch).refs.get("reward", "RB L1005-1016")
@@ -312,18 +316,37 @@ def _reward_lines(c: Campaign, ch: str, after: Story) -> list[str]:
         lines = [f"Chapter {ch} gives the heroes no rewards to record ({ref})."]
     else:
         lines = [f"Chapter {ch} rewards each hero: {rewards.describe(got)} ({ref})."]
-    owing = False
+    commands: list[str] = []  # the commands that record what is owed, and only those
     party = list(c.heroes.values())  # a Spoils card handed over counts for the hero who earned it
     for hero in c.active_heroes().values():
         owed = rewards.owed_for(hero, after, party)
-        owing = owing or not owed.is_zero()
         lines.append(f"{hero.name} now owes: {rewards.describe(owed) or 'nothing'}")
-    if owing:  # after "no rewards", what is owed comes from earlier chapters (issue 13)
+        for field, n in owed.as_dict().items():
+            name = " ".join(RECORD_WITH[field][1].split()[1:3])  # "hero learn", "spoils upgrade"
+            if n and name not in commands:
+                commands.append(name)
+    if commands:  # after "no rewards", what is owed comes from earlier chapters (issue 13)
         lines.append(("Record them" if not got.is_zero() else "They are owed from earlier chapters; record them")
-                     + " with drunagor hero learn, hero ability and hero gain.")
+                     + " with drunagor " + _and(commands) + ".")
     if track.is_finished(after.track):
         lines.append("The campaign is finished: chapter 09 is on the Adventure Track.")
     return lines
+
+
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _chapter_under_way(c: Campaign) -> str | None:
+    """The chapter of the adventure under way; None without one (or with a broken adventure.toml,
+    which is `check`'s to report)."""
+    f = c.adventure_file
+    if f is None:
+        return None
+    try:
+        return chapter_id(f.data.get("chapter"))
+    except (ValueError, TypeError):
+        return None
 
 
 def _refuse_under_way(c: Campaign, n: Any, state: str, force: bool) -> None:
@@ -331,14 +354,9 @@ def _refuse_under_way(c: Campaign, n: Any, state: str, force: bool) -> None:
     with `adventure end`, which records the chapter itself (through record_chapter). Filling the slot
     behind its back left adventure.toml with no way out. --force still records it (a correction);
     `adventure end` then only archives."""
+    under_way = None if force else _chapter_under_way(c)
     f = c.adventure_file
-    if f is None or force:
-        return
-    try:
-        under_way = chapter_id(f.data.get("chapter"))
-    except (ValueError, TypeError):
-        return  # a broken adventure.toml is `check`'s to report
-    if under_way != chapter_arg(n, c):
+    if f is None or under_way is None or under_way != chapter_arg(n, c):
         return
     remedy = ("end it with `drunagor adventure end --won` (completes the chapter) or `--lost` (records a failed "
               "attempt), which also archives it")

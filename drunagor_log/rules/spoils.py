@@ -195,7 +195,8 @@ def _refuse_epic(other: Item, cards: dict, epic: bool | None) -> bool:
                          f"(as drunagor knows it); --{'not-' if not epic else ''}epic contradicts that",
                          rule=RULE, remedy="leave the flag out")
     if is_epic:
-        raise RuleError(f"{other.name} is an Epic Item and cannot be disposed of to improve Spoils Equipment, as "
-                        f"Frozen Tears of Alagast cannot (RB L413-417)", rule=RULE,
+        like = "" if other.name == "Frozen Tears of Alagast" else ", as Frozen Tears of Alagast cannot"
+        raise RuleError(f"{other.name} is an Epic Item and cannot be disposed of to improve Spoils Equipment"
+                        f"{like} (RB L413-417)", rule=RULE,
                         remedy="discard a Spoils card or an Adventure Item that is not Epic")
     return record

@@ -591,8 +591,8 @@ def test_spoils_upgrade_asks_once_whether_an_adventure_item_is_epic(run, smith):
      "Vacrem holds no Twin-Blades; name one of Vacrem's Spoils cards (Vacrem holds: Jagged Blade Axe, Heavy Shield, "
      "Ragged Doll, Artisan's Tools, Frozen Tears of Alagast, Captain's Brooch, Potion of Healing, War Bow)"),
     (("Heavy Shield", "--discard", "Frozen Tears of Alagast"), 1,
-     "Frozen Tears of Alagast is an Epic Item and cannot be disposed of to improve Spoils Equipment, as Frozen Tears "
-     "of Alagast cannot (RB L413-417); discard a Spoils card or an Adventure Item that is not Epic"),
+     "Frozen Tears of Alagast is an Epic Item and cannot be disposed of to improve Spoils Equipment "
+     "(RB L413-417); discard a Spoils card or an Adventure Item that is not Epic"),
     (("Heavy Shield", "--discard", "Potion of Healing"), 1,
      "Potion of Healing is a Consumable Item and cannot be the other disposed card; it must not be a Consumable, an "
      "Epic Item or Starting Gear (RB L413); discard a Spoils card or an Adventure Item that is not Epic"),

@@ -1040,7 +1040,7 @@ def test_after_a_chapter_without_rewards_what_is_owed_comes_from_earlier_ones(ru
     assert r.stdout.splitlines()[1:] == [
         "Chapter 02 gives the heroes no rewards to record (RB L1005-1016).",
         "Andreas now owes: nothing", "Nyx now owes: 1 Level 1 Hero or Role Skill",
-        "They are owed from earlier chapters; record them with drunagor hero learn, hero ability and hero gain."]
+        "They are owed from earlier chapters; record them with drunagor hero learn."]  # only what is owed
 
 
 def test_completion_offers_what_a_correction_can_take_back(run, example):

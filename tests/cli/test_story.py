@@ -239,7 +239,7 @@ def test_complete_the_next_chapter_lists_what_each_hero_owes(run, sgc):
         "Chapter 03 rewards each hero: 1 Class Ability, 1 Spoils of the Hero (Standard) (RB L1005-1016).\n"
         "Andreas now owes: 1 Class Ability, 1 Spoils of the Hero (Standard)\n"
         "Nyx now owes: 1 Class Ability, 1 Spoils of the Hero (Standard)\n"
-        "Record them with drunagor hero learn, hero ability and hero gain.\n")
+        "Record them with drunagor hero ability and hero gain.\n")  # the commands for what is owed, only
     assert story(sgc) == STORY.lstrip().replace('"02" = "completed"\n', '"02" = "completed"\n"03" = "completed"\n')
 
 

@@ -36,8 +36,8 @@ def test_rb_l417_frozen_tears_of_alagast_is_epic_and_cannot_be_disposed_of():
     h = hero(item("Twin-Blades", quality="standard", place="equipped"), TOOLS,
              item("Frozen Tears of Alagast", kind="adventure"))
     assert refusal(h, "Twin-Blades", "Frozen Tears of Alagast") == (
-        "Frozen Tears of Alagast is an Epic Item and cannot be disposed of to improve Spoils Equipment, as "
-        "Frozen Tears of Alagast cannot (RB L413-417)")
+        "Frozen Tears of Alagast is an Epic Item and cannot be disposed of to improve Spoils Equipment "
+        "(RB L413-417)")
     # the player saying otherwise does not change a fact the rulebook gives
     assert refusal(h, "Twin-Blades", "Frozen Tears of Alagast", error=UsageError, epic=False) == (
         "Frozen Tears of Alagast is an Epic Item (as drunagor knows it); --not-epic contradicts that")
