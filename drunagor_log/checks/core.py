@@ -8,7 +8,7 @@ from . import check, problem
 
 @check("hero-file")
 def hero_file_names(c):
-    seen = {}
+    seen: dict[str, str] = {}
     for s, hero in c.heroes.items():
         f = c.hero_files[s]
         if s not in (slug(hero.name), legacy_slug(hero.name)):

@@ -39,7 +39,8 @@ _HANG = re.compile(r"^(\s*(?:\d+\.\s+|[-*\u2022]\s+)?)")
 class Terminal:
     def __init__(self) -> None:
         self.no_color = False
-        self._console = None
+        self._console: Any = None
+        self._stderr_console: Any = None
         if os.name == "nt":
             utf8_when_piped(sys.stdout)
 
@@ -142,7 +143,7 @@ class Terminal:
 
     # -- messages, to stderr
     def _err_console(self):
-        if getattr(self, "_stderr_console", None) is None:
+        if self._stderr_console is None:
             from rich.console import Console
 
             self._stderr_console = Console(stderr=True, highlight=False)

@@ -746,7 +746,7 @@ class _Signals:
 
         self.old = None
         self.held = {}
-        self.caught = []
+        self.caught: list[Any] = []
         if threading.current_thread() is not threading.main_thread():
             return self
         if hasattr(signal, "pthread_sigmask"):
