@@ -10,6 +10,7 @@ type, rarity or position nobody knows is a warning, because the rule cannot be c
 from __future__ import annotations
 
 from ..model import QUALITIES
+from ..rules.heroes import quote
 from . import check, problem
 
 
@@ -128,4 +129,4 @@ def chest_copies(c):
         yield problem(c.hero_files[slug], ("equipment", i), "chest-copies",
                       f"{len(where) + stashed} {name} are held ({holders}), but the Chest deck has {most} (RB "
                       "L349-359); drop the extra ones (drunagor hero drop HERO ITEM), or correct the deck "
-                      "(drunagor chest add)", "warning")
+                      f"(drunagor chest swap OUT {quote(name)}, or chest add while it is being recorded)", "warning")

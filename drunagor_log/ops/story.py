@@ -238,8 +238,7 @@ def _refusal(move: Move, f: Any, under_way: str | None = None) -> RuleError:
         remedy = (f"play chapter {nxt} first (drunagor chapter complete|skip|fail {int(nxt or 0)}), or correct "
                   f"history with `{force}` (recorded in story.toml)")
     elif move.before == move.action:
-        remedy = ("nothing to record; " + (f"the next unfilled slot is chapter {nxt}" if nxt
-                                           else "the campaign is finished"))
+        remedy = ("nothing to record" + (f"; the next unfilled slot is chapter {nxt}" if nxt else ""))
     elif move.action == "failed":
         remedy = ((f"the next unfilled slot is chapter {nxt}; " if nxt else "")
                   + f"to record a forgotten attempt anyway: {force} (recorded in story.toml)")

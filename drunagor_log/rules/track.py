@@ -69,7 +69,7 @@ def plan(track: Mapping[str, str], chapter: str, action: str) -> Move:
     before = track.get(chapter)
     nxt = next_open(track)
     problem = None
-    finished = " and the campaign is finished (chapter 09 is on the Adventure Track)" if nxt is None else ""
+    finished = " and the campaign is finished" if nxt is None else ""
     if before is not None:
         if action == "failed":
             problem = (f"chapter {chapter} is already {before} on the Adventure Track{finished}; a failed "

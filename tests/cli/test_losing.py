@@ -411,7 +411,7 @@ def test_check_strict_finds_more_chest_copies_and_starting_gear_than_there_can_b
         "drop it: drunagor hero drop Nyx \"Iron Helm\"\n"
         "campaigns/example/heroes/nyx.toml:18: chest-copies: 3 Scroll of Incinerate are held (Andreas, Nyx), but the "
         "Chest deck has 2 (RB L349-359); drop the extra ones (drunagor hero drop HERO ITEM), or correct the deck "
-        "(drunagor chest add)\n")
+        "(drunagor chest swap OUT \"Scroll of Incinerate\", or chest add while it is being recorded)\n")
     assert ok(run("check")).stdout.count("(warning)") == 2
     ok(run("hero", "drop", "Nyx", "Iron Helm"))
     ok(run("hero", "gain", "Nyx", "Elvish Bow"))  # Starting Gear by the catalog: only dropping it helps
