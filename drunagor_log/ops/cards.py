@@ -37,6 +37,11 @@ def resolve_card(query: str, names: Iterable[str], *, new: bool = False, new_hin
     return resolve(query, names, WHAT, game=True, new=new, new_hint=new_hint)
 
 
+# The facts of a card; [cards] also holds facts of a hero's board (`cube --capacity`) and of a
+# chapter's deck (`adventure event swan-hp --deck`), which `card show` leaves out.
+CARD_FACTS = {"type", "rarity", "epic", "position", "kind"}
+
+
 def close_to_known(query: str, names: Iterable[str]) -> bool:
     """Whether `query` looks like a typo of a known name (then it is recorded only with --new)."""
     from ..names import closest
@@ -69,8 +74,9 @@ def entry(name: str, story: Story) -> dict[str, Any]:
 def show(c: Campaign, name: str | None = None) -> Change:
     """The facts recorded under [cards] (every entry, in the file's order), or those of one card."""
     story = c.story
-    if name is None:
-        return Change(data={"cards": [entry(k, story) for k in story.cards]})
+    if name is None:  # a hero's board or a chapter's deck (curse_capacity, deck_size) is not a card
+        return Change(data={"cards": [entry(k, story) for k, facts in story.cards.items()
+                                      if not isinstance(facts, dict) or set(facts) & CARD_FACTS]})
     found = resolve_card(name, known_names(story))
     return Change(data={"cards": [entry(found, story)]})
 

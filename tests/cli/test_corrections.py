@@ -280,3 +280,12 @@ def test_check_advice_names_commands_that_exist(run, example):
     assert advice == 'drunagor chest remove "Scroll of Beguile"'
     ok(run("chest", "remove", "Scroll of Incinerate"))
     assert "chest-deck" not in run("check").stdout
+
+
+def test_card_show_leaves_out_a_heros_board_facts(run, example):
+    assert run("cube", "Nyx", "curse", "+1", "--capacity", "5").exit_code == 0  # stored under [cards] "Nyx"
+    assert run("card", "set", "Potion of Haste", "--rarity", "uncommon").exit_code == 0
+    import json
+
+    names = [card["name"] for card in json.loads(run("card", "show", "--json").stdout)["cards"]]
+    assert names == ["Potion of Haste"]
