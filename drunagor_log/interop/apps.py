@@ -79,7 +79,13 @@ def _hero(h: Any, data: dict[str, Any], tables: dict[str, Any], lost: list[str])
     if hero_id is None:  # another product's hero: the apps use its name in lower case (app-token 3.1)
         hero_id = h.name if h.name == "Willow" else h.name.casefold()
     equipment, stashed = _slots(h, data, tables, extra.get("_emptySlots") or {}, lost)
-    skills = [f"{tables['skill_trees'].get(s.tree, s.tree)}-{s.level}" for s in h.skills]
+    skills: list[str] = []
+    for s in h.skills:  # the apps tick one box per tree and level: a second skill of the same has no box
+        box = f"{tables['skill_trees'].get(s.tree, s.tree)}-{s.level}"
+        if box in skills:
+            lost.append(f"{h.name}'s skill {s.name} (a second {s.tree} Level {s.level} skill: one box in the apps)")
+        else:
+            skills.append(box)
     aura = tables["auras"].get(h.aura) if h.aura else None
     if h.aura and aura is None:
         lost.append(f"{h.name}'s aura {h.aura} (no app ID)")

@@ -144,7 +144,8 @@ def plan(data: dict[str, Any], source: str = TYPED, classes: dict[str, str] | No
     cd = _campaign_data(data, source)
     kind = cd.get("campaign")
     if kind != "awakenings":
-        raise RuleError(f"the token holds a {kind or 'untyped'!s} campaign, not an Awakenings one",
+        what = f"the {kind!r} box" if kind else "no box (no campaign type)"
+        raise RuleError(f"the token's campaign is of {what}, not an Awakenings campaign",
                         file=_file(source), rule="token",
                         remedy="drunagor keeps Awakenings campaigns only; import it into the app of that box")
     unknown: list[tuple[str, str]] = []

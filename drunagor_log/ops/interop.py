@@ -217,9 +217,14 @@ def export_token(c: Any) -> Change:
 
     heroes = [(h, c.hero_files[slug].data) for slug, h in c.heroes.items()]
     out = apps.export(c.story, c.story_file.data, heroes)
+    lost = list(out.lost)
+    if c.adventure_file is not None:
+        lost.append("the adventure under way (adventure.toml)")
+    if (c.root / "adventures").is_dir() and any((c.root / "adventures").glob("*.toml")):
+        lost.append("the archived adventures (adventures/)")
     try:
         text = token.encode(out.data)
     except DrunagorError as exc:
         exc.file = exc.file or c.story_file.shown
         raise
-    return Change(notes=out.lost, data={"token": text, "json": out.data, "lost": list(out.lost)})
+    return Change(notes=tuple(lost), data={"token": text, "json": out.data, "lost": lost})

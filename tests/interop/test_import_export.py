@@ -88,9 +88,9 @@ def test_unreadable_tokens(run, campaigns, tmp_path, text, code, says):
 
 def test_another_box_and_core_heroes_are_refused(run, campaigns, tmp_path):
     r = run("import", _tok({"campaign": "core", "name": "Old", "heroes": []}))
-    assert (r.exit_code, r.stderr) == (1, "error: token: the token holds a core campaign, not an "
-                                          "Awakenings one; drunagor keeps Awakenings campaigns only; import it "
-                                          "into the app of that box\n")
+    assert (r.exit_code, r.stderr) == (1, "error: token: the token's campaign is of the 'core' box, not an "
+                                          "Awakenings campaign; drunagor keeps Awakenings campaigns only; import "
+                                          "it into the app of that box\n")
     assert _left(tmp_path) == []
 
 
@@ -142,6 +142,7 @@ def test_export_of_the_example_names_what_the_token_cannot_carry(run, example):
     assert data["campaignData"]["followerIds"] == ["vorn"]
     assert "Nyx's Blooded Sword (no Awakenings app ID)" in r.stderr
     assert "the Adventure Track (the token has no chapters)" in r.stderr
+    assert r.stderr.endswith("; the adventure under way (adventure.toml); the archived adventures (adventures/)\n")
 
 
 # --- the round trip over generated campaigns ---------------------------------------------------------

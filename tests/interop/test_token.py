@@ -117,7 +117,7 @@ def test_truncated_token_is_refused():
 def test_another_box_is_refused():
     with pytest.raises(RuleError) as exc:
         token.plan({"campaign": "core", "name": "Old", "heroes": []})
-    assert exc.value.message == "the token holds a core campaign, not an Awakenings one"
+    assert exc.value.message == "the token's campaign is of the 'core' box, not an Awakenings campaign"
 
 
 def test_core_hero_is_refused_and_other_products_need_a_class():
