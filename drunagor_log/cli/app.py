@@ -167,11 +167,12 @@ def __getattr__(name: str):
 
 
 def main() -> None:
+    import os
     import sys
 
-    from . import completion
+    if os.environ.get("_DRUNAGOR_COMPLETE"):  # the shell asks what may come next: only the typed command
+        from . import completion
 
-    if completion.requested():  # the shell asks what may come next: build only the typed command
         typed = command_typed(completion.typed_words())
         completion.run(build_app, typed if typed in COMMANDS else None)
         return

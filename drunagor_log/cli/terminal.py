@@ -19,21 +19,23 @@ from typing import Any, Sequence
 RUNE_STYLES = {"red": "bold red", "blue": "bold blue", "green": "bold green", "orange": "bold dark_orange",
                "gray": "bold grey62", "grey": "bold grey62"}
 RUNE_MARK = "\u25cf"  # ●, drawn just before the colour's name
-_RUNE_WORD = re.compile(r"(?<!dark )(?<!light )\b(red|blue|green|orange|gray|grey)\b")
+# Patterns as text, compiled on first use (re caches them): only a colour terminal needs them, and
+# every command imports this module (SPEC 7: a command starts in about the framework's own time).
+_RUNE_WORD = r"(?<!dark )(?<!light )\b(red|blue|green|orange|gray|grey)\b"
 # A status-board slot's base colour ("slot 5 (dark red)") is not a rune: no mark there.
-_SLOT_COLOUR = re.compile(r"\bslot \d+ \([^)]*\)")
+_SLOT_COLOUR = r"\bslot \d+ \([^)]*\)"
 # The outcome of each raid and battalion step (SPEC 5.5): what the table looks for in the output.
 EMPHASIS = (  # later patterns win where two overlap
-    (re.compile(r"(?<!nothing is )(?<!nothing )\b(?:[Ss]ummoned|[Pp]laced|activates?)\b"), "bold magenta"),
-    (re.compile(r"\b(?:a breathing space|Skipped)\b"), "bold cyan"),
-    (re.compile(r"\b(?:fails? to be summoned|failed summons?|adventure fails|is defeated)\b"), "bold red"),
-    (re.compile(r"\b[Ff]ace [AB]\b"), "bold"),
+    (r"(?<!nothing is )(?<!nothing )\b(?:[Ss]ummoned|[Pp]laced|activates?)\b", "bold magenta"),
+    (r"\b(?:a breathing space|Skipped)\b", "bold cyan"),
+    (r"\b(?:fails? to be summoned|failed summons?|adventure fails|is defeated)\b", "bold red"),
+    (r"\b[Ff]ace [AB]\b", "bold"),
 )
 # The status-board bases (rules/board.SLOT_COLOURS) as terminal colours.
 SLOT_STYLES = {"yellow": "yellow", "dark blue": "blue", "pink": "magenta", "green": "green",
                "dark red": "red", "black": "grey11", "orange": "dark_orange", "gray": "grey62",
                "light blue": "cyan", "blue": "bright_blue", "red": "bright_red", "brown": "orange4"}
-_HANG = re.compile(r"^(\s*(?:\d+\.\s+|[-*\u2022]\s+)?)")
+_HANG = r"^(\s*(?:\d+\.\s+|[-*\u2022]\s+)?)"
 
 
 class Terminal:
@@ -75,7 +77,7 @@ class Terminal:
         from rich.text import Text
 
         width = console.width
-        hang = len(_HANG.match(text.plain).group(1))  # type: ignore[union-attr]
+        hang = len(re.match(_HANG, text.plain).group(1))  # type: ignore[union-attr]
         if hang >= width // 2:
             hang = 0
         if text.cell_len <= width:
@@ -183,8 +185,8 @@ def styled(text: str, style: str | None = None):
 
     out = Text(style=style or "")
     pos = 0
-    slots = [m.span() for m in _SLOT_COLOUR.finditer(text)]
-    for m in _RUNE_WORD.finditer(text):
+    slots = [m.span() for m in re.finditer(_SLOT_COLOUR, text)]
+    for m in re.finditer(_RUNE_WORD, text):
         if any(a <= m.start() < b for a, b in slots):
             continue
         out.append(text[pos:m.start()])
@@ -194,7 +196,7 @@ def styled(text: str, style: str | None = None):
     out.append(text[pos:])
     plain = out.plain
     for pattern, emphasis in EMPHASIS:
-        for m in pattern.finditer(plain):
+        for m in re.finditer(pattern, plain):
             out.stylize(emphasis, m.start(), m.end())
     return out
 
