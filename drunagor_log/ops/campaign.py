@@ -1,4 +1,4 @@
-"""Campaign operations: creating a campaign (`drunagor new`).
+"""Campaign operations: creating a campaign (`drunagor new`) and the campaign at a glance (`show`).
 
 A new campaign is written whole into a hidden temporary folder beside its place, then renamed into
 place: a failure at any step (a full disk, a folder that cannot be written, a name too long) leaves
