@@ -175,7 +175,7 @@ def _write_into_place(folder: Path, story: str) -> list[str]:
         raise DataError(f"cannot create the campaign: {reason}", file=store.display(folder), rule="file",
                         remedy="nothing was written; fix the cause (disk space, permissions, --dir) "
                                "and re-run") from None
-    _fsync_dir(parent)
+    store.fsync_dir(parent)
     return written
 
 
@@ -188,19 +188,6 @@ def _place(tmp: Path, folder: Path) -> None:
             raise
         os.rmdir(folder)  # an empty folder (where rename cannot replace it): the campaign takes its place
         os.rename(tmp, folder)
-
-
-def _fsync_dir(directory: Path) -> None:
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 # ------------------------------------------------------------------------------ drunagor show

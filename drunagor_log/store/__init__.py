@@ -610,7 +610,7 @@ def schema_of(raw: bytes) -> int | None:
 # --------------------------------------------------------------------------------------- writing
 
 
-def _fsync_dir(directory: Path) -> None:
+def fsync_dir(directory: Path) -> None:
     """Make a rename in `directory` durable (best effort: some file systems refuse it). Windows
     cannot open a folder as a file, and NTFS journals its renames itself: nothing to do there."""
     if os.name == "nt":
@@ -676,7 +676,7 @@ def _make_parent(path: Path) -> None:
         parent = parent.parent
     path.parent.mkdir(parents=True, exist_ok=True)
     for d in reversed(missing):
-        _fsync_dir(d.parent)
+        fsync_dir(d.parent)
 
 
 # Windows refuses to replace or delete a file another program holds open without sharing it for
@@ -731,7 +731,7 @@ def atomic_write(path: Path, data: bytes) -> None:
             raise
     except OSError as exc:
         raise _write_failed(path, exc) from None
-    _fsync_dir(path.parent)
+    fsync_dir(path.parent)
 
 
 class _Signals:
@@ -865,7 +865,7 @@ class Transaction:
             except OSError as exc:
                 raise _write_failed(path, exc) from None
         _test_hook("applied")
-        _fsync_dir(path.parent)
+        fsync_dir(path.parent)
         _test_hook("done")
 
     def _commit_many(self) -> None:
@@ -884,7 +884,7 @@ class Transaction:
                 ops.append({"delete": _relative(self.root, path)})
                 dirs.add(path.parent)
             for d in dirs:
-                _fsync_dir(d)
+                fsync_dir(d)
             # The journal is the commit point: written atomically, so it is either whole or absent.
             journal = self.root / JOURNAL
             import json
@@ -903,7 +903,7 @@ class Transaction:
             self._verify()
         except BaseException:
             journal.unlink(missing_ok=True)
-            _fsync_dir(self.root)  # the abandoned journal must not come back after a power cut
+            fsync_dir(self.root)  # the abandoned journal must not come back after a power cut
             for tmp in staged:
                 tmp.unlink(missing_ok=True)
             raise
@@ -1040,9 +1040,9 @@ def roll_forward(root: Path) -> bool:
                 dirs.add(target.parent)
                 _test_hook("applied")
             for d in dirs:
-                _fsync_dir(d)
+                fsync_dir(d)
             journal.unlink()
-            _fsync_dir(root)
+            fsync_dir(root)
         _test_hook("done")
         _sweep(root)
         return True
