@@ -19,11 +19,11 @@ error (exit 2); a refused undo or a commit that failed is exit 1.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import store
 from .errors import RuleError, UsageError
+from .values import field, record
 
 PREFIX = "drunagor: "
 UNDO_TRAILER = "Drunagor-Undo"
@@ -210,7 +210,7 @@ def _shell_quote(text: str) -> str:
 # ---------------------------------------------------------------------------------------- history
 
 
-@dataclass(frozen=True)
+@record
 class Entry:
     """One commit that touched the campaign folder."""
 
@@ -246,10 +246,10 @@ def _log(root: Path, limit: int | None = None, ours_only: bool = False) -> list[
         return []
     out = _run(root, *args, "--", ".").stdout.decode("utf-8", "replace")
     entries = []
-    for record in out.split("\0"):
-        if not record.strip():
+    for commit_text in out.split("\0"):
+        if not commit_text.strip():
             continue
-        sha, short, date, author, subject, body = (record.split("\x1f") + [""] * 6)[:6]
+        sha, short, date, author, subject, body = (commit_text.split("\x1f") + [""] * 6)[:6]
         undoes = None
         for line in body.splitlines():
             if line.startswith(UNDO_TRAILER + ":"):
@@ -273,12 +273,12 @@ def history(root: Path, limit: int | None = None) -> list[tuple[Entry, bool]]:
 # ------------------------------------------------------------------------------------------- undo
 
 
-@dataclass
+@record  # its dicts are filled in place by plan_undo
 class UndoPlan:
     target: Entry
     parent: str
-    restore: dict[str, bytes | None] = field(default_factory=dict)  # path -> old bytes (None: delete)
-    current: dict[str, bytes | None] = field(default_factory=dict)  # path -> bytes now (as committed)
+    restore: dict[str, bytes | None] = field(factory=dict)  # path -> old bytes (None: delete)
+    current: dict[str, bytes | None] = field(factory=dict)  # path -> bytes now (as committed)
 
 
 def _is_tool_file(path: str) -> bool:
