@@ -44,28 +44,28 @@ def _read_source(source: str) -> tuple[str, str]:
     return source, "the token"
 
 
-def import_(
-    token: Annotated[str, typer.Argument(metavar="TOKEN|FILE|-",
-                                         help="The token, a file holding it, or - for standard input.")],
-    dir: Annotated[Path, typer.Option("--dir", help="Where campaigns live.")] = Path("campaigns"),
-    name: Annotated[Optional[str], typer.Option(
-        "--name", metavar="SLUG", help="The new campaign's folder name (default: the party's name).")] = None,
-    drop_unknown: Annotated[bool, typer.Option(
-        "--drop-unknown", help="Import without the IDs that are not in the Awakenings lists.")] = False,
-    role: Annotated[Optional[list[str]], typer.Option(
-        "--role", metavar="HERO=ROLE",
-        help="A hero's Dungeon Role (the apps do not record them); once per hero.")] = None,
-    player: Annotated[Optional[list[str]], typer.Option(
-        "--player", metavar="HERO=TEXT", help="Who plays a hero.")] = None,
-    cls: Annotated[Optional[list[str]], typer.Option(
-        "--class", metavar="HERO=CLASS", help="The class of a hero of another product.")] = None,
-    leader: Annotated[Optional[str], typer.Option("--leader", metavar="HERO", help="The Party Leader.")] = None,
-    completed: Annotated[Optional[list[str]], typer.Option(
-        "--completed", metavar="CH",
-        help="Chapters completed (04, or a range 01-04): the token has no Adventure Track.")] = None,
-    skipped: Annotated[Optional[list[str]], typer.Option(
-        "--skipped", metavar="CH", help="Chapters skipped (RB L1084: no rewards).")] = None,
-) -> None:
+TokenArg = Annotated[str, typer.Argument(metavar="TOKEN|FILE|-",
+                                         help="The token, a file holding it, or - for standard input.")]
+DirOpt = Annotated[Path, typer.Option("--dir", help="Where campaigns live.")]
+NameOpt = Annotated[Optional[str], typer.Option(
+    "--name", metavar="SLUG", help="The new campaign's folder name (default: the party's name).")]
+DropOpt = Annotated[bool, typer.Option(
+    "--drop-unknown", help="Import without the IDs that are not in the Awakenings lists.")]
+RoleOpt = Annotated[Optional[list[str]], typer.Option(
+    "--role", metavar="HERO=ROLE", help="A hero's Dungeon Role (the apps do not record them); once per hero.")]
+PlayerOpt = Annotated[Optional[list[str]], typer.Option("--player", metavar="HERO=TEXT", help="Who plays a hero.")]
+ClassOpt = Annotated[Optional[list[str]], typer.Option(
+    "--class", metavar="HERO=CLASS", help="The class of a hero of another product.")]
+LeaderOpt = Annotated[Optional[str], typer.Option("--leader", metavar="HERO", help="The Party Leader.")]
+CompletedOpt = Annotated[Optional[list[str]], typer.Option(
+    "--completed", metavar="CH", help="Chapters completed (04, or a range 01-04): the token has no Adventure Track.")]
+SkippedOpt = Annotated[Optional[list[str]], typer.Option(
+    "--skipped", metavar="CH", help="Chapters skipped (RB L1084: no rewards).")]
+
+
+def import_(token: TokenArg, dir: DirOpt = Path("campaigns"), name: NameOpt = None, drop_unknown: DropOpt = False,
+            role: RoleOpt = None, player: PlayerOpt = None, cls: ClassOpt = None, leader: LeaderOpt = None,
+            completed: CompletedOpt = None, skipped: SkippedOpt = None) -> None:
     """Create a campaign from the companion apps' campaign token (current and legacy forms, pasted
     with line breaks or not): party, Followers, Outcomes, statuses, heroes with their classes,
     equipment, skills, Aura and statuses. Nothing is written on any error.
@@ -75,9 +75,7 @@ def import_(
 
     Example: drunagor import token.txt --role Nyx=Striker --completed 01-04 --name nyx-alone
     """
-    from ...ops.interop import import_token
-
-    from ...ops.interop import chapters
+    from ...ops.interop import chapters, import_token
 
     track = {ch: "completed" for ch in chapters(completed, "--completed")}
     track.update({ch: "skipped" for ch in chapters(skipped, "--skipped")})
