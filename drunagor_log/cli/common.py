@@ -64,6 +64,16 @@ def finish(c: Campaign, message: str, commit: bool = False, *, quiet: bool = Fal
     return changed
 
 
+def print_change(change: "Change") -> None:
+    """What a command that wrote outside the campaign's save (new, import) prints: its warnings, its
+    summary line, its notes."""
+    for warning in change.warnings:
+        term.warn(warning)
+    term.done(change.summary)
+    for note in change.notes:
+        term.line(note)
+
+
 def perform(operation: Callable[..., "Change"], *args: Any, commit: bool = False, quiet: bool = False,
             **kwargs: Any) -> tuple["Change", list[str]]:
     """A writing command's whole body: open the campaign for writing, run one operation (ops/), print

@@ -9,7 +9,7 @@ import typer
 from ...campaign import Campaign, list_campaigns
 from ...errors import DataError, ExitCode
 from ...ops import campaign as campaign_ops
-from ..common import CommitOpt, JsonOpt, campaign_root, open_campaign, warn_all
+from ..common import CommitOpt, JsonOpt, campaign_root, open_campaign, print_change, warn_all
 from ..terminal import term
 
 
@@ -30,11 +30,7 @@ def new(
     """
     change = campaign_ops.new(dir, name, party=party, max_heroes=max_heroes, trauma_limit=trauma_limit,
                               commit=commit)
-    for warning in change.warnings:
-        term.warn(warning)
-    term.done(change.summary)
-    for note in change.notes:
-        term.line(note)
+    print_change(change)
 
 
 def show(json: JsonOpt = False) -> None:

@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 import typer
 
 from ...errors import DataError, UsageError
-from ..common import JsonOpt, open_campaign
+from ..common import JsonOpt, open_campaign, print_change
 from ..terminal import term
 
 MAX_FILE = 1024 * 1024  # a token file bigger than this is not a token (the token module says why)
@@ -83,11 +83,7 @@ def import_(token: TokenArg, dir: DirOpt = Path("campaigns"), name: NameOpt = No
     change = import_token(text, source, dir, name=name, drop_unknown=drop_unknown, roles=_pairs(role, "--role"),
                           players=_pairs(player, "--player"), classes=_pairs(cls, "--class"), leader=leader,
                           track=track)
-    for w in change.warnings:
-        term.warn(w)
-    term.done(change.summary)
-    for note in change.notes:
-        term.line(note)
+    print_change(change)
 
 
 def export(json: JsonOpt = False) -> None:
