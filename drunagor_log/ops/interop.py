@@ -77,6 +77,10 @@ def import_token(text: str, source: str, parent: Path, *, name: str | None = Non
     tmp = Path(tempfile.mkdtemp(prefix=".drunagor-import-", dir=parent))
     try:
         return _build(plan, tmp, parent, name or plan.party, roles, players, leader, track or {})
+    except DrunagorError as exc:  # a step refused: name the token, not the hidden folder that is gone
+        if exc.file and ".drunagor-import-" in exc.file:
+            exc.file, exc.line = source, None
+        raise
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

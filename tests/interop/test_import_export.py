@@ -118,12 +118,12 @@ def test_a_taken_folder_and_a_failing_step_leave_nothing_behind(run, campaigns, 
     from drunagor_log.errors import RuleError
     from drunagor_log.ops import heroes
 
-    def refuse(*a, **k):
-        raise RuleError("the shelf is full")
+    def refuse(c, *a, **k):
+        raise RuleError("the shelf is full", file=c.story_file.shown, line=3)  # a file in the hidden folder
 
     monkeypatch.setattr(heroes, "aura", refuse)  # a step after the heroes were created
     r = run("import", CURRENT, *ROLES)
-    assert r.exit_code == 1 and "the shelf is full" in r.stderr
+    assert (r.exit_code, r.stderr) == (1, "error: the token: the shelf is full\n")
     assert _left(tmp_path) == []
 
 
