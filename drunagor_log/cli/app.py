@@ -111,8 +111,10 @@ def _global(
     term.no_color = no_color
 
 
-def build_app(only: Optional[str] = None) -> typer.Typer:
-    """The drunagor app with every command, or with the one command `only`."""
+def build_app(only: Optional[str] = None, sub: Optional[str] = None) -> typer.Typer:
+    """The drunagor app with every command, or with the one command `only`; of a group (`hero`),
+    only its subcommand `sub` when the group has one of that name (`hero show` builds one command,
+    not the group's twenty; `hero --help` and a mistyped subcommand build them all)."""
     import importlib
 
     app = typer.Typer(
@@ -133,7 +135,19 @@ def build_app(only: Optional[str] = None) -> typer.Typer:
     if only is not None:
         app.registered_commands = [c for c in app.registered_commands if _name(c) == only]
         app.registered_groups = [g for g in app.registered_groups if _name(g) == only]
+    if sub is not None:
+        for group in app.registered_groups:
+            if group.typer_instance is not None:
+                _keep_only(group.typer_instance, sub)
     return app
+
+
+def _keep_only(group: typer.Typer, sub: str) -> None:
+    """Leave in `group` only its subcommand `sub`, if it has one (this process builds one command)."""
+    names = [_name(c) for c in group.registered_commands] + [_name(g) for g in group.registered_groups]
+    if sub in names:
+        group.registered_commands = [c for c in group.registered_commands if _name(c) == sub]
+        group.registered_groups = [g for g in group.registered_groups if _name(g) == sub]
 
 
 def _name(info) -> Optional[str]:
@@ -176,5 +190,9 @@ def main() -> None:
         typed = command_typed(completion.typed_words())
         completion.run(build_app, typed if typed in COMMANDS else None)
         return
-    typed = command_typed(sys.argv[1:])
-    build_app(typed if typed in COMMANDS else None)()
+    argv = sys.argv[1:]
+    typed = command_typed(argv)
+    if typed not in COMMANDS:
+        build_app()()
+        return
+    build_app(typed, command_typed(argv[argv.index(typed) + 1:]))()
