@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from drunagor_log.campaign import Campaign
-from drunagor_log.cli.commands.story import record_chapter
+from drunagor_log.ops.story import record_chapter
 from tests.conftest import snapshot, write
 
 STORY = """
@@ -357,7 +357,7 @@ def test_the_campaign_ends_with_chapter_09(run, sgc):
 
 def test_record_chapter_edits_without_saving(sgc):
     with Campaign(sgc, write=True) as c:
-        lines = record_chapter(c, "03", "completed")
+        lines = record_chapter(c, "03", "completed").notes
         assert lines[0] == ("Chapter 03 rewards each hero: 1 Class Ability, 1 Spoils of the Hero (Standard) "
                             "(RB L1005-1016).")
         assert '"03" = "completed"' not in story(sgc)  # the caller saves (finish)

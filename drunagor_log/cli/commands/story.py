@@ -6,23 +6,13 @@ Each command parses its options, calls one operation of `drunagor_log.ops.story`
 """
 
 
-from typing import TYPE_CHECKING, Annotated, Optional
+from typing import Annotated, Optional
 
 import typer
 
 from ...ops import story as story_ops
 from ..common import CommitOpt, ForceOpt, JsonOpt, open_campaign, perform, warn_all
 from ..terminal import term
-
-if TYPE_CHECKING:
-    from ...campaign import Campaign
-
-
-def record_chapter(c: "Campaign", chapter: str, state: str, force: bool = False) -> list[str]:
-    """Compatibility name for `adventure end` until it calls `ops.story.record_chapter` (which returns
-    a Change: these lines are its `notes`). Edits without saving, as before."""
-    return list(story_ops.record_chapter(c, chapter, state, force).notes)
-
 
 # ----------------------------------------------------------------------------------- party, leader
 
