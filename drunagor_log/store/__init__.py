@@ -35,7 +35,7 @@ import tomllib
 from pathlib import Path
 from typing import Any, Iterator
 
-from ..errors import ChangedOnDisk, DataError, DrunagorError
+from ..errors import ChangedOnDisk, DataError, DrunagorError, located
 from .lock import LOCK, LOCK_TIMEOUT, CampaignLock  # noqa: F401  (store.CampaignLock, store.LOCK)
 
 SCHEMA = 1
@@ -562,8 +562,7 @@ class TomlFile:
         except DrunagorError as exc:
             if exc.file is None:
                 path = getattr(exc, "key_path", None) or key_path
-                exc.file = self.shown
-                exc.line = self.line(path) if path else None
+                located(exc, self.shown, self.line(path) if path else None)
             raise
 
     def error(self, message: str, key_path: tuple = (), remedy: str | None = None) -> DataError:
