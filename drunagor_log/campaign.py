@@ -14,13 +14,17 @@ the folder, never through a symbolic link, and within the store's limits (store.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 
 from . import store
-from .errors import DataError, RuleError, UsageError
+from .errors import DataError, Refused, RuleError, UsageError, located
 from .model import Hero, Story, hero_from, story_from
+from .model.adventure import AdventureState
 from .names import check_name, hero_aliases, lookup, slug
+from .rules.adventure import changed_fields, with_log
+from .store import adventure as adventure_codec
 
 STORY = "story.toml"
 ADVENTURE = "adventure.toml"
@@ -311,6 +315,41 @@ class Campaign:
                 self._adventure = None
                 self._seen[path] = None
         return self._adventure  # type: ignore[return-value]
+
+    def adventure(self) -> AdventureState:
+        """The adventure under way. A campaign opened for writing refuses a newer adventure.toml at once:
+        whatever is resolved could not be written."""
+        f = self.adventure_file
+        if f is None:
+            raise RuleError("no adventure under way (there is no adventure.toml)",
+                            file=store.display(self.root / ADVENTURE), rule="adventure",
+                            remedy="start one with `drunagor adventure start`")
+        if self.write:
+            self._refuse_newer(f.path, f.raw)
+        return adventure_codec.read(f)
+
+    def stage_adventure(self, state: AdventureState) -> None:
+        """Stage adventure.toml (written when the campaign is saved, with the command's other changes)."""
+        f = self.adventure_file
+        if f is not None:
+            self._refuse_newer(f.path, f.raw)
+        self.put_bytes(self.root / ADVENTURE, adventure_codec.text(state))
+
+    def record_event(self, before: AdventureState, after: AdventureState, entry: Mapping[str, object]) -> None:
+        """Stage the state after a table event: the event's line in the log, and in `events` what it
+        changed as it was before, so that `adventure undo` restores the file exactly."""
+        event = {"event": entry["event"], "log": len(before.log),
+                 "before": adventure_codec.before_values(before, changed_fields(before, after))}
+        self.stage_adventure(with_log(after, entry).replace(events=after.events + (event,)))
+
+    @contextmanager
+    def adventure_refusals(self) -> Iterator[None]:
+        """A rule's refusal (rules/adventure.py knows no file) names adventure.toml."""
+        try:
+            yield
+        except Refused as exc:
+            f = self.adventure_file
+            raise located(exc, f.shown if f is not None else None) from None
 
     # -- any other file of the campaign (archived adventures)
     def file(self, path: Path) -> store.TomlFile:

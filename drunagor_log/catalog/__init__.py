@@ -30,7 +30,7 @@ import functools
 import os
 import tomllib
 from collections.abc import Mapping
-from ..errors import UnknownChapter  # noqa: F401  (a UsageError since issue 12; importable from here)
+from ..errors import UnknownChapter
 from ..values import fields, record
 from types import MappingProxyType
 from typing import Any

@@ -31,7 +31,7 @@ EMPHASIS = (  # later patterns win where two overlap
     (r"\b(?:fails? to be summoned|failed summons?|adventure fails|is defeated)\b", "bold red"),
     (r"\b[Ff]ace [AB]\b", "bold"),
 )
-# The status-board bases (rules/board.SLOT_COLOURS) as terminal colours.
+# The status-board bases (model/adventure.SLOT_COLOURS) as terminal colours.
 SLOT_STYLES = {"yellow": "yellow", "dark blue": "blue", "pink": "magenta", "green": "green",
                "dark red": "red", "black": "grey11", "orange": "dark_orange", "gray": "grey62",
                "light blue": "cyan", "blue": "bright_blue", "red": "bright_red", "brown": "orange4"}

@@ -23,6 +23,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable
 
+from ..campaign import Campaign
 from ..values import field, record
 
 
@@ -46,8 +47,6 @@ def apply(root: Path, operation: Callable[..., Change], *args: Any, **kwargs: An
 
     Returns the change and the files written (relative to the campaign folder; empty when the
     operation changed nothing)."""
-    from ..campaign import Campaign
-
     with Campaign(root, write=True) as c:
         change = operation(c, *args, **kwargs)
         return change, c.save()

@@ -11,8 +11,15 @@ import os
 from pathlib import Path
 from typing import Any
 
+from .. import catalog, gitops, store
+from ..campaign import HEROES, STORY, list_campaigns
+from ..errors import DataError, UsageError
 from ..model import CHAPTERS
-
+from ..names import check_name, slug
+from ..rules import chest, rewards
+from ..store import display
+from ..store.adventure import read
+from ..store.tomltext import basic_string as _toml_str
 from . import Change
 
 # The Epic Rare pair after the compulsory replacement (RB L367-371): the replaced pair is stored.
@@ -21,8 +28,6 @@ REPLACED_EPIC = ("Cosmic Gemstone", "Forgotten Treasure")
 
 
 def story_template(party: str, max_heroes: int, trauma_limit: int, rune_bag: dict[str, int]) -> str:
-    from ..store.tomltext import basic_string as _toml_str
-
     bag = ", ".join(f"{k} = {v}" for k, v in rune_bag.items())
     return f"""\
 schema = 1
@@ -57,16 +62,11 @@ cards = []                      # the 10-card Commander Attack deck (RB L816-826
 autocommit = false
 """
 
-
 def new(parent: Path, name: str, *, party: str | None = None, max_heroes: int = 4, trauma_limit: int = 1,
         commit: bool = False) -> Change:
     """Create the campaign `parent/<slug of name>` with its Story Record (the compulsory chest
     replacement applied), its heroes/ folder, .gitignore and .gitattributes; commit them if asked.
     Every refusal comes before anything is written; every failure after leaves nothing behind."""
-    from .. import catalog, gitops, store
-    from ..errors import UsageError
-    from ..names import check_name, slug
-
     if max_heroes not in (4, 5):
         raise UsageError(f"--max-heroes must be 4 or 5, not {max_heroes}",
                          remedy="4 heroes; 5 only with extra-hero content (RB L941-943)")
@@ -95,10 +95,6 @@ def new(parent: Path, name: str, *, party: str | None = None, max_heroes: int = 
 
 def _refuse_inside_a_campaign(parent: Path, folder: Path) -> None:
     """`new` run from inside a campaign would nest the new one in it (campaigns/x/campaigns/third)."""
-    from ..campaign import STORY
-    from ..errors import UsageError
-    from ..store import display
-
     here = Path(os.path.abspath(parent))
     holder = next((d for d in (here, *here.parents) if (d / STORY).is_file()), None)
     if holder is not None:
@@ -109,9 +105,6 @@ def _refuse_inside_a_campaign(parent: Path, folder: Path) -> None:
 
 def _ambiguity(parent: Path, folder: Path) -> tuple[str, ...]:
     """A warning when the new campaign is a second one where drunagor looks when no -C is given."""
-    from ..campaign import list_campaigns
-    from ..store import display
-
     if os.environ.get("DRUNAGOR_CAMPAIGN") or os.path.abspath(parent) != os.path.abspath("campaigns"):
         return ()
     found = list_campaigns(parent)
@@ -123,10 +116,6 @@ def _ambiguity(parent: Path, folder: Path) -> tuple[str, ...]:
 
 def _refuse_taken(parent: Path, folder: Path) -> None:
     """A usage error if `--dir` is not a folder, or the campaign's place is taken."""
-    from ..campaign import STORY
-    from ..errors import UsageError
-    from ..store import display
-
     if os.path.exists(parent) and not os.path.isdir(parent):
         raise UsageError(f"--dir {display(parent)} is not a folder", remedy="give the folder where campaigns live")
     if os.path.lexists(folder / STORY):
@@ -148,10 +137,6 @@ def _write_into_place(folder: Path, story: str) -> list[str]:
     the files written, relative to the folder. On any failure, removes what it made (the temporary
     folder, and --dir's folders it created) and raises one DataError."""
     import shutil
-
-    from .. import gitops, store
-    from ..campaign import HEROES, STORY
-    from ..errors import DataError
 
     parent = folder.parent
     made = [p for p in (parent, *parent.parents) if not os.path.exists(p)]
@@ -199,8 +184,6 @@ def show(c: Any) -> Change:
 
 
 def _track_summary(story) -> list[dict]:
-    from .. import catalog
-
     rows = []
     for ch in CHAPTERS:
         state = story.track.get(ch)
@@ -214,7 +197,6 @@ def show_data(c: Any) -> dict:
     story = c.story
     nxt = story.next_chapter()
     heroes = []
-    from ..rules import rewards
 
     party = list(c.active_heroes().values())  # a Spoils card handed over counts for its earner
     for s, h in c.heroes.items():
@@ -245,16 +227,12 @@ def show_data(c: Any) -> dict:
 
 
 def _chest_data(c: Any) -> dict:
-    from ..rules import chest
-
     return chest.summary(c.story)
 
 
 def _adventure_data(f) -> dict:
     """What `show` says about the adventure under way (adventure.toml; `adventure show` has it all):
     chapter, heroes, raid card face, the bag, the track, the Piles of Runes and the monsters."""
-    from ..store.adventure import read
-
     state = read(f)
     return {
         "chapter": state.chapter,

@@ -13,8 +13,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Iterable
 
 from ..errors import RuleError, UsageError
+from ..model import EQUIPMENT_KINDS
+from ..names import closest, resolve
+from ..rules import cards, chest, commander
+from ..rules.chest import recorded, same_card
 from ..store import edit
+from ..values import replace
 from . import Change
+from .words import choice
 
 if TYPE_CHECKING:
     from ..campaign import Campaign
@@ -24,16 +30,12 @@ WHAT = "card"
 
 
 def _same(a: str, b: str) -> bool:
-    from ..rules.chest import same_card
-
     return same_card(a, b)
 
 
 def resolve_card(query: str, names: Iterable[str], *, new: bool = False, new_hint: str | None = None) -> str:
     """The card `query` means among `names` (the one resolver's order; with `new`, a name nobody
     knows is kept as typed); else a refusal (exit 1) with the closest name."""
-    from ..names import resolve
-
     return resolve(query, names, WHAT, game=True, new=new, new_hint=new_hint)
 
 
@@ -44,15 +46,11 @@ CARD_FACTS = {"type", "rarity", "epic", "position", "kind"}
 
 def close_to_known(query: str, names: Iterable[str]) -> bool:
     """Whether `query` looks like a typo of a known name (then it is recorded only with --new)."""
-    from ..names import closest
-
     return closest(query, list(names)) is not None
 
 
 def known_names(story: Story) -> list[str]:
     """Every card name drunagor knows here: the catalog's, those recorded under [cards], the decks'."""
-    from ..rules import cards
-
     return list(dict.fromkeys([*cards.catalog_names(), *story.cards, *(x.name for x in story.chest_cards),
                                *story.commander]))
 
@@ -63,8 +61,6 @@ def known_names(story: Story) -> list[str]:
 def entry(name: str, story: Story) -> dict[str, Any]:
     """One card as `card show --json` prints it: the facts drunagor knows (the catalog's first, else
     the recorded ones; null where unknown), what is recorded under [cards], whether the catalog knows it."""
-    from ..rules import cards, chest
-
     key, rec = chest.recorded(story.cards, name)
     shown = cards.catalog_name(name) or key or name
     return {"name": shown, **cards.facts_of(name, story.cards), "recorded": dict(rec),
@@ -87,10 +83,6 @@ def show(c: Campaign, name: str | None = None) -> Change:
 def _given(type_: str | None, rarity: str | None, epic: bool | None, position: str | None,
            kind: str | None) -> dict[str, Any]:
     """The facts the flags give, checked for values drunagor understands (usage errors)."""
-    from ..model import EQUIPMENT_KINDS
-    from ..rules import chest, commander
-    from .chest import choice
-
     facts = {"type": choice(type_, chest.FACT_TYPES, "--type"), "rarity": choice(rarity, chest.RARITIES, "--rarity"),
              "epic": epic, "kind": choice(kind, EQUIPMENT_KINDS, "--kind"), "position": None}
     if position is not None:
@@ -121,8 +113,6 @@ def set_facts(c: Campaign, name: str, type_: str | None = None, rarity: str | No
     """Record (or correct) facts about a card under [cards]. A fact a source contradicts is refused;
     one the catalog already gives is not recorded (a recorded one that disagrees goes). The facts
     must keep the decks legal: a Chest deck's grid (RB L357-359), one card per Rune position (RB L822)."""
-    from ..rules import cards
-
     given = _given(type_, rarity, epic, position, kind)
     story = c.story
     card = _card_to_set(story, name, new)
@@ -155,8 +145,6 @@ def _said(fact: str, value: Any, before: dict, known: bool) -> str:
 
 
 def _recorded(story: Story, name: str) -> tuple[str | None, dict]:
-    from ..rules.chest import recorded
-
     key, rec = recorded(story.cards, name)
     return key, dict(rec)
 
@@ -170,8 +158,6 @@ def _text(value: Any) -> str:
 def _check_decks(c: Campaign, card: str, record: dict[str, Any]) -> None:
     """A type or rarity must keep the Chest deck's grid (RB L357-359); a position must not be held by
     another card of the Commander Attack deck (RB L822-824)."""
-    from ..rules import chest, commander
-
     story = c.story
     chest_facts = {k: v for k, v in record.items() if k in ("type", "rarity")}
     if chest_facts and any(_same(x.name, card) for x in story.chest_cards):
@@ -221,9 +207,6 @@ def forget(c: Campaign, name: str, facts: Iterable[str] = ()) -> Change:
 
 def _now_unknown(story: Story, key: str, left: dict[str, Any]) -> tuple[str, ...]:
     """What the decks no longer know once the facts are forgotten."""
-    from ..rules import chest, commander
-    from ..values import replace
-
     cards = {k: v for k, v in story.cards.items() if k != key}
     if left:
         cards[key] = left

@@ -12,10 +12,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .. import catalog
 from ..errors import RuleError, UsageError
+from ..model import chapter_id
+from ..rules import chest, commander, spoils
+from ..rules.chest import same_card
 from ..store import edit
-from ..values import record
+from ..values import record, replace
 from . import Change
+from .cards import close_to_known, resolve_card
+from .words import choice
 
 if TYPE_CHECKING:
     from ..campaign import Campaign
@@ -24,19 +30,7 @@ if TYPE_CHECKING:
 
 
 def _same(a: str, b: str) -> bool:
-    from ..rules.chest import same_card
-
     return same_card(a, b)
-
-
-def choice(value: str | None, choices: tuple[str, ...], flag: str) -> str | None:
-    """A flag's value among `choices` (any case), or the usage error that lists them."""
-    if value is None:
-        return None
-    v = value.strip().casefold()
-    if v not in choices:
-        raise UsageError(f"{flag} must be one of {', '.join(choices)}, not {value!r}")
-    return v
 
 
 def set_copies(chest_t: Any, name: str, copies: int) -> None:
@@ -58,9 +52,6 @@ def _name_to_add(story: Story, card: str, new: bool, facts_given: bool) -> str:
     """The card `chest add` names: a chest card the catalog, [cards] or the deck knows (any case, a
     unique prefix); a card nobody knows only when the user says so: --new, or its facts given for a
     name that looks like no known one (a typo of a known card is refused with "did you mean")."""
-    from .. import catalog
-    from .cards import close_to_known, resolve_card
-
     names = [*(e["name"] for e in catalog.chest_cards()), *story.cards, *(x.name for x in story.chest_cards)]
     if not card.strip():
         raise UsageError("the card needs a name")
@@ -77,8 +68,6 @@ def _check_add_args(copies: int, type_: str | None, rarity: str | None) -> None:
 
 def _new_facts(facts: CardFacts, name: str, type_: str | None, rarity: str | None) -> dict:
     """The flags' facts that are news: not what is known already, and not what the catalog says."""
-    from .. import catalog
-
     entry = catalog.chest_card(name) or {}
     return {k: v for k, v in (("type", type_), ("rarity", rarity))
             if v is not None and getattr(facts, k) != v and not entry.get(k)}
@@ -89,8 +78,6 @@ def add(c: Campaign, card: str, copies: int = 1, type_: str | None = None, rarit
     """Put `copies` of a Potion or Scroll in the Chest deck while it is recorded; remember its type and
     rarity under [cards] (`copies=0`: only the facts). Refused when it would break the grid. A card
     drunagor does not know is added with its facts, or with `new`."""
-    from ..rules import chest
-
     type_ = choice(type_, chest.FACT_TYPES, "--type")
     rarity = choice(rarity, chest.RARITIES, "--rarity")
     _check_add_args(copies, type_, rarity)
@@ -120,8 +107,6 @@ def add(c: Campaign, card: str, copies: int = 1, type_: str | None = None, rarit
 
 
 def _write_addition(c: Campaign, plan: Addition) -> None:
-    from ..rules import chest
-
     doc = c.story_file.edit()
     edit.set_card_facts(doc, plan.name, plan.new_facts, match=chest.same_card)
     if plan.copies:
@@ -132,8 +117,6 @@ def _write_addition(c: Campaign, plan: Addition) -> None:
 
 
 def _add_warnings(plan: Addition) -> tuple[str, ...]:
-    from ..rules import chest
-
     if plan.facts.missing and plan.copies:
         return (f"the {' and '.join(plan.facts.missing)} of {plan.name} is unknown, so the grid (RB L357-359) "
                 f"cannot be checked; record it once: drunagor chest add \"{plan.name}\" --copies 0 "
@@ -148,8 +131,6 @@ def remove(c: Campaign, card: str, copies: int = 1) -> Change:
     """Take `copies` of a card out of the Chest deck while it is recorded (the inverse of `add`): the
     entry goes with its last copy. The Epic Rare pair is fixed (RB L345); facts recorded about the card
     under [cards] stay (`card forget` forgets them)."""
-    from ..rules import chest
-
     story, sf = c.story, c.story_file
     entry = chest.find_in_deck(story, card)
     if entry is None:
@@ -171,8 +152,6 @@ def remove(c: Campaign, card: str, copies: int = 1) -> Change:
 
 
 def _refuse_absent(c: Campaign, card: str) -> None:
-    from ..rules import chest
-
     story, sf = c.story, c.story_file
     pair = [p for p in (*chest.epic_pair(), *story.chest_epic) if chest.same_card(p, card)]
     if pair:
@@ -206,9 +185,6 @@ def _holders(c: Campaign) -> dict[str, list[tuple[str, str]]]:
 
 
 def _plan_swap(c: Campaign, out: str, into: str, copies: int, type_: str | None, rarity: str | None) -> _SwapPlan:
-    from ..rules import chest
-    from ..values import replace
-
     type_ = choice(type_, chest.TYPES, "--type")
     rarity = choice(rarity, chest.RARITIES, "--rarity")
     story = c.story
@@ -303,8 +279,6 @@ def _return_cards(c: Campaign, back: Returns) -> list[str]:
 
 def _commander_write(c: Campaign, card: str | None, out: str | None, position: str | None) -> str | None:
     """Edit [commander] cards (and [cards] facts) in place: IN takes OUT's place in the list."""
-    from ..rules import commander
-
     story = c.story
     doc = c.story_file.edit()
     table = edit.table(doc, "commander")
@@ -325,9 +299,6 @@ def _commander_write(c: Campaign, card: str | None, out: str | None, position: s
 def commander_add(c: Campaign, card: str, position: str | None = None) -> Change:
     """Put a card in the Commander Attack deck while recording it; remember its Rune position. For a
     card already in the deck, record (or correct) its position (RB L820-824)."""
-    from ..rules import commander
-    from ..values import replace
-
     story, sf = c.story, c.story_file
     with sf.about(("commander", "cards")):
         pos = commander.check_position_fact(card, position)
@@ -347,8 +318,6 @@ def commander_add(c: Campaign, card: str, position: str | None = None) -> Change
 
 def commander_swap(c: Campaign, out: str, into: str, position: str | None = None) -> Change:
     """Replace a Commander Attack card; IN must not hold a Rune position another card holds (RB L822-826)."""
-    from ..rules import commander
-
     with c.story_file.about(("commander", "cards")):
         pos = commander.check_position_fact(into, position)
         old = commander.in_deck(c.story, out)
@@ -358,8 +327,6 @@ def commander_swap(c: Campaign, out: str, into: str, position: str | None = None
 
 def commander_remove(c: Campaign, card: str) -> Change:
     """Take a card out of the Commander Attack deck (the inverse of commander_add)."""
-    from ..rules import commander
-
     with c.story_file.about():
         old = commander.in_deck(c.story, card)
     _commander_write(c, None, old, None)
@@ -372,8 +339,6 @@ def commander_remove(c: Campaign, card: str) -> Change:
 
 def _last_chapter(c: Campaign) -> str | None:
     """The chapter an upgrade happens in: the adventure under way, else the last one completed."""
-    from ..model import chapter_id
-
     adv = c.adventure_file
     if adv is not None:
         try:
@@ -388,8 +353,6 @@ def upgrade_spoils(c: Campaign, hero: str, item: str, discard: str, to: str | No
                    epic: bool | None = None) -> Change:
     """Improve a Spoils card one quality step, disposing of Artisan's Tools and another card from the
     bag (RB L409-435): the log gains an `upgrades` entry, story.toml `stored` the two cards put away."""
-    from ..rules import spoils
-
     slug, h = c.find_hero(hero, active_only=True)
     hf = c.hero_files[slug]
     with hf.about(("equipment",)):

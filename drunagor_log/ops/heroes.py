@@ -17,14 +17,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
+from .. import catalog
 from ..errors import RuleError, UsageError
-from ..model import EQUIPMENT_KINDS, QUALITIES, TREES, Hero, Item, Skill
+from ..model import EQUIPMENT_KINDS, QUALITIES, TREES, Hero, Item, Skill, chapter_id
+from ..names import article, closest, known, lookup, match, resolve_known
+from ..rules import chest, rewards
 from ..rules import heroes as rules
-from ..rules import rewards
 from ..store import edit
 from ..store.tomltext import basic_string
 from ..values import replace
 from . import Change
+from .adventure import chest_may_change
 
 if TYPE_CHECKING:
     from ..campaign import Campaign
@@ -51,8 +54,6 @@ def active_hero(c: Campaign, query: str) -> tuple[str, Hero]:
 def find_entry(names: Sequence[str], query: str) -> int | None:
     """Index of the entry `query` names (the resolver's order: exact, any case, a unique prefix);
     None if none."""
-    from ..names import match
-
     found = match(query, names)
     return None if found is None else list(names).index(found)
 
@@ -77,7 +78,6 @@ def _held_item(c: Campaign, slug: str, hero: Hero, query: str, doing: str, to: H
     i = find_entry([e.name for e in hero.equipment], query)
     if i is not None:
         return i
-    from ..names import closest
 
     held = _holder(c, hero, query)
     q = rules.quote
@@ -103,8 +103,6 @@ def _refuse(f: TomlFile, key: str | None, message: str, rule: str, remedy: str |
 
 
 def _pick(query: str, options: Iterable[str], what: str) -> str:
-    from ..names import lookup
-
     return lookup(query, {o: o for o in options}, what)
 
 
@@ -112,8 +110,6 @@ def _catalog_name(query: str, kind: str, new: bool, warnings: list[str], extra: 
     """The catalog's name of `kind` that `query` means (names.resolve_known; `extra`: names the log
     already holds); a name it does not know only with `new` (the user's --new), with a warning when
     it is close to a known one."""
-    from ..names import article, closest, known, resolve_known
-
     what = {"auras": "Aura", "hero_statuses": "hero status"}[kind]
     name = resolve_known(query, kind, new=new, extra=extra,
                          new_hint=f"if it is {article(what)} {what} drunagor does not know, add --new to record it")
@@ -195,8 +191,6 @@ def _no_log_yet(c: Campaign, hero_name: str) -> None:
 
 
 def _starting_gear(gear: Sequence[str], warnings: list[str]) -> list[str]:
-    from .. import catalog
-
     names = []
     for g in gear:
         known = catalog.starting_gear_item(g)
@@ -319,9 +313,6 @@ def list_heroes(c: Campaign) -> Change:
 def recruit(c: Campaign | None, chapter: str | None = None) -> Change:
     """The new-recruit table (RB L1005-1016), with the row of `chapter` (default: the campaign's
     next chapter; none without a campaign) marked. `data` is the `recruit --json` shape."""
-    from .. import catalog
-    from ..model import chapter_id
-
     marked: str | None = None
     if chapter is not None:
         try:
@@ -419,8 +410,6 @@ def _gained_item(c: Campaign, item: str, kind_given: bool, warnings: list[str]) 
     """The name a gained card is written under: the one the catalog or [cards] knows that `item`
     means (names.match). A card neither knows is refused ("did you mean"), unless its kind is given
     (--kind, the fact flag): then it is a new card, kept as typed."""
-    from ..names import closest, known, match
-
     names = (*known("items")[0], *c.story.cards)
     found = match(item, names, prefix=not kind_given)
     if found is not None:
@@ -465,8 +454,6 @@ def gain(c: Campaign, name: str, item: str, *, kind: str | None = None, quality:
     """The hero gains a card, equipped or in the bag (Consumables always go to the bag). Its kind
     comes from the catalog or [cards]; a card neither knows needs `kind` once, remembered under
     [cards]. A card in `stored` is never gained again (RB L429-431)."""
-    from .. import catalog
-
     kind_ = _pick(kind, EQUIPMENT_KINDS, "equipment kind") if kind else None
     quality_ = _pick(quality, QUALITIES, "quality") if quality else None
     slug, hero = active_hero(c, name)
@@ -512,8 +499,6 @@ def drop(c: Campaign, name: str, item: str) -> Change:
 
 def _from_stash(c: Campaign, item: str) -> Item:
     """Take a card out of the party stash: the Item it becomes in a bag."""
-    from .. import catalog
-
     stash = list(c.story.stash)
     i = find_entry(stash, item)
     if i is None:
@@ -658,8 +643,6 @@ def status(c: Campaign, name: str, action: str, status_: str, *, new: bool = Fal
 def _own_entry(f: TomlFile, hero: Hero, names: Sequence[str], query: str, what: str, key: str) -> int:
     """Index of the entry of the hero's list `key` that `query` names, else a refusal with the
     closest one."""
-    from ..names import closest
-
     i = find_entry(names, query)
     if i is not None:
         return i
@@ -806,8 +789,6 @@ def _return_notes(c: Campaign, slug: str, hero: Hero) -> tuple[str, ...]:
 def camp(c: Campaign) -> Change:
     """The Camp phase: every active hero's Campaign Log statuses are removed; `data` says what may
     be done now (Chest deck, RB L361; Spoils upgrades, RB L411-419; rewards owed; the stash)."""
-    from ..rules import chest
-
     story = c.story
     active = c.active_heroes()
     party = list(active.values())
@@ -824,7 +805,6 @@ def camp(c: Campaign) -> Change:
         msg = "Camp phase: statuses removed: " + "; ".join(f"{n} ({', '.join(s)})" for n, s in cleared.items())
     else:
         msg = "Camp phase: no Campaign Log statuses to remove"
-    from .adventure import chest_may_change  # not during an adventure (RB L361)
 
     return Change(msg, data={"cleared": cleared, "chest_deck": chest.summary(story)["text"], "upgrades": upgrades,
                              "owes": owes, "stash": list(story.stash), "chest_blocked": chest_may_change(c)})

@@ -15,14 +15,20 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .. import catalog
 from ..errors import RuleError, UsageError
+from ..names import lookup
+from ..rules.losing import CUBE_NAMES, EVENTS, KINDS, counters_json, held, trauma_limit, trauma_rule
+from ..rules.losing import change_cubes as change
+from ..rules.losing import chapter_event as happen
+from ..store.edit import set_card_facts
 from ..values import record as value
 from . import Change, Line
-from .adventure import load, plural, record, refusals_on_file
+from .words import plural
 
 if TYPE_CHECKING:
     from ..campaign import Campaign
-    from ..rules.adventure import AdventureState
+    from ..model.adventure import AdventureState
 
 #: The [cards] entry of chapter 04's Pristine Swan HP deck.
 SWAN_DECK = "Pristine Swan HP"
@@ -55,8 +61,6 @@ def hero_limits(c: Campaign, hero: str, *, capacity: int | None = None, bonus: i
                 ) -> dict[str, Any]:
     """{"trauma_limit", "curse_capacity"} of a hero (the capacity null until recorded); `capacity` and
     `bonus` are facts this command records (story.toml is written with the rest)."""
-    from ..rules.losing import trauma_limit
-
     bonus = trauma_bonus(c, hero) if bonus is None else bonus
     return {"trauma_limit": trauma_limit(c.story.rules.trauma_limit, bonus),
             "curse_capacity": curse_capacity(c, hero) if capacity is None else capacity}
@@ -74,8 +78,6 @@ class HeroFacts:
 def _record_facts(c: Campaign, hero: str, capacity: int | None, bonus: int | None) -> HeroFacts:
     """Record --capacity (once: a board does not change) and --trauma-limit-bonus (again when a new
     Skill adds more)."""
-    from ..store.edit import set_card_facts
-
     said, facts = [], {}
     known = curse_capacity(c, hero)
     if capacity is not None:
@@ -114,9 +116,6 @@ def parse_delta(delta: str | int) -> int:
 
 
 def parse_kind(kind: str) -> str:
-    from ..names import lookup
-    from ..rules.losing import KINDS
-
     return lookup(kind, {k: k for k in KINDS}, "kind of cube")
 
 
@@ -125,7 +124,7 @@ def cube(c: Campaign, hero: str, kind: str, delta: str | int, *, capacity: int |
     """Add (`delta` > 0) or remove a hero's Trauma or Curse Cubes during the adventure. Over what the
     hero holds: the hero is defeated and the adventure fails (said, and kept in adventure.toml)."""
     amount, kind = parse_delta(delta), parse_kind(kind)
-    state = load(c)
+    state = c.adventure()
     name = hero_name(c, hero)
     facts = _record_facts(c, name, capacity, trauma_limit_bonus)
     if amount == 0:
@@ -139,9 +138,7 @@ def cube(c: Campaign, hero: str, kind: str, delta: str | int, *, capacity: int |
 def recall(c: Campaign, hero: str, *, capacity: int | None = None) -> Change:
     """A Recall Action: the hero receives the chapter's penalty in Curse Cubes (single or double, e.g.
     RB L1066, L1191)."""
-    from .. import catalog
-
-    state = load(c)
+    state = c.adventure()
     name = hero_name(c, hero)
     facts = _record_facts(c, name, capacity, None)
     info = catalog.chapter(state.chapter)
@@ -153,9 +150,6 @@ def recall(c: Campaign, hero: str, *, capacity: int | None = None) -> Change:
 
 def _apply_cubes(c: Campaign, state: AdventureState, name: str, kind: str, amount: int, facts: HeroFacts, *,
                  event: str, said: list[str], ask: str) -> Change:
-    from ..rules.losing import CUBE_NAMES, held, trauma_limit, trauma_rule
-    from ..rules.losing import change_cubes as change
-
     limit = trauma_limit(c.story.rules.trauma_limit, facts.bonus) if kind == "trauma" else facts.capacity
     if kind == "curse" and amount > 0 and limit is None:
         raise UsageError(f"how many Curse Cubes does {name}'s board hold? The rulebook does not say, and one more "
@@ -163,21 +157,19 @@ def _apply_cubes(c: Campaign, state: AdventureState, name: str, kind: str, amoun
                          remedy=f"count them and give --capacity N once; drunagor remembers it under [cards] in "
                                 f"story.toml ({ask})")
     rule = trauma_rule(c.story.rules.trauma_limit, facts.bonus) if kind == "trauma" else _losing_ref(state.chapter)
-    with refusals_on_file(c):
+    with c.adventure_refusals():
         new, lost = change(state, name, kind, amount, limit=limit, rule=rule)
     now = held(new, name, kind)
     text = (f"{name} {'receives' if amount > 0 else 'loses'} {plural(abs(amount), CUBE_NAMES[kind])}: {now} held"
             + (f", {limit} can be held" if limit is not None else ""))
     said.append(text)
-    record(c, state, new, {"event": event, "text": "; ".join(said)})
+    c.record_event(state, new, {"event": event, "text": "; ".join(said)})
     notes = (_lost_line(lost),) if lost else ()
     return Change(summary="; ".join(said), notes=notes, data=_cube_data(c, new, name, kind, lost, facts))
 
 
 def _cube_data(c: Campaign, state: AdventureState, name: str, kind: str, lost: str | None, facts: HeroFacts
                ) -> dict[str, Any]:
-    from ..rules.losing import held
-
     return {"hero": name, "kind": kind, "trauma": held(state, name, "trauma"), "curse": held(state, name, "curse"),
             **hero_limits(c, name, capacity=facts.capacity, bonus=facts.bonus), "defeated": lost is not None,
             "lost": state.lost}
@@ -188,8 +180,6 @@ def _lost_line(lost: str) -> Line:
 
 
 def _losing_ref(chapter: str) -> str:
-    from .. import catalog
-
     return catalog.chapter(chapter).refs.get("losing", "RB L1076")
 
 
@@ -204,21 +194,16 @@ def chapter_event(c: Campaign, name: str, *, deck: int | None = None) -> Change:
     """`adventure event barricade|swan-hp|endgame`: chapter 07's Barricade token removed (RB L1243),
     chapter 04's Pristine Swan HP card drawn (the deck's size recorded once with `deck`), chapter 09's
     Endgame Trigger (RB L1309)."""
-    from ..names import lookup
-    from ..rules.losing import EVENTS
-    from ..rules.losing import chapter_event as happen
-
     name = lookup(name, {n: n for n in EVENTS}, "chapter event")
-    state = load(c)
+    state = c.adventure()
     said = _deck_fact(c, deck) if name == "swan-hp" and state.chapter == EVENTS[name][0] else []
     if deck is not None and name != "swan-hp":
         raise UsageError("--deck counts the Pristine Swan's HP cards (adventure event swan-hp)",
                          remedy="leave out --deck")
-    with refusals_on_file(c):
+    with c.adventure_refusals():
         new, text, lost = happen(state, name, deck=_fact(c, SWAN_DECK, "deck_size") if deck is None else deck)
     said.append(text)
-    record(c, state, new, {"event": name, "text": "; ".join(said)})
-    from ..rules.losing import counters_json
+    c.record_event(state, new, {"event": name, "text": "; ".join(said)})
 
     return Change(summary="; ".join(said), notes=(_lost_line(lost),) if lost else (),
                   data={"event": name, "counters": counters_json(new), "lost": new.lost})
@@ -226,8 +211,6 @@ def chapter_event(c: Campaign, name: str, *, deck: int | None = None) -> Change:
 
 def _deck_fact(c: Campaign, deck: int | None) -> list[str]:
     """--deck N: the Pristine Swan HP deck's size, recorded once under [cards] (SPEC "User-recorded facts")."""
-    from ..store.edit import set_card_facts
-
     known = _fact(c, SWAN_DECK, "deck_size")
     if deck is None:
         if known is None:

@@ -16,11 +16,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .. import catalog
 from ..errors import RuleError, UsageError
 from ..model import chapter_id
+from ..names import lookup, resolve
+from ..rules import cards, rewards, track
+from ..rules.heroes import RECORD_WITH
 from ..store import edit
 from ..values import replace
 from . import Change
+from .cards import known_names, resolve_card
 
 if TYPE_CHECKING:
     from ..campaign import Campaign
@@ -71,8 +76,6 @@ def set_party(c: Campaign, name: str) -> Change:
 
 def find_leader(c: Campaign, query: str) -> Hero:
     """The active hero `query` names (case-insensitive, unique prefix); a retired hero is refused."""
-    from ..names import lookup
-
     active = {h.name: h for h in c.active_heroes().values()}
     try:
         return lookup(query, active, "active hero")
@@ -103,8 +106,6 @@ def set_leader(c: Campaign, hero: str) -> Change:
 
 
 def _known(key: str) -> tuple[str, ...]:
-    from .. import catalog
-
     return catalog.names(LISTS[key][0])
 
 
@@ -112,8 +113,6 @@ def _resolve_new(key: str, query: str, new: bool) -> str:
     """The name to write: the catalog spelling of a known name (any case, or a unique prefix of it);
     a name drunagor does not know only with `new` (else refused with the closest name: a typo is
     never written as a side effect)."""
-    from ..names import resolve
-
     typed = " ".join(query.split())
     if not typed:
         raise UsageError("the name is empty", remedy="give the name as written in the book")
@@ -128,8 +127,6 @@ def _resolve_new(key: str, query: str, new: bool) -> str:
 
 def _resolve_recorded(c: Campaign, key: str, query: str) -> tuple[str, int]:
     """(the recorded entry `query` names, its index): any case, or a unique prefix; else a refusal."""
-    from .. import catalog
-
     f = c.story_file
     recorded: tuple[str, ...] = getattr(c.story, key)
     typed = " ".join(query.split())
@@ -152,8 +149,6 @@ def _resolve_recorded(c: Campaign, key: str, query: str) -> tuple[str, int]:
 def add_name(c: Campaign, key: str, query: str, new: bool = False) -> Change:
     """Write a name on one of the Story Record's lists (`followers`, `outcomes`, `statuses`); a name
     drunagor does not know only with `new`."""
-    from .. import catalog
-
     name = _resolve_new(key, query, new)
     what = LISTS[key][1]
     f = c.story_file
@@ -259,8 +254,6 @@ def record_chapter(c: Campaign, chapter: Any, state: str, force: bool = False) -
 
     It edits the story document and does not save; `c.story` still holds the Story Record as read.
     """
-    from ..rules import track
-
     ch = chapter_arg(chapter, c)
     if state not in track.ACTIONS:
         raise ValueError(f"state must be one of {', '.join(track.ACTIONS)}, not {state!r}")
@@ -305,10 +298,6 @@ def _write_move(c: Campaign, move: Move) -> dict[str, int]:
 
 
 def _reward_lines(c: Campaign, ch: str, after: Story) -> list[str]:
-    from .. import catalog
-    from ..rules import rewards, track
-    from ..rules.heroes import RECORD_WITH
-
     got = rewards.chapter_reward(ch)
     ref = catalog.chapter(ch).refs.get("reward", "RB L1005-1016")
     if got.is_zero():
@@ -378,9 +367,6 @@ def fill_chapter(c: Campaign, chapter: Any, state: str, force: bool = False) -> 
 def briefing(c: Campaign, chapter: Any = None, heroes: int | None = None) -> Change:
     """The briefing of chapter N (default: the next) for the party's numbers: `data` holds the
     `chapter show --json` shape, and "first_open" (the next unfilled slot) for the text."""
-    from .. import catalog
-    from ..rules import track
-
     story = c.story
     if chapter is None:
         ch = story.next_chapter()
@@ -400,8 +386,6 @@ def briefing(c: Campaign, chapter: Any = None, heroes: int | None = None) -> Cha
 
 
 def _party_size(c: Campaign, heroes: int | None) -> int:
-    from ..rules import track
-
     if heroes is not None:
         if heroes not in track.HEROES:
             raise UsageError(f"--heroes must be from 1 to 5, not {heroes}",
@@ -424,8 +408,6 @@ def add_to_stash(c: Campaign, item: str, new: bool = False) -> Change:
     """Put a Consumable Item in the party stash (story.toml `stash`): to take back a `stash remove`
     made by mistake. Only Consumable Items are stashed (RB L972-974); a card drunagor does not know
     is added only with `new`."""
-    from .cards import known_names, resolve_card
-
     story = c.story
     name = resolve_card(item, known_names(story), new=new,
                         new_hint="if it is a card drunagor does not know, add --new to record it")
@@ -439,16 +421,12 @@ def add_to_stash(c: Campaign, item: str, new: bool = False) -> Change:
 
 
 def _kind_of(story: Story, name: str) -> str | None:
-    from ..rules import cards
-
     return cards.facts_of(name, story.cards)["kind"]
 
 
 def remove_from_stash(c: Campaign, item: str) -> Change:
     """Take a card out of the party stash (recorded by mistake, or returned to the box); with two
     copies, the last one goes (so `stash add X` then `stash remove X` leaves the file as it was)."""
-    from .cards import resolve_card
-
     story, f = c.story, c.story_file
     if not story.stash:
         raise RuleError("the party stash is empty", file=f.shown, line=f.line(("stash",)), rule="stash",

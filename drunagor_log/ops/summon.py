@@ -7,7 +7,7 @@ is the heading), `summary` the line of a write (empty when nothing is written: a
 adventure under way).
 
 `raid` must answer at once (SPEC 7): it reads story.toml and adventure.toml only (never the heroes'
-logs), writes adventure.toml without tomlkit, and imports neither the catalog nor fractions.
+logs), writes adventure.toml without tomlkit, reads none of the catalog's data and imports no fractions.
 """
 
 from __future__ import annotations
@@ -15,18 +15,23 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..campaign import ADVENTURE
+from .. import catalog
 from ..errors import RuleError, UsageError
+from ..model.adventure import STATUS_BOARD_TRACKS, Pile, slot_label
+from ..rules import raid as rules
+from ..rules.adventure import record_rank
+from ..rules.battalion import resolve_battalion
+from ..rules.board import next_free_slot
+from ..rules.raid import manifest, no_summon_reason, resolve_raid
 from ..values import record
 from . import Change, Line
-from .adventure import chapter_list, colours, load, new_seed, pile_runes, plural, recorded_models, slot_text
-from .adventure import record as record_event
+from .board import new_seed, recorded_models, resolve_monster
+from .words import canonical, chapter_list, colours, pile_runes, plural, slot_text
 
 if TYPE_CHECKING:
     from ..campaign import Campaign
-    from ..rules.adventure import AdventureState
+    from ..model.adventure import AdventureState
     from ..rules.battalion import BattalionResult
-    from ..rules.board import Pile
     from ..rules.raid import RaidResult
 
 
@@ -70,11 +75,6 @@ class RaidSetup:
         return tuple(self.bag)
 
 
-def tracked(c: Campaign) -> bool:
-    """Whether an adventure is under way (the summons then resolve against adventure.toml)."""
-    return (c.root / ADVENTURE).exists()
-
-
 # ------------------------------------------------------------------------------------------ raid
 
 
@@ -83,19 +83,15 @@ def raid(c: Campaign, *, rune: str | None = None, seed: int | None = None, dry_r
     """Resolve the Dreadful Raid: face check, manifest a rune (`rune` drawn at the table, or at random
     with `seed`), summon the raid party, flip the card. Stages the board, the new face and a log line
     unless `dry_run` (or no adventure is under way)."""
-    from ..rules.raid import resolve_raid
-
     flags = flags or RaidFlags()
     if seed is not None and rune is not None:
         raise UsageError("--seed replays a random draw; --rune records the rune drawn at the table",
                          remedy="give one of them")
-    if tracked(c) and flags.given():
-        from ..store import display
-
+    if c.adventure_file is not None and flags.given():
         raise UsageError(f"an adventure is under way: {', '.join(flags.given())} would contradict adventure.toml",
-                         file=display(c.root / ADVENTURE),
+                         file=c.adventure_file.shown,
                          remedy="leave them out: adventure.toml decides the face, heroes, Piles and board")
-    setup = _tracked_setup(c) if tracked(c) else _flags_setup(c, flags)
+    setup = _tracked_setup(c) if c.adventure_file is not None else _flags_setup(c, flags)
     drawn, used_seed = _manifested(c, setup, rune, seed)
     state = setup.state
     board = {"board": state.monsters} if state is not None else {"monsters_on_board": setup.on_board,
@@ -122,14 +118,14 @@ def raid(c: Campaign, *, rune: str | None = None, seed: int | None = None, dry_r
         entry["physical"] = True
     entry["text"] = summary
     assert state.raid is not None
-    record_event(c, state, state.replace(monsters=result.board, raid=state.raid.with_face(result.next_face)), entry)
+    c.record_event(state, state.replace(monsters=result.board, raid=state.raid.with_face(result.next_face)), entry)
     seed_note = f" (seed {used_seed})" if used_seed is not None else ""
     return Change(summary=f"raid: {summary}{seed_note}", notes=tuple(notes), warnings=warnings, data=data)
 
 
 def _tracked_setup(c: Campaign) -> RaidSetup:
     """The raid from adventure.toml: the chapter's Dreadful Raid card, the party, the Piles, the board."""
-    state = load(c)
+    state = c.adventure()
     shown = c.adventure_file.shown if c.adventure_file is not None else None
     if state.raid is None:
         raise RuleError(f"chapter {state.chapter} has no Dreadful Raid card", file=shown, rule="raid",
@@ -148,8 +144,6 @@ def _tracked_setup(c: Campaign) -> RaidSetup:
 def _flags_setup(c: Campaign, flags: RaidFlags) -> RaidSetup:
     """The raid from the flags: --monsters is required, as face A summons only on an empty board (RB
     L284): a default of 0 would decide the raid for the party."""
-    from ..rules import raid as rules
-
     missing = [flag for flag, value in (("--face", flags.face), ("--heroes", flags.heroes), ("--piles", flags.piles),
                                         ("--monsters", flags.monsters)) if value is None]
     if missing or flags.face is None or flags.heroes is None or flags.piles is None or flags.monsters is None:
@@ -182,8 +176,6 @@ def _manifested(c: Campaign, setup: RaidSetup, rune: str | None, seed: int | Non
     (face A with monsters on the board, or no Pile of Runes: RB L284, L297)."""
     import random
 
-    from ..rules.raid import manifest, no_summon_reason
-
     reason = no_summon_reason(setup.face, monsters_on_board=setup.on_board, piles=setup.piles,
                               runes_in_bag=sum(setup.bag.values()))
     if rune is not None:
@@ -204,8 +196,6 @@ def _manifested(c: Campaign, setup: RaidSetup, rune: str | None, seed: int | Non
 
 def raid_summary(result: RaidResult) -> str:
     """One line: what the raid did, and the face it leaves up."""
-    from ..rules.board import slot_label
-
     if result.placed:
         slots = [s.slot for s in result.summoned]
         what = (f"{result.placed} {result.minion} placed" + (f" ({slot_text(slots)})" if slots else "")
@@ -249,15 +239,11 @@ def nothing_written(tracked: bool) -> Line:
 
 
 def full_bag(c: Campaign) -> dict[str, int]:
-    from .. import catalog
-
     return dict(c.story.rules.rune_bag) or dict(catalog.DEFAULT_RUNE_BAG)
 
 
 def tracks_taken(monsters: int) -> int:
     """--monsters of a raid or battalion from flags: 0 to 12, the Health Tracks of the Monster Status board."""
-    from ..rules.board import STATUS_BOARD_TRACKS
-
     if not 0 <= monsters <= STATUS_BOARD_TRACKS:
         raise UsageError(f"--monsters {monsters}: the Monster Status board has {STATUS_BOARD_TRACKS} Health Tracks "
                          f"(RB L311), so 0 to {STATUS_BOARD_TRACKS} monsters take one",
@@ -268,8 +254,6 @@ def tracks_taken(monsters: int) -> int:
 def _untracked_piles(text: str, known: tuple[str, ...]) -> tuple[Pile, ...]:
     """--piles 'red,blue' (two Piles) or 'red+blue,gray' (a Pile holding red and blue, one gray);
     'none' for no Pile on the board."""
-    from ..rules.board import Pile
-
     if text.strip().casefold() in ("", "none", "0", "-"):
         return ()
     parts = [p for p in text.split(",") if p.strip()]
@@ -278,8 +262,6 @@ def _untracked_piles(text: str, known: tuple[str, ...]) -> tuple[Pile, ...]:
 
 
 def _next_minion(c: Campaign) -> str:
-    from .. import catalog
-
     nxt = c.story.next_chapter()
     raid = catalog.chapter(nxt).raid if nxt else None
     return raid.minions[0] if raid is not None and len(raid.minions) == 1 else "Minion"
@@ -287,8 +269,6 @@ def _next_minion(c: Campaign) -> str:
 
 def _untracked_limit(c: Campaign, minion: str) -> tuple[int, str]:
     """(models in the box, rank) of the raid's minion: the catalog's, or the party's recorded count."""
-    from .. import catalog
-
     entry = catalog.monster(minion) or {}
     rank = str(entry["rank"]) if entry.get("rank") in ("Minion", "Scenario") else "Minion"
     limit: int | None = entry.get("model_count")
@@ -309,12 +289,9 @@ def battalion(c: Campaign, monsters: Sequence[str], *, near: str | None = None, 
     """Summon a Monster Battalion NEAR a reference point: place what fits, the rest activate monsters
     (RB L1311-1321; siege, RB L1237). `ranks` gives monsters the catalog does not know ("NAME=RANK");
     `on_board` is the monsters on the board when no adventure is under way (then required)."""
-    from .. import catalog
-    from ..rules.battalion import resolve_battalion
-
     _check_board_flag(c, on_board)
     given = rank_options(ranks)
-    state = load(c) if tracked(c) else None
+    state = c.adventure() if c.adventure_file is not None else None
     names, known_ranks, limits, new_ranks = _battalion_monsters(c, state, monsters, given)
     use_siege = siege or (state is not None and catalog.chapter(state.chapter).siege)
     try:
@@ -330,25 +307,22 @@ def battalion(c: Campaign, monsters: Sequence[str], *, near: str | None = None, 
     if state is None or dry_run:
         notes.append(nothing_written(state is not None))
         return Change(notes=tuple(notes), data=data)
-    from ..rules.adventure import record_rank
 
     new = state.replace(monsters=result.board)
     for name, rank in new_ranks.items():
         new = record_rank(new, name, rank)
     summary = battalion_summary(result, reference)
-    record_event(c, state, new, {"event": "battalion", "text": summary})
+    c.record_event(state, new, {"event": "battalion", "text": summary})
     return Change(summary=f"battalion: {summary}", notes=tuple(notes), data=data)
 
 
 def _check_board_flag(c: Campaign, on_board: int | None) -> None:
     """--monsters contradicts adventure.toml, and is required without one: the board decides what fits
     (RB L1319), so there is no default of an empty board."""
-    if tracked(c):
+    if c.adventure_file is not None:
         if on_board is not None:
-            from ..store import display
-
             raise UsageError("an adventure is under way: --monsters would contradict adventure.toml",
-                             file=display(c.root / ADVENTURE), remedy="leave it out: adventure.toml holds the board")
+                             file=c.adventure_file.shown, remedy="leave it out: adventure.toml holds the board")
         return
     if on_board is None:
         raise UsageError("no adventure under way: the battalion needs --monsters, the monsters on the board "
@@ -360,8 +334,6 @@ def _check_board_flag(c: Campaign, on_board: int | None) -> None:
 
 def rank_options(values: Sequence[str] | Mapping[str, str] | None) -> dict[str, str]:
     """--rank NAME=RANK (repeated), or a mapping: {name: rank as the rulebook spells it}."""
-    from .adventure import canonical
-
     if isinstance(values, Mapping):
         return {name.strip(): canonical(rank) or "" for name, rank in values.items()}
     ranks: dict[str, str] = {}
@@ -376,8 +348,6 @@ def rank_options(values: Sequence[str] | Mapping[str, str] | None) -> dict[str, 
 def _battalion_monsters(c: Campaign, state: AdventureState | None, queries: Sequence[str], given: dict[str, str]
                         ) -> tuple[list[str], dict[str, str], dict[str, int], dict[str, str]]:
     """(names, ranks, model limits, ranks to record) of the monsters summoned."""
-    from .adventure import resolve_monster
-
     names: list[str] = []
     ranks: dict[str, str] = {}
     limits: dict[str, int] = {}
@@ -398,8 +368,6 @@ def _battalion_monsters(c: Campaign, state: AdventureState | None, queries: Sequ
 
 def _battalion_rank(state: AdventureState | None, name: str, given: dict[str, str]) -> tuple[str | None, bool]:
     """The monster's rank (catalog, this adventure's record, or --rank) and whether --rank is new."""
-    from .. import catalog
-
     known = (catalog.monster(name) or {}).get("rank") or (state.rank_of(name) if state is not None else None)
     chosen = next((v for k, v in given.items() if k.casefold() == name.casefold()), None)
     if known is None and chosen is None and state is not None:
@@ -411,8 +379,6 @@ def _battalion_rank(state: AdventureState | None, name: str, given: dict[str, st
 
 
 def _battalion_limit(c: Campaign, state: AdventureState | None, name: str) -> int | None:
-    from .. import catalog
-
     limit = (catalog.monster(name) or {}).get("model_count")
     if limit is None:
         limit = recorded_models(c, name)
@@ -433,8 +399,6 @@ def _reference(near: str | None, state: AdventureState | None) -> str | None:
 
 
 def battalion_summary(result: BattalionResult, reference: str | None) -> str:
-    from ..rules.board import slot_label
-
     parts = []
     where = f" near {reference}" if reference else ""
     if result.placements:
@@ -451,8 +415,6 @@ def battalion_summary(result: BattalionResult, reference: str | None) -> str:
 
 def battalion_lines(result: BattalionResult, reference: str | None, tracked: bool) -> list[Line]:
     """The heading, what is placed, what is not and why, and the activations."""
-    from ..rules.board import slot_label
-
     n = len(result.placed) + len(result.not_placed)
     where = f" NEAR {reference}" if reference else " NEAR the reference point"
     lines = [Line(f"Monster Battalion: {plural(n, 'monster')}{where}"
@@ -477,16 +439,12 @@ def battalion_lines(result: BattalionResult, reference: str | None, tracked: boo
 
 
 def _not_placed_cause(result: BattalionResult) -> str:
-    from ..rules.board import next_free_slot
-
     full = result.board is not None and next_free_slot(result.board) is None
     return ("all 12 status-board tracks are taken, RB L1319" if full or result.board is None
             else "all its models are on the board, RB L311")
 
 
 def _activation_lines(result: BattalionResult) -> list[Line]:
-    from ..rules.board import slot_label
-
     lines = [Line(f"{plural(result.activations, 'Activate a Monster command')} (2 per monster not placed, "
                   "RB L1319); never the same monster twice in a row (RB L1321); the party may choose (RB L1320).")]
     if result.order:

@@ -1,5 +1,4 @@
-"""The play state of an adventure under way (`adventure.toml`), as one immutable value, and the moves
-of the table over it.
+"""The moves of the table over the adventure under way (`AdventureState`, model/adventure.py).
 
 Pure: no files, no terminal, standard library only. The file's format (reading it, writing it) is the
 store's: drunagor_log/store/adventure.py.
@@ -15,140 +14,22 @@ Operations return a new state (and what they decided); a move the rules do not a
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
 
-from drunagor_log.errors import Refused
-from drunagor_log.rules.board import (
+from ..errors import Refused
+from ..model.adventure import (
     STATUS_BOARD_TRACKS,
+    UNDOABLE,
+    AdventureState,
     Monster,
     Pile,
+    RaidCard,
     canonical_rank,
-    check_board,
-    models_on_board,
-    next_free_slot,
     slot_label,
-    status_board_order,
 )
-from drunagor_log.values import record, replace
+from .board import models_on_board, next_free_slot
 
-FACES = ("A", "B")
-OUTCOMES = ("won", "lost")
 #: RB L1100, L1130, L1197, L1269: Tie Breaker returns "6 minus the number of Heroes" runes.
 TIE_BREAKER_BASE = 6
-#: Ranks a raid card's summons can take: a Minion card, or a Scenario Monster card (RB L1102, L1271).
-RAID_RANKS = ("Minion", "Scenario")
-
-
-@record
-class RaidCard:
-    """The chapter's raid card on the Initiative Track: its face, and what it summons.
-
-    `minions` are the cards it summons (chapter 04's Naval Raid has two, RB L1171); `rank` is the
-    rank they take on the board ("Minion", or "Scenario" for a Scenario Monster card); `model_limit`
-    is how many models of each the box holds (4 for a Minion, RB L311; None when unknown).
-    """
-
-    card: str
-    face: str
-    minions: tuple[str, ...]
-    rank: str = "Minion"
-    model_limit: int | None = 4
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "minions", tuple(self.minions))
-
-    def flipped(self) -> RaidCard:
-        """RB L286: "No face ever stays the same for two rounds in a row"."""
-        return self.with_face("B" if self.face == "A" else "A")
-
-    def with_face(self, face: str) -> RaidCard:
-        return replace(self, face=face)
-
-
-@record
-class AdventureState:
-    """Everything adventure.toml holds. Build it with `new_adventure` or the store's reader."""
-
-    chapter: str  # "05"
-    heroes: int  # heroes in this adventure (decides the raid party and the Tie Breaker)
-    bag: Mapping[str, int]  # runes of each colour in the bag
-    track: Mapping[str, int]  # runes of each colour on the Initiative Track
-    raid: RaidCard | None = None  # None when the chapter has no raid card
-    ranks: Mapping[str, str] = {}  # ranks the party gave for monsters the catalog does not know (copied)
-    piles: tuple[Pile, ...] = ()  # the Piles of Runes on the board
-    monsters: tuple[Monster, ...] = ()  # on the board, in status-board order (a boss holds no slot: last)
-    log: tuple[dict[str, Any], ...] = ()  # every start, draw, pile, raid and summon, in order
-    outcome: str | None = None  # "won" or "lost" once archived; None while under way
-    cubes: Mapping[str, Mapping[str, int]] = {}  # hero -> {"trauma": n, "curse": n}; heroes with none left out
-    counters: Mapping[str, Any] = {}  # the chapter's own: barricade (07), swan_hp_drawn (04), endgame (09)
-    lost: str | None = None  # the losing condition met, in words with its rule line; None while it is not
-    events: tuple[dict[str, Any], ...] = ()  # the table events `adventure undo` takes back, newest last
-
-    __hash__ = None  # type: ignore[assignment]  # holds dicts
-
-    def __post_init__(self) -> None:
-        colours = list(self.bag)
-        colours += [c for c in self.track if c not in colours]
-        normal = {
-            "bag": {c: self.bag.get(c, 0) for c in colours}, "track": {c: self.track.get(c, 0) for c in colours},
-            "ranks": dict(self.ranks or {}), "piles": tuple(self.piles),
-            "monsters": status_board_order(check_board(self.monsters)), "log": tuple(dict(e) for e in self.log),
-            "cubes": {hero: {"trauma": held.get("trauma", 0), "curse": held.get("curse", 0)}
-                      for hero, held in self.cubes.items() if any(held.values())},
-            "counters": dict(self.counters), "events": tuple(dict(e) for e in self.events),
-        }
-        for name, value in normal.items():
-            object.__setattr__(self, name, value)
-
-    def replace(self, **changes: Any) -> AdventureState:
-        return replace(self, **changes)
-
-    # -- reading
-    @property
-    def colours(self) -> tuple[str, ...]:
-        return tuple(self.bag)
-
-    def runes_in_bag(self) -> int:
-        return sum(self.bag.values())
-
-    def totals(self) -> dict[str, int]:
-        """Runes of each colour in the bag, on the track and in the Piles: the whole rune set."""
-        total = {c: self.bag[c] + self.track[c] for c in self.colours}
-        for pile in self.piles:
-            for colour, count in pile.runes.items():
-                total[colour] = total.get(colour, 0) + count
-        return total
-
-    def pile(self, pile_id: str) -> Pile:
-        wanted = str(pile_id).strip()
-        if wanted.casefold().startswith("pile"):
-            wanted = wanted[4:].strip()
-        for pile in self.piles:
-            if pile.id == wanted:
-                return pile
-        known = ", ".join(p.id for p in self.piles) or "none"
-        raise Refused(f"no Pile of Runes {pile_id!r} on the board (Piles: {known})", "pile",
-                      "name a Pile by its id, as `drunagor adventure show` lists them")
-
-    def board_monsters(self) -> tuple[Monster, ...]:
-        """The monsters that hold a status-board track (bosses do not)."""
-        return tuple(m for m in self.monsters if m.slot is not None)
-
-    def rank_of(self, name: str) -> str | None:
-        """The rank the party recorded for a monster, or the rank of one already on the board."""
-        key = name.strip().casefold()
-        for known, rank in self.ranks.items():
-            if known.casefold() == key:
-                return rank
-        for monster in self.monsters:
-            if monster.is_named(name) and monster.rank is not None:
-                return monster.rank
-        return None
-
-
-#: What a table event may change, so `adventure undo` restores it (the log is cut back to its length).
-UNDOABLE = ("bag", "track", "raid", "ranks", "piles", "monsters", "cubes", "counters", "lost")
-
 
 def changed_fields(before: AdventureState, after: AdventureState) -> tuple[str, ...]:
     """The fields a table event changed, of those `adventure undo` restores."""

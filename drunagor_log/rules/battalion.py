@@ -24,20 +24,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from drunagor_log.model.adventure import MINION_MODELS, STATUS_BOARD_TRACKS, Monster, canonical_rank, check_board
+from drunagor_log.rules.board import Placed, activation_priority, first_of_kind, models_on_board, next_free_slot
 from drunagor_log.values import record
-
-from drunagor_log.rules.board import (
-    MINION_MODELS,
-    STATUS_BOARD_TRACKS,
-    Monster,
-    Placed,
-    activation_priority,
-    canonical_rank,
-    check_board,
-    first_of_kind,
-    models_on_board,
-    next_free_slot,
-)
 
 #: RB L1319: "you must issue two 'Activate a Monster' commands" per monster not summoned.
 COMMANDS_PER_MONSTER = 2

@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from drunagor_log.errors import Refused
-from drunagor_log.rules.adventure import AdventureState
+from drunagor_log.model.adventure import AdventureState
 
 TRAUMA, CURSE = "trauma", "curse"
 KINDS = (TRAUMA, CURSE)

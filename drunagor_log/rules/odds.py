@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from drunagor_log.rules.board import Pile
+from drunagor_log.model.adventure import Pile
 from drunagor_log.rules.raid import bag_counts, no_summon_reason
 from drunagor_log.values import record
 

@@ -15,21 +15,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from drunagor_log.values import record
-
-from drunagor_log.rules.board import (
+from drunagor_log.model.adventure import (
     MINION_MODELS,
     STATUS_BOARD_TRACKS,
     Monster,
-    Placed,
     Pile,
     canonical_rank,
     check_board,
-    models_on_board,
-    next_free_slot,
     slot_label,
-    strongest_non_boss,
 )
+from drunagor_log.rules.board import Placed, models_on_board, next_free_slot, strongest_non_boss
+from drunagor_log.values import record
 
 TYPE_CHECKING = False  # the typing module is not needed at run time
 if TYPE_CHECKING:

@@ -198,7 +198,7 @@ def _state(c: Campaign, f):
 
 def _adventure(c: Campaign) -> dict[str, Any] | None:
     from .. import catalog
-    from ..rules.board import SLOT_COLOURS, STATUS_BOARD_TRACKS
+    from ..model.adventure import SLOT_COLOURS, STATUS_BOARD_TRACKS
 
     f = c.adventure_file
     if f is None:

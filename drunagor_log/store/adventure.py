@@ -1,5 +1,5 @@
 """The adventure.toml codec: the file of the adventure under way (and of each archived one) to an
-`AdventureState` (rules/adventure.py) and back.
+`AdventureState` (model/adventure.py) and back.
 
 The file belongs to the tool (players do not edit it), so it is written here without tomlkit's
 round trip, fast (`drunagor raid` answers at once, SPEC 7): `schema = 1` first, a fixed key order, and
@@ -14,8 +14,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..errors import StateError, located
-from ..rules.adventure import FACES, OUTCOMES, RAID_RANKS, UNDOABLE, AdventureState, RaidCard
-from ..rules.board import Monster, Pile, canonical_rank, slot_label
+from ..model.adventure import FACES, OUTCOMES, RAID_RANKS, UNDOABLE, AdventureState, RaidCard
+from ..model.adventure import Monster, Pile, canonical_rank, slot_label
 from . import SCHEMA, line_of
 from .tomltext import basic_string
 

@@ -258,7 +258,7 @@ def test_a_newer_adventure_file_is_read_but_never_written(run, party):
         r = run(*args)
         assert (r.exit_code, r.stdout) == (3, ""), args
         assert r.stderr.endswith("error: campaigns/test/adventure.toml:1: schema: schema 2 is newer than this "
-                                 "drunagor knows; the file is read-only; upgrade drunagor\n"), args
+                                 "drunagor knows (1); the file is read-only; upgrade drunagor (pip install -U drunagor)\n"), args
     assert snapshot(party) == before
 
 

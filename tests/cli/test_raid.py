@@ -586,7 +586,7 @@ piles_st = st.lists(st.dictionaries(st.sampled_from(["red", "blue", "green", "or
 @given(bag=bags, piles=piles_st, face=st.sampled_from("AB"), monsters=st.integers(0, 3))
 def test_odds_equal_an_exhaustive_enumeration_over_the_bag(run, bag, piles, face, monsters):
     """Every rune in the bag, drawn in turn, through the raid itself: the share that summons."""
-    from drunagor_log.rules.board import Monster, Pile
+    from drunagor_log.model.adventure import Monster, Pile
     from drunagor_log.rules.raid import no_summon_reason, resolve_raid
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -626,8 +626,10 @@ try:
     main()
 except SystemExit as exit:
     code = exit.code
-heavy = [m for m in ("tomlkit", "fractions", "rich", "drunagor_log.catalog", "drunagor_log.rules.odds")
-         if m in sys.modules]
+heavy = [m for m in ("tomlkit", "fractions", "rich", "drunagor_log.rules.odds") if m in sys.modules]
+catalog = sys.modules.get("drunagor_log.catalog")
+if catalog is not None and catalog._load.cache_info().currsize:  # the module is cheap; its data is not
+    heavy.append("the catalog's data")
 print(json.dumps({"code": code, "heavy": heavy, "heroes_read": [p for p in read if p.startswith("heroes/")]}))
 """
 

@@ -5,7 +5,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from drunagor_log.rules.battalion import propose_order, resolve_battalion
-from drunagor_log.rules.board import Monster
+from drunagor_log.model.adventure import Monster
 
 RANKS = {"Hellspawn Brute": "Gray", "Gorgoness Witch": "White", "Abomination": "Black",
          "Gremlin Horde": "Minion"}

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from drunagor_log.rules.board import Pile
+from drunagor_log.model.adventure import Pile
 from drunagor_log.rules.odds import summon_odds
 from drunagor_log.rules.raid import manifest, resolve_raid
 

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from drunagor_log.rules.board import Monster, Pile
+from drunagor_log.model.adventure import Monster, Pile
 from drunagor_log.rules.raid import (
     flip,
     manifest,

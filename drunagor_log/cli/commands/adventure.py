@@ -1,10 +1,12 @@
 """At the table: the adventure under way (adventure.toml), Piles of Runes, runes, monsters, the Dreadful
 Raid, Monster Battalions and the odds of the next raid (SPEC section 4 "During an adventure", 5.5, 5.6).
 
-Each command parses its options, calls one operation of drunagor_log/ops/adventure.py (the table) or
-ops/summon.py (raid, battalion) and prints the Change it returns. `raid` must answer at once (SPEC 7):
-its operation reads story.toml and adventure.toml only and imports neither the catalog nor fractions
-(rich only on a colour terminal).
+Each command parses its options, calls one operation (ops/adventure.py: the adventure as a whole;
+ops/board.py: Piles, runes, monsters; ops/summon.py: raid, battalion; ops/odds.py; ops/losing.py: cubes)
+and prints the Change it returns. `raid` must answer at once (SPEC 7): its operation reads story.toml
+and adventure.toml only, reads none of the catalog's data and imports no fractions (rich only on a
+colour terminal). A command that may write opens the campaign for writing (the raid and the battalion
+too: they write nothing when no adventure is under way); none looks at the files to decide.
 """
 
 # No `from __future__ import annotations` here: Typer would then eval (and compile) every annotation of
@@ -13,9 +15,9 @@ from typing import Annotated, Optional
 
 import typer
 
-from ...campaign import ADVENTURE, Campaign
+from ...campaign import Campaign
 from ...errors import UsageError
-from ..common import CommitOpt, JsonOpt, campaign_root, finish, open_campaign
+from ..common import CommitOpt, JsonOpt, finish, open_campaign
 from ..terminal import term
 
 DryRunOpt = Annotated[bool, typer.Option("--dry-run", help="Resolve and print, write nothing.")]
@@ -96,8 +98,8 @@ def adventure_show(json: JsonOpt = False) -> None:
 
 
 def _print_table(d: dict) -> None:
-    from ...ops.adventure import pile_runes, plural, runes_text
-    from ...rules.board import SLOT_COLOURS, STATUS_BOARD_TRACKS
+    from ...ops.words import pile_runes, plural, runes_text
+    from ...model.adventure import SLOT_COLOURS, STATUS_BOARD_TRACKS
 
     term.heading(f"Chapter {d['chapter']}, {d['title']}: {plural(d['heroes'], 'hero', 'heroes')}")
     term.line(f"Rune bag: {plural(d['runes_in_bag'], 'rune')} ({runes_text(d['bag'])})")
@@ -235,7 +237,7 @@ def pile_add(
 
     Example: drunagor pile add
     """
-    from ...ops import adventure as ops
+    from ...ops import board as ops
 
     with open_campaign(write=True) as c:
         _report(c, ops.add_pile(c, runes), commit=commit)
@@ -253,7 +255,7 @@ def pile_remove(
 
     Example: drunagor pile remove 2
     """
-    from ...ops import adventure as ops
+    from ...ops import board as ops
 
     with open_campaign(write=True) as c:
         _report(c, ops.remove_pile(c, pile), commit=commit)
@@ -272,7 +274,7 @@ def tiebreak(
 
     Example: drunagor tiebreak 1 --runes blue,green
     """
-    from ...ops import adventure as ops
+    from ...ops import board as ops
 
     with open_campaign(write=True) as c:
         _report(c, ops.tiebreak(c, pile, runes), commit=commit)
@@ -297,7 +299,7 @@ def draw(
 
     Example: drunagor draw 2
     """
-    from ...ops import adventure as ops
+    from ...ops import board as ops
 
     with open_campaign(write=True) as c:
         _report(c, ops.draw(c, count, rune, seed), commit=commit, json=json)
@@ -328,7 +330,7 @@ def monster_add(
 
     Example: drunagor monster add "Gremlin Horde" --count 2
     """
-    from ...ops import adventure as ops
+    from ...ops import board as ops
 
     with open_campaign(write=True) as c:
         _report(c, ops.add_monster(c, name, count=count, rank=rank, slot=slot, boss=boss), commit=commit)
@@ -347,7 +349,7 @@ def monster_remove(
 
     Example: drunagor monster remove 3 4
     """
-    from ...ops import adventure as ops
+    from ...ops import board as ops
 
     with open_campaign(write=True) as c:
         _report(c, ops.remove_monster(c, which), commit=commit)
@@ -390,8 +392,7 @@ def raid(
     from ...ops import summon
 
     flags = summon.RaidFlags(face=face, heroes=heroes, piles=piles, monsters=monsters, minions=minions, minion=minion)
-    root = campaign_root()
-    with Campaign(root, write=not dry_run and (root / ADVENTURE).exists()) as c:
+    with open_campaign(write=not dry_run) as c:
         change = summon.raid(c, rune=rune, seed=seed, dry_run=dry_run, flags=flags)
         _report(c, change, commit=commit, json=json, notes_first=True)
 
@@ -425,8 +426,7 @@ def battalion(
     """
     from ...ops import summon
 
-    root = campaign_root()
-    with Campaign(root, write=not dry_run and (root / ADVENTURE).exists()) as c:
+    with open_campaign(write=not dry_run) as c:
         change = summon.battalion(c, monsters, near=near, siege=siege, dry_run=dry_run, ranks=rank, on_board=on_board)
         _report(c, change, commit=commit, json=json, notes_first=True)
 
@@ -442,7 +442,7 @@ def odds(json: JsonOpt = False) -> None:
 
     Example: drunagor odds
     """
-    from ...ops import adventure as ops
+    from ...ops import odds as ops
 
     with open_campaign() as c:
         change = ops.odds(c)

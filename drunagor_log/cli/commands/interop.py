@@ -1,5 +1,5 @@
 """`drunagor import` and `drunagor export`: the companion apps' campaign token (SPEC section 9,
-design/app-token.md). The work is in ops/interop.py; these parse, call it and print."""
+design/app-token.md). The work is in interop/transfer.py; these parse, call it and print."""
 
 # No `from __future__ import annotations` here: Typer would eval every string annotation.
 from pathlib import Path
@@ -75,7 +75,7 @@ def import_(token: TokenArg, dir: DirOpt = Path("campaigns"), name: NameOpt = No
 
     Example: drunagor import token.txt --role Nyx=Striker --completed 01-04 --name nyx-alone
     """
-    from ...ops.interop import chapters, import_token
+    from ...interop.transfer import chapters, import_token
 
     track = {ch: "completed" for ch in chapters(completed, "--completed")}
     track.update({ch: "skipped" for ch in chapters(skipped, "--skipped")})
@@ -92,7 +92,7 @@ def export(json: JsonOpt = False) -> None:
 
     Example: drunagor export
     """
-    from ...ops.interop import export_token
+    from ...interop.transfer import export_token
 
     with open_campaign() as c:
         change = export_token(c)

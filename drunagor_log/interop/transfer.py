@@ -1,4 +1,5 @@
-"""Moving a campaign in and out of the companion apps (issue 16, SPEC section 9, design/app-token.md).
+"""Moving a campaign in and out of the companion apps (SPEC section 9, design/app-token.md): a front end
+over the operations, as the command line is.
 
 `import_token` creates a campaign from the apps' token through the same operations as the
 commands (`new`, `hero add`, `hero gain`, `hero learn`, `hero aura`, `hero status`), in a hidden
@@ -18,8 +19,15 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from .. import store
+from ..campaign import Campaign
 from ..errors import DrunagorError, RuleError, UsageError
-from . import Change
+from ..model import chapter_id
+from ..names import slug
+from ..ops import Change, heroes, story
+from ..ops import campaign as campaigns
+from ..store import edit
+from . import apps, token
 
 APP_TABLE = "app"
 
@@ -56,8 +64,6 @@ def import_token(text: str, source: str, parent: Path, *, name: str | None = Non
     `track` fills the Adventure Track ({"01": "completed", "02": "skipped"}), which the token lacks:
     the heroes join first (before chapter 01), then the chapters are recorded in order, so the rewards
     they give count against what the token's heroes hold."""
-    from ..interop import token
-
     roles, players = roles or {}, players or {}
     plan = token.plan(token.decode(text, source), source, classes or {})
     if plan.unknown and not drop_unknown:
@@ -87,10 +93,6 @@ def import_token(text: str, source: str, parent: Path, *, name: str | None = Non
 
 def _build(plan: Any, tmp: Path, parent: Path, name: str, roles: dict[str, str], players: dict[str, str],
            leader: str | None, track: dict[str, str]) -> Change:
-    from .. import store
-    from ..names import slug
-    from . import campaign as campaigns
-
     target = parent / slug(name)
     if target.exists() or target.is_symlink():
         raise UsageError(f"{store.display(target)} already exists",
@@ -121,8 +123,6 @@ def _build(plan: Any, tmp: Path, parent: Path, name: str, roles: dict[str, str],
 
 
 def _apply(root: Path, step: Any, *args: Any) -> list[str]:
-    from ..campaign import Campaign
-
     with Campaign(root, write=True) as c:
         out = step(c, *args)
         c.save()
@@ -130,14 +130,10 @@ def _apply(root: Path, step: Any, *args: Any) -> list[str]:
 
 
 def _add_hero(c: Any, h: Any, role: str, player: str | None) -> None:
-    from . import heroes
-
     heroes.add(c, h.name, role, cls=h.cls, player=player)
 
 
 def _fill_hero(c: Any, h: Any) -> list[str]:
-    from . import heroes
-
     notes = []
     for item in h.items:
         heroes.gain(c, h.name, item.name, kind=item.kind, quality=item.quality, bag=item.place == "bag")
@@ -155,9 +151,6 @@ def _fill_hero(c: Any, h: Any) -> list[str]:
 def _keep_app_data(c: Any, h: Any) -> None:
     """What the token says that drunagor does not model, on the hero's log: a card's own app ID where
     its name does not give it back (one ID per face), the app's Stash, the unmodelled keys."""
-    from ..store import edit
-    from . import heroes
-
     slug, hero = heroes.active_hero(c, h.name)
     doc = c.hero_files[slug].edit()
     for i, entry in enumerate(hero.equipment):  # the app's own ID where the name does not give it back
@@ -171,16 +164,11 @@ def _keep_app_data(c: Any, h: Any) -> None:
 
 
 def _needs_id(item: Any) -> bool:
-    from ..interop import token
-
     base = item.app_id.split("-", 1)[1] if item.app_id.startswith(("improved-", "ultimate-")) else item.app_id
     return token.id_tables()["items"].get(item.name) != base
 
 
 def _fill_story(c: Any, plan: Any, leader: str | None) -> None:
-    from ..store import edit
-    from . import story
-
     for name in plan.followers:
         story.add_follower(c, name)
     for name in plan.outcomes:
@@ -194,15 +182,11 @@ def _fill_story(c: Any, plan: Any, leader: str | None) -> None:
 
 
 def _fill_chapter(c: Any, chapter: str, state: str) -> None:
-    from . import story
-
     story.fill_chapter(c, chapter, state)
 
 
 def chapters(values: list[str] | None, flag: str) -> list[str]:
     """Chapters given as `04`, `4` or a range `01-04`."""
-    from ..model import chapter_id
-
     out: list[str] = []
     for value in values or []:
         first, _, last = value.partition("-")
@@ -217,8 +201,6 @@ def chapters(values: list[str] | None, flag: str) -> list[str]:
 
 def export_token(c: Any) -> Change:
     """The campaign as the apps' token (`data["token"]`, `data["json"]`), and what it cannot carry."""
-    from ..interop import apps, token
-
     heroes = [(h, c.hero_files[slug].data) for slug, h in c.heroes.items()]
     out = apps.export(c.story, c.story_file.data, heroes)
     lost = list(out.lost)

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .errors import FieldError  # noqa: F401  (errors.py: one error tree; still importable from here)
-from .values import field, record
+from ..errors import FieldError
+from ..values import field, record
 
 CHAPTERS = tuple(f"{n:02d}" for n in range(1, 10))
 TRACK_STATES = ("completed", "skipped")

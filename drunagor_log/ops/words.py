@@ -1,0 +1,112 @@
+"""The words of the table: how the operations at the table (ops/adventure.py, ops/board.py,
+ops/summon.py, ops/losing.py) and the commands write counts, runes, slots and chances, and read what a
+player typed (rune colours, a rank, a slot, a flag's value among its choices). No campaign, no files.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from .. import catalog
+from ..errors import UsageError
+from ..model.adventure import SLOT_COLOURS, canonical_rank, slot_label
+from ..names import lookup
+
+#: Ranks as `--rank` takes them (RB L314).
+RANK_HINT = "Overlord, Commander, Black, Gray, White, Scenario, Minion"
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
+def runes_text(counts: Mapping[str, int]) -> str:
+    """'red 5, blue 6, green 0' (every colour), or 'none'."""
+    return ", ".join(f"{c} {n}" for c, n in counts.items()) or "none"
+
+
+def pile_runes(runes: Mapping[str, int]) -> str:
+    """'red, blue, 2 gray' (only the colours the Pile holds)."""
+    return ", ".join(c if n == 1 else f"{n} {c}" for c, n in runes.items() if n) or "empty"
+
+
+def slot_text(slots: Sequence[int | None]) -> str:
+    if len(slots) == 1:
+        return slot_label(slots[0])
+    return "slots " + ", ".join(str(s) for s in slots)
+
+
+def colours(values: Sequence[str] | str | None, known: Sequence[str], what: str = "rune colour") -> list[str]:
+    """'red,blue,red' / 'red=2,blue' / ['red', 'blue'] -> ['red', 'blue', 'red'] (a unique prefix is
+    enough; 'grey' is 'gray')."""
+    if values is None:
+        return []
+    options = {c: c for c in known}
+    out: list[str] = []
+    for part in [values] if isinstance(values, str) else list(values):
+        for item in part.replace(";", ",").split(","):
+            item, count = _counted(item.strip(), part)
+            if item:
+                out += [lookup("gray" if item.casefold() == "grey" else item, options, what)] * count
+    return out
+
+
+def _counted(item: str, part: str) -> tuple[str, int]:
+    """'red=2' -> ('red', 2); 'red' -> ('red', 1)."""
+    if "=" not in item:
+        return item, 1
+    name, _, number = item.partition("=")
+    if not number.strip().isdigit() or int(number) < 1:
+        raise UsageError(f"{part!r}: write COLOUR=N with N a whole number of runes", remedy="e.g. --runes red=2,blue")
+    return name.strip(), int(number)
+
+
+def chapter_list(has) -> str:
+    """'02, 05 and 08': the chapters with a feature, from the catalog."""
+    ids = [ch.id for ch in catalog.chapters() if has(ch)]
+    return ", ".join(ids[:-1]) + " and " + ids[-1] if len(ids) > 1 else "".join(ids)
+
+
+def chapter_ref(chapter, fact: str) -> str:
+    ref = chapter.refs.get(fact)
+    return f" ({ref})" if ref else ""
+
+
+def chance_text(fraction: str, probability: float) -> str:
+    """An exact chance as a person reads it: '2/7 (28.6%)', but 'none' and 'certain' for 0 and 1 (not
+    '0/1 (0.0%)'; the --json keys keep the fraction)."""
+    if probability == 0:
+        return "none"
+    if probability == 1:
+        return "certain"
+    return f"{fraction} ({probability * 100:.1f}%)"
+
+
+def canonical(rank: str | None) -> str | None:
+    """A --rank as the rulebook spells it (a usage error when it is no rank)."""
+    if rank is None:
+        return None
+    try:
+        return canonical_rank(rank)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def parse_slot(text: str | int) -> int | None:
+    """'3' -> 3; 'pink' -> 3 (a base colour); anything else None."""
+    t = str(text).strip().casefold()
+    if t.isdigit():
+        return int(t)
+    if t in SLOT_COLOURS:
+        return SLOT_COLOURS.index(t) + 1
+    return None
+
+
+def choice(value: str | None, choices: tuple[str, ...], flag: str) -> str | None:
+    """A flag's value among `choices` (any case), or the usage error that lists them."""
+    if value is None:
+        return None
+    v = value.strip().casefold()
+    if v not in choices:
+        raise UsageError(f"{flag} must be one of {', '.join(choices)}, not {value!r}")
+    return v
