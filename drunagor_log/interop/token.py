@@ -15,9 +15,11 @@ import base64
 import binascii
 import json
 import re
+import unicodedata
 from typing import Any
 
 from ..errors import DataError, RuleError
+from ..store import MAX_DEPTH, MAX_TEXT, check_limits
 from ..values import record
 
 MAX_TOKEN_CHARS = 256 * 1024  # a real party of 5 is ~3 KB; the apps' 4-hero example is 2,396 characters
@@ -29,6 +31,13 @@ QUALITY_PREFIXES = {"improved-": "improved", "ultimate-": "ultimate"}
 MODELLED_CAMPAIGN = ("campaignId", "campaign", "name", "statusIds", "outcomeIds", "followerIds", "heroes")
 MODELLED_HERO = ("heroId", "campaignId", "equipment", "stashedCardIds", "skillIds", "auraId", "statusIds")
 _B64 = re.compile(r"[A-Za-z0-9+/]*={0,2}")
+_NESTING = re.compile(r'[\[\]{}"\\]')  # what the depth scan looks at: brackets, and what makes strings
+INVISIBLE = ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp")  # what a name may not hold (names.check_name)
+# Names Windows keeps for devices, whatever the suffix: a folder or Campaign Log so named cannot be
+# checked out there, and a campaign travels through git to every player's system.
+WINDOWS_RESERVED = frozenset({"con", "prn", "aux", "nul", *(f"com{n}" for n in range(10)),
+                              *(f"lpt{n}" for n in range(10))})
+SHOWN = 40  # characters of the token's own text quoted in a message
 
 
 @record
@@ -100,15 +109,65 @@ def decode(text: str, source: str = TYPED) -> dict[str, Any]:
         raise DataError(f"not a campaign token: {what}", file=_file(source), rule="token",
                         remedy="copy the whole token again from the app's Export")
     raw = base64.b64decode(compact.rstrip("=") + "=" * (-len(compact.rstrip("=")) % 4))
+    text = raw.decode("latin-1")  # btoa's bytes are Latin-1, not UTF-8
+    _refuse_deep(text, source)
     try:
-        data = json.loads(raw.decode("latin-1"))  # btoa's bytes are Latin-1, not UTF-8
+        data = json.loads(text)
     except (ValueError, binascii.Error) as exc:
         raise DataError(f"not a campaign token: the decoded text is not JSON ({exc})", file=_file(source),
                         rule="token", remedy="copy the whole token again from the app's Export") from None
+    _refuse_beyond_limits(data, source)
     if not isinstance(data, dict) or not ({"campaign", "name", "campaignData"} & data.keys()):
         raise DataError("not a campaign token: no campaignData, campaign or name in it", file=_file(source),
                         rule="token", remedy="paste a campaign token (the app's Campaign > Export)")
     return data
+
+
+def _refuse_deep(text: str, source: str) -> None:
+    """Refuse JSON nested deeper than a campaign file may be (the store's MAX_DEPTH), before
+    json.loads, whose recursion a token of a few thousand brackets would exhaust. One pass over the
+    brackets, quotes and backslashes (brackets inside a string do not nest): linear in the size."""
+    depth, in_string, escaped = 0, False, -1
+    for m in _NESTING.finditer(text):
+        ch, at = m.group(), m.start()
+        if at == escaped:
+            continue
+        if in_string:
+            if ch == "\\":
+                escaped = at + 1
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise DataError(f"not a campaign token: values nested more than {MAX_DEPTH} levels deep "
+                                "(an app's token holds 5 at most)", file=_file(source), rule="token",
+                                remedy="copy the whole token again from the app's Export")
+        elif ch in "]}":
+            depth -= 1
+
+
+def _refuse_beyond_limits(data: Any, source: str) -> None:
+    """The store's limits on a campaign file (MAX_TEXT characters of one text, MAX_ENTRIES of one
+    list): a token is a campaign, and what it holds is written into campaign files."""
+    if not isinstance(data, dict):
+        return  # not a token at all: decode says so
+    try:
+        check_limits(data, b"", _file(source) or TYPED)
+    except DataError as exc:
+        raise DataError(f"not a campaign token: {exc.message}", file=_file(source), rule="token",
+                        remedy="copy the whole token again from the app's Export") from None
+
+
+def shown(value: Any) -> str:
+    """The token's own text as a message quotes it: at most SHOWN characters, control and
+    invisible characters written as U+XXXX (never sent to the terminal as they are)."""
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    cut = text[:SHOWN]
+    out = "".join(ch if ch.isprintable() else f"U+{ord(ch):04X}" for ch in cut)
+    return repr(out + ("…" if len(text) > SHOWN else ""))
 
 
 def form_of(data: dict[str, Any]) -> str:
@@ -130,7 +189,7 @@ def _strings(value: Any, where: str, source: str) -> list[str]:
     if value is None:
         return []
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise DataError(f"{where} must be a list of IDs, not {json.dumps(value)[:60]}", file=_file(source),
+        raise DataError(f"{where} must be a list of IDs, not {shown(value)}", file=_file(source),
                         rule="token", remedy="the token was changed by hand or cut: export it again")
     return value
 
@@ -144,7 +203,7 @@ def plan(data: dict[str, Any], source: str = TYPED, classes: dict[str, str] | No
     cd = _campaign_data(data, source)
     kind = cd.get("campaign")
     if kind != "awakenings":
-        what = f"the {kind!r} box" if kind else "no box (no campaign type)"
+        what = f"the {shown(kind)} box" if kind else "no box (no campaign type)"
         raise RuleError(f"the token's campaign is of {what}, not an Awakenings campaign",
                         file=_file(source), rule="token",
                         remedy="drunagor keeps Awakenings campaigns only; import it into the app of that box")
@@ -171,9 +230,52 @@ def plan(data: dict[str, Any], source: str = TYPED, classes: dict[str, str] | No
                             rule="token", remedy="a hero plays once in a party: remove one in the app, export again")
         seen[h.name] = h.cls
     kept = {k: v for k, v in cd.items() if k not in MODELLED_CAMPAIGN}
-    return ImportPlan(form=form_of(data), party=str(cd.get("name") or ""),
+    _refuse_too_much_kept(kept, "campaignData", source)
+    return ImportPlan(form=form_of(data), party=_party(cd, source),
                       followers=followers, outcomes=outcomes, statuses=statuses,
                       heroes=heroes, unknown=tuple(unknown), kept=kept)
+
+
+def _party(cd: dict[str, Any], source: str) -> str:
+    """The party's name: a text, of printable characters (shown on every sheet and message)."""
+    party = cd.get("name")
+    if party is None:
+        return ""
+    if not isinstance(party, str):
+        raise DataError(f"the party's name must be a text, not {shown(party)}", file=_file(source), rule="token",
+                        remedy="the token was changed by hand or cut: export it again")
+    bad = next((ch for ch in party if unicodedata.category(ch) in INVISIBLE), None)
+    if bad is not None:
+        raise DataError(f"the party's name {shown(party)} holds U+{ord(bad):04X}, a control or invisible "
+                        "character", file=_file(source), rule="token",
+                        remedy="rename the party in the app (printable characters only), then export again")
+    return party
+
+
+def _refuse_bad_name(name: str, what: str, where: str, source: str) -> None:
+    """A name from the token checked as `new` and `hero add` check a name typed (length,
+    characters, a letter or digit for its file name), before any folder is made."""
+    from ..errors import UsageError
+    from ..names import check_name, slug
+
+    try:
+        check_name(name, what)
+        if slug(name) in WINDOWS_RESERVED:
+            raise UsageError(f"its file would be {slug(name)}.toml, a name Windows keeps for a device")
+    except UsageError as exc:
+        reason = exc.message.replace(repr(name), shown(name))
+        raise DataError(f"{where} cannot name a {what}: {reason}", file=_file(source), rule="token",
+                        remedy="the token was changed by hand or cut: export it again") from None
+
+
+def _refuse_too_much_kept(kept: dict[str, Any], where: str, source: str) -> None:
+    """What drunagor keeps verbatim is one text in a campaign file: within the store's MAX_TEXT,
+    so that the campaign made can be read again."""
+    size = len(json.dumps(kept, ensure_ascii=False))
+    if size > MAX_TEXT:
+        raise DataError(f"{where} holds {size:,} characters of data drunagor does not model, more than a "
+                        f"campaign file keeps in one text ({MAX_TEXT:,})", file=_file(source), rule="token",
+                        remedy="the token was changed by hand: export it again from the app")
 
 
 def _hero_list(data: dict[str, Any], cd: dict[str, Any], source: str) -> list[dict[str, Any]]:
@@ -201,6 +303,7 @@ def _identity(h: dict[str, Any], where: str, ids: dict[str, Any], source: str,
     if who is not None:
         return who
     name = hero_id[:1].upper() + hero_id[1:]  # another product's hero: named by its ID, capitalised (3.1)
+    _refuse_bad_name(name, "hero", f"{where}: its heroId", source)
     cls = next((c for n, c in classes.items() if n.casefold() == name.casefold()), None)
     if cls is None:
         raise RuleError(f"{where}: drunagor's catalog does not know {name}'s class (a hero of another "
@@ -223,7 +326,7 @@ def _mapped(values: list[str], table: dict[str, str], where: str, unknown: list)
 
 def _hero(h: dict[str, Any], i: int, ids: dict[str, Any], unknown: list, source: str,
           classes: dict[str, str]) -> ImportedHero:
-    where = f"hero {i + 1} ({h.get('heroId')})"
+    where = f"hero {i + 1} ({shown(h.get('heroId'))})"
     who = _identity(h, where, ids, source, classes)
     items = _items(h, who["name"], ids, unknown, source)
     skills = []
@@ -234,6 +337,9 @@ def _hero(h: dict[str, Any], i: int, ids: dict[str, Any], unknown: list, source:
         else:
             unknown.append((f"{who['name']}'s skills", sid))
     aura_id = h.get("auraId")
+    if aura_id is not None and not isinstance(aura_id, str):
+        raise DataError(f"{where} auraId must be an ID or null, not {shown(aura_id)}", file=_file(source),
+                        rule="token", remedy="the token was changed by hand or cut: export it again")
     aura = _mapped([aura_id] if isinstance(aura_id, str) and aura_id else [], ids["auras"],
                    f"{who['name']}'s aura", unknown)
     statuses = _mapped(_strings(h.get("statusIds"), f"{where} statusIds", source), ids["hero_statuses"],
@@ -243,6 +349,7 @@ def _hero(h: dict[str, Any], i: int, ids: dict[str, Any], unknown: list, source:
     if isinstance(equipment, dict):  # how each empty slot was written ("", null, or left out)
         kept["_emptySlots"] = {s: equipment[s] for s in SLOTS + BAG_SLOTS if s in equipment and not equipment[s]}
     kept["_order"] = i  # the heroes' order in the apps ("in the order added"); keys with _ are drunagor's
+    _refuse_too_much_kept(kept, where, source)
     return ImportedHero(name=who["name"], cls=who["class"], items=tuple(items), skills=tuple(skills),
                         aura=aura[0] if aura else None, statuses=tuple(statuses), kept=kept)
 
@@ -260,8 +367,8 @@ def _items(h: dict[str, Any], hero: str, ids: dict[str, Any], unknown: list, sou
         if not ident:
             continue
         if not isinstance(ident, str):
-            raise DataError(f"{hero}'s equipment holds {ident!r}, not an item ID", file=_file(source), rule="token",
-                            remedy="the token was changed by hand or cut: export it again")
+            raise DataError(f"{hero}'s equipment holds {shown(ident)}, not an item ID", file=_file(source),
+                            rule="token", remedy="the token was changed by hand or cut: export it again")
         item = item_of(ident, ids)
         if item is None:
             unknown.append((f"{hero}'s equipment", ident))

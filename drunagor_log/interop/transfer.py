@@ -44,11 +44,30 @@ def _skill_name(tree: str, level: int) -> str:
     return f"{label} Level {level} (from the app)"
 
 
-def _refuse_unknown(plan: Any) -> None:
+MAX_LISTED = 12  # unknown IDs a message lists (the count says how many there are)
+
+
+def _id_text(ident: str) -> str:
+    """An ID of the token as a message shows it: as it is when it looks like one (printable, short),
+    else quoted, cut and with its invisible characters spelled out."""
+    from ..interop.token import SHOWN, shown
+
+    return ident if ident.isprintable() and len(ident) <= SHOWN else shown(ident)
+
+
+def _listed(unknown: Any) -> list[str]:
+    """'place: id, id' per place, at most MAX_LISTED IDs in all, then how many more."""
     places: dict[str, list[str]] = {}
-    for where, ident in plan.unknown:
-        places.setdefault(where, []).append(ident)
-    listed = "; ".join(f"{where}: {', '.join(ids)}" for where, ids in places.items())
+    for where, ident in list(unknown)[:MAX_LISTED]:
+        places.setdefault(where, []).append(_id_text(ident))
+    out = [f"{where}: {', '.join(ids)}" for where, ids in places.items()]
+    if len(unknown) > MAX_LISTED:
+        out.append(f"and {len(unknown) - MAX_LISTED:,} more")
+    return out
+
+
+def _refuse_unknown(plan: Any) -> None:
+    listed = "; ".join(_listed(plan.unknown))
     raise RuleError(f"the token holds {len(plan.unknown)} ID(s) that are not in the Awakenings lists "
                     f"({listed})",
                     rule="token",
@@ -77,18 +96,41 @@ def import_token(text: str, source: str, parent: Path, *, name: str | None = Non
     if leader is not None and all(h.name.casefold() != leader.strip().casefold() for h in plan.heroes):
         raise UsageError(f"--leader {leader!r} is not one of the token's heroes",
                          remedy="name one of: " + ", ".join(h.name for h in plan.heroes))
+    folder = _folder_name(name, plan.party)
     if not parent.is_dir():
         raise UsageError(f"--dir {str(parent)!r} is not a folder",
                          remedy="name an existing folder (default: campaigns/)")
     tmp = Path(tempfile.mkdtemp(prefix=".drunagor-import-", dir=parent))
     try:
-        return _build(plan, tmp, parent, name or plan.party, roles, players, leader, track or {})
+        return _build(plan, tmp, parent, folder, roles, players, leader, track or {})
     except DrunagorError as exc:  # a step refused: name the token, not the hidden folder that is gone
         if exc.file and ".drunagor-import-" in exc.file:
             exc.file, exc.line = source, None
         raise
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _folder_name(name: str | None, party: str) -> str:
+    """The new campaign's name (its folder is its slug), checked as `new` checks a name before
+    anything is made: --name as typed, else the token's party name."""
+    from ..interop.token import WINDOWS_RESERVED, shown
+    from ..names import check_name, slug
+
+    given = name if name is not None else party
+    try:
+        check_name(given, "campaign")
+    except UsageError as exc:
+        if name is not None:
+            raise
+        what = "has no name" if not party.strip() else f"name {shown(party)} cannot name its folder"
+        raise UsageError(f"the token's party {what} ({exc.message})",
+                         remedy="give the campaign's folder a name with --name SLUG") from None
+    if slug(given) in WINDOWS_RESERVED:
+        flag = "--name" if name is not None else "the party's name"
+        raise UsageError(f"{flag} {shown(given)} would make the folder {slug(given)}, a name Windows keeps "
+                         "for a device", remedy="choose another name with --name SLUG")
+    return given
 
 
 def _build(plan: Any, tmp: Path, parent: Path, name: str, roles: dict[str, str], players: dict[str, str],
@@ -109,7 +151,7 @@ def _build(plan: Any, tmp: Path, parent: Path, name: str, roles: dict[str, str],
     for chapter in sorted(track):
         _apply(built, _fill_chapter, chapter, track[chapter])
     built.rename(target)
-    lost = [f"{where}: {ident}" for where, ident in plan.unknown]
+    lost = [f"{where}: {ident}" for where, ident in plan.unknown]  # the JSON data: every one, as it is
     summary = (f"imported {plan.party!r} ({plan.form} token) as {store.display(target)}: "
                f"{len(plan.heroes)} heroes, {len(plan.followers)} Followers, {len(plan.outcomes)} Outcomes, "
                f"{len(plan.statuses)} statuses")
@@ -117,7 +159,7 @@ def _build(plan: Any, tmp: Path, parent: Path, name: str, roles: dict[str, str],
                   "The token has no Adventure Track (give it with --completed and --skipped), Class Ability "
                   "names or Starting Gear") + ": record them with drunagor hero ability and hero gain --kind "
                  "starting; drunagor check lists what is missing.")
-    warnings = tuple(f"left out (not in the Awakenings lists): {x}" for x in lost)
+    warnings = tuple(f"left out (not in the Awakenings lists): {x}" for x in _listed(plan.unknown))
     return Change(summary, tuple(notes), warnings, {"path": str(target), "form": plan.form,
                                                     "heroes": [h.name for h in plan.heroes], "dropped": lost})
 

@@ -183,7 +183,8 @@ def tokens(draw):
             "auraId": draw(st.sampled_from([None] + sorted(ids["auras"])[:5])), "outcomeIds": [],
             "statusIds": draw(st.lists(st.sampled_from(sorted(ids["hero_statuses"])), max_size=2, unique=True))})
     cd = {"campaignId": "", "campaign": "awakenings",
-          "name": draw(st.text(st.characters(min_codepoint=32, max_codepoint=255, exclude_characters='"\\\x7f'),
+          "name": draw(st.text(st.characters(min_codepoint=32, max_codepoint=255, exclude_characters='"\\',
+                                             exclude_categories=("Cc", "Cf")),
                                min_size=1, max_size=20).filter(lambda s: s.strip() and any(c.isalnum() for c in s))),
           "statusIds": draw(st.lists(st.sampled_from(sorted(ids["story_statuses"])), max_size=3, unique=True)),
           "outcomeIds": draw(st.lists(st.sampled_from(sorted(ids["outcomes"])), max_size=3, unique=True)),

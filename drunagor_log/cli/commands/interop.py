@@ -2,6 +2,7 @@
 design/app-token.md). The work is in interop/transfer.py; these parse, call it and print."""
 
 # No `from __future__ import annotations` here: Typer would eval every string annotation.
+import re
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -25,23 +26,85 @@ def _pairs(values: Optional[list[str]], flag: str) -> dict[str, str]:
 
 
 def _read_source(source: str) -> tuple[str, str]:
-    """The token text and where it came from: `-` (standard input), a file, or the token itself."""
+    """The token text and where it came from: `-` (standard input), the token itself, or a file.
+
+    A token is base64 of JSON that starts `{"`, so it starts `eyJ` (after any blank pasted before
+    it, and whatever `/` its base64 holds); anything else is a file's name, if a file has it."""
     import sys
 
     if source == "-":
         return sys.stdin.read(MAX_FILE + 1), "standard input"
-    if len(source) < 4096 and not source.startswith("eyJ") and ("/" in source or "\\" in source or "." in source):
-        path = Path(source)
-        if not path.is_file():
-            raise UsageError(f"no file {source!r}", remedy="give the token itself, a file holding it, or - to read it")
-        with path.open("rb") as f:
-            raw = f.read(MAX_FILE + 1)
-        try:
-            return raw.decode("utf-8-sig"), source
-        except UnicodeDecodeError:
-            raise DataError("not a campaign token: the file is not text", file=source, rule="token",
-                            remedy="save the token the app's Export shows as a text file") from None
-    return source, "the token"
+    if source.lstrip().startswith("eyJ"):
+        return source, "the token"
+    raw = _read_file(source)
+    if raw is None:
+        if _B64ISH.fullmatch("".join(source.split())) and len(source) > 64 and not source.startswith("/"):
+            return source, "the token"  # base64, but not of a campaign: the token's checks say why
+        raise UsageError(f"{_prefix(source)} is neither a campaign token nor a file",
+                         remedy="give the token itself (it starts with eyJ), a file holding it, or - to read it "
+                                "from standard input")
+    try:
+        return raw.decode("utf-8-sig"), source
+    except UnicodeDecodeError:
+        raise DataError("not a campaign token: the file is not text", file=source, rule="token",
+                        remedy="save the token the app's Export shows as a text file") from None
+
+
+_B64ISH = re.compile(r"[A-Za-z0-9+/=]+")
+SHOWN = 40  # characters of an argument quoted back
+
+
+def _short(text: str) -> str:
+    """An argument as a message quotes it: its first SHOWN characters, invisible ones spelled out."""
+    cut = "".join(ch if ch.isprintable() else f"U+{ord(ch):04X}" for ch in text[:SHOWN])
+    return cut + ("…" if len(text) > SHOWN else "")
+
+
+def _prefix(text: str) -> str:
+    return repr(_short(text))
+
+
+def _unreadable(name: str, why: str, remedy: str) -> DataError:
+    return DataError(why, file=_short(name), rule="token", remedy=remedy)
+
+
+_NOT_REGULAR = "save the token in a text file, or give - to read standard input"
+
+
+def _read_file(name: str) -> bytes | None:
+    """The bytes of the regular file `name` (at most MAX_FILE + 1), None when there is none: a FIFO
+    or a device is never opened for reading (it could block or act)."""
+    import os
+    import stat
+
+    try:
+        mode = os.stat(name).st_mode  # the user's own path: a link to the token file is fine
+    except (OSError, ValueError):  # no such file, a name too long, a NUL in it
+        return None
+    if stat.S_ISDIR(mode):
+        raise UsageError(f"{_prefix(name)} is a folder, not a file holding a token",
+                         remedy="give the token itself, a file holding it, or - to read it from standard input")
+    if not stat.S_ISREG(mode):
+        raise _unreadable(name, "not a regular file (a FIFO, a device or a socket): it was not opened", _NOT_REGULAR)
+    try:
+        fd = os.open(name, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    except OSError as exc:
+        raise _unreadable(name, f"cannot read the file ({exc.strerror or exc})", "check its permissions") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):  # swapped since the stat
+            raise _unreadable(name, "not a regular file: it was not read", _NOT_REGULAR)
+        chunks, size = [], 0
+        while size <= MAX_FILE:
+            chunk = os.read(fd, MAX_FILE + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        return b"".join(chunks)
+    except OSError as exc:
+        raise _unreadable(name, f"cannot read the file ({exc.strerror or exc})", "check its permissions") from None
+    finally:
+        os.close(fd)
 
 
 TokenArg = Annotated[str, typer.Argument(metavar="TOKEN|FILE|-",
