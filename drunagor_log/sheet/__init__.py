@@ -15,11 +15,14 @@ The output holds no date, so a sheet made again from unchanged files is the same
 
 from __future__ import annotations
 
+import os
 import re
+import stat
+import unicodedata
 from pathlib import Path
 from typing import Any
 
-from ..campaign import ARCHIVE, Campaign
+from ..campaign import ADVENTURE, ARCHIVE, HEROES, STORY, Campaign
 from ..model import CHAPTERS, Hero, Item, Story
 
 FORMATS = ("html", "md")
@@ -315,7 +318,7 @@ def render(data: dict[str, Any], fmt: str = "html") -> str:
                               "lstrip_blocks": True, "undefined": jinja2.StrictUndefined,
                               "bytecode_cache": _bytecode_cache(jinja2)}
     if fmt == "html":
-        env = jinja2.Environment(autoescape=True, **common)
+        env = jinja2.Environment(autoescape=True, finalize=html_visible, **common)
     else:
         # Markdown has no autoescape of its own: every value goes through md_escape (finalize), so a
         # name like `<script>` or `*Bold*` is text, and a `|` does not break a table row.
@@ -332,9 +335,30 @@ def md_escape(value: Any) -> Any:
         return ""
     if not isinstance(value, str) or hasattr(value, "__html__"):  # a number, or text already escaped
         return value
-    text = value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    text = " ".join(text.split())
+    text = " ".join(visible(value).split())
+    out = "".join(_md_code(part) if _LINKABLE.search(part) else _md_text(part) for part in _MD_WORD.split(text))
+    start = _MD_LINE_START.match(out)  # a value may begin a line: it starts no list, rule or heading
+    return out if start is None else f"{out[:start.end()]}\\{out[start.end():]}"
+
+
+def _md_text(text: str) -> str:
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     return _MD_SPECIAL.sub(r"\\\1", text)
+
+
+def _md_code(word: str) -> str:
+    """A word a renderer would make a link of (`https://…`, `www.…`, `a@b.c`), as a code span: GitHub
+    links bare URLs twice, when it parses and again in the rendered HTML, where a backslash escape
+    is gone already; no renderer links inside code. The word holds no backtick, `|` or space
+    (_MD_WORD), and nothing is markup inside a code span, so it goes in as it is."""
+    return f"`{word}`"
+
+
+# A word of a value: what lies between spaces, `|` (a table cell's end) and backticks (a code span's).
+_MD_WORD = re.compile(r"([^\s|`]+)")
+# What GitHub's and other renderers' autolinking starts from (GFM "autolinks (extension)", and the
+# e-mail addresses, mailto: and xmpp: it links the same way).
+_LINKABLE = re.compile(r"(?i)://|www\.|mailto:|xmpp:|@[^@]*\.")
 
 
 # In running text and table cells only these start markup: emphasis, code, links, a cell's end.
@@ -354,7 +378,38 @@ def _bytecode_cache(jinja2):
     return jinja2.FileSystemBytecodeCache(path)
 
 
-_MD_SPECIAL = re.compile(r"([\\`*_\[\]|~])")
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]|~#])")  # and `#`: a heading, or the end of one
+# What starts a block at the beginning of a line (a list item, a rule, a setext heading's line).
+_MD_LINE_START = re.compile(r"\d+(?=[.)])|(?=[-+=])")
+
+
+# Characters a reader does not see, or that reorder what they see (the bidi controls U+202A-U+202E,
+# U+2066-U+2069, U+200E/F, U+061C; zero-width and other format characters; control characters;
+# line and paragraph separators): both sheets show each as its code point, <U+202E>, so a name
+# looks like what its file holds. Tabs and line breaks are layout, kept.
+_INVISIBLE = frozenset({"Cc", "Cf", "Zl", "Zp"})
+_LAYOUT = "\n\t"
+
+
+def visible(text: str, left: str = "<", right: str = ">") -> str:
+    """`text` with every invisible character written as <U+XXXX> (the markers given)."""
+    if text.isprintable():  # the usual case: one scan in C
+        return text
+    return "".join(f"{left}U+{ord(ch):04X}{right}" if ch not in _LAYOUT and unicodedata.category(ch) in _INVISIBLE
+                   else ch for ch in text)
+
+
+def html_visible(value: Any) -> Any:
+    """The HTML environment's finalize: every value shown with its invisible characters spelled
+    out, before autoescape; a value escaped already (a macro's, a join's) gets the markers as
+    entities, so that it stays escaped."""
+    if not isinstance(value, str):
+        return value
+    if hasattr(value, "__html__"):
+        from markupsafe import Markup
+
+        return value if value.isprintable() else Markup(visible(str(value), "&lt;", "&gt;"))
+    return visible(value)
 
 
 def md_names(items: list, empty: str = "none") -> Any:
@@ -399,16 +454,58 @@ def output_path(root: Path, fmt: str, out: str | None) -> Path:
     return path / name if path.is_dir() else path
 
 
+# The files of a campaign folder a sheet never replaces (beside these: all of heroes/ and adventures/,
+# and the store's own journal, lock and temp files, all named .drunagor*).
+CAMPAIGN_FILES = (STORY, ADVENTURE, ".gitignore", ".gitattributes")
+
+
+def check_out(path: Path) -> None:
+    """Refuse a place the sheet must not be written to, before anything is: a file of a campaign
+    (this one or another: a folder holding story.toml), or anything but a regular file or a new path
+    (a symbolic link is never followed, a FIFO or a device never replaced by a file)."""
+    from ..errors import DataError, UsageError
+    from ..store import display
+
+    shown = display(path)
+    if _campaign_file(path):
+        raise UsageError(f"--out {shown} is a file of a campaign: a sheet never replaces one",
+                         remedy="give --out a path outside the campaign's files (the default is sheet.html "
+                                "beside story.toml)")
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError:
+        return  # a new path (or one the write will say it cannot use)
+    if stat.S_ISREG(mode):
+        return
+    if stat.S_ISLNK(mode):
+        what = "a symbolic link stands where the sheet would go (a sheet is never written through a link)"
+    elif stat.S_ISDIR(mode):
+        what = "a folder stands where the sheet would go"
+    else:
+        what = "not a regular file (a FIFO, a device or a socket stands where the sheet would go)"
+    raise DataError(what, file=shown, rule="file",
+                    remedy="nothing was written; move it away, or give --out a new path or a regular file")
+
+
+def _campaign_file(path: Path) -> bool:
+    full = Path(os.path.abspath(path))
+    if full.name in (STORY, ADVENTURE):
+        return True
+    folder = Path(os.path.realpath(full.parent))  # a campaign reached through a link is one too
+    if os.path.lexists(folder / STORY) and (full.name in CAMPAIGN_FILES or full.name.startswith(".drunagor")):
+        return True
+    return folder.name in (HEROES, ARCHIVE) and os.path.lexists(folder.parent / STORY)
+
+
 def write(path: Path, text: str) -> bool:
-    """Write the sheet atomically; an unchanged sheet is left as it is. True when written."""
+    """Write the sheet atomically (a temp file beside it, renamed over it: never through a link);
+    an unchanged sheet is left as it is. True when written."""
     from .. import store
 
+    check_out(path)
     data = text.encode("utf-8")
-    try:
-        if path.is_file() and path.read_bytes() == data:
-            return False
-    except OSError:
-        pass  # unreadable: written over (and the write says why, if it fails too)
+    if store.peek(path) == data:  # a regular file, not a link: read without following one
+        return False
     store.atomic_write(path, data)
     return True
 

@@ -639,12 +639,16 @@ _TMP_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
 
 
 def _write_tmp(path: Path, data: bytes) -> Path:
-    """Write `data` beside `path` in a temp file, fsynced, with the target's mode (where the
-    system has fchmod: not Windows before Python 3.13, whose files have no POSIX mode to keep)."""
+    """Write `data` beside `path` in a temp file, fsynced, with the mode of the regular file it
+    replaces, else the umask's (where the system has fchmod: not Windows before Python 3.13, whose
+    files have no POSIX mode to keep)."""
     tmp = _tmp_for(path)
-    try:
-        mode = path.stat().st_mode & 0o7777
+    try:  # the mode of the regular file replaced; never of what a link there points to
+        st = os.lstat(path)
+        mode = st.st_mode & 0o7777 if stat.S_ISREG(st.st_mode) else None
     except (FileNotFoundError, NotADirectoryError):
+        mode = None
+    if mode is None:
         umask = os.umask(0)
         os.umask(umask)
         mode = 0o666 & ~umask

@@ -35,9 +35,17 @@ def rows(table) -> list[list[str]]:
 def md_text(md: str) -> str:
     """The Markdown as a reader of the rendered page sees its words: escapes and entities undone,
     emphasis and table bars gone, whitespace collapsed."""
-    text = re.sub(r"\\([\\`*_\[\]|~])", lambda m: "\0" + m.group(1), md)  # escaped: kept as text
+    spans: list[str] = []
+
+    def code(m: re.Match) -> str:  # a code span's text is as written: nothing in it is an escape
+        spans.append(m.group(1))
+        return f"\1{len(spans) - 1}\1"
+
+    text = re.sub(r"(?<!\\)`([^`]+)`", code, md)
+    text = re.sub(r"\\([\\`*_\[\]|~#.)+=-])", lambda m: "\0" + m.group(1), text)  # escaped: kept as text
     text = text.replace("**", "").replace("|", " ").replace("<br>", " ")
     text = html.unescape(text.replace("\0", ""))
+    text = re.sub("\1(\\d+)\1", lambda m: spans[int(m.group(1))], text)
     return " ".join(text.split())
 
 
@@ -293,7 +301,7 @@ def test_hostile_names_come_out_as_text(run, example):
     md = sheet_of(run, example, "--format", "md")
     assert "<script>" not in md and "<img" not in md and "<b>" not in md
     assert "## Campaign Log: &lt;script&gt;alert(\"x\")&lt;/script&gt;" in md
-    assert "\\[link\\](http://evil.example) \\*x\\*" in md  # no link, no emphasis
+    assert "`[link](http://evil.example)` \\*x\\*" in md  # no link (a URL is code), no emphasis
     assert "Potion \\| of \\*Doom\\*" in md  # a `|` does not end the table cell
     assert "Tom &amp; Jerry &lt;b&gt;bold&lt;/b&gt;" in md
     assert md_text(md).count(HOSTILE) >= 2  # the reader sees the name as typed

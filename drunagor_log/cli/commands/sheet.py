@@ -31,6 +31,8 @@ def sheet(
 
     fmt = sheets.format_for(format, out, open_)
     root = campaign_root()
+    if out != "-":
+        sheets.check_out(sheets.output_path(root, fmt, out))  # before the campaign is even read
     with Campaign(root) as c:
         data = sheets.view(c)
         warn_all(c)
