@@ -348,6 +348,8 @@ def _hero(h: dict[str, Any], i: int, ids: dict[str, Any], unknown: list, source:
     equipment = h.get("equipment")
     if isinstance(equipment, dict):  # how each empty slot was written ("", null, or left out)
         kept["_emptySlots"] = {s: equipment[s] for s in SLOTS + BAG_SLOTS if s in equipment and not equipment[s]}
+    if aura_id == "":
+        kept["_emptyAura"] = ""  # an Aura the app cleared: given back as "", not null
     kept["_order"] = i  # the heroes' order in the apps ("in the order added"); keys with _ are drunagor's
     _refuse_too_much_kept(kept, where, source)
     return ImportedHero(name=who["name"], cls=who["class"], items=tuple(items), skills=tuple(skills),
@@ -425,4 +427,5 @@ def id_tables() -> dict[str, dict[Any, str]]:
         items.setdefault(v["name"], k)  # a card with two faces: the first face, unless the entry kept its ID
     out["items"] = items
     out["item_slots"] = {k: v["slot"] for k, v in ids["items"].items()}
+    out["other_heroes"] = {k: k for k in ids["other_heroes"]["ids"]}
     return out

@@ -14,6 +14,7 @@ What drunagor does not model is kept verbatim under `[app]` so that an export gi
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import tempfile
 from pathlib import Path
@@ -21,13 +22,14 @@ from typing import Any
 
 from .. import store
 from ..campaign import Campaign
-from ..errors import DrunagorError, RuleError, UsageError
+from ..errors import DataError, DrunagorError, RuleError, UsageError
 from ..model import chapter_id
-from ..names import slug
+from ..names import check_name, slug
 from ..ops import Change, heroes, story
 from ..ops import campaign as campaigns
 from ..store import edit
 from . import apps, token
+from .token import SHOWN, WINDOWS_RESERVED, shown
 
 APP_TABLE = "app"
 
@@ -50,8 +52,6 @@ MAX_LISTED = 12  # unknown IDs a message lists (the count says how many there ar
 def _id_text(ident: str) -> str:
     """An ID of the token as a message shows it: as it is when it looks like one (printable, short),
     else quoted, cut and with its invisible characters spelled out."""
-    from ..interop.token import SHOWN, shown
-
     return ident if ident.isprintable() and len(ident) <= SHOWN else shown(ident)
 
 
@@ -77,16 +77,39 @@ def _refuse_unknown(plan: Any) -> None:
 def import_token(text: str, source: str, parent: Path, *, name: str | None = None, drop_unknown: bool = False,
                  roles: dict[str, str] | None = None, players: dict[str, str] | None = None,
                  classes: dict[str, str] | None = None, leader: str | None = None,
-                 track: dict[str, str] | None = None) -> Change:
-    """Create the campaign a token describes under `parent`; nothing is written on any refusal.
+                 track: dict[str, str] | None = None, joined: dict[str, str] | None = None) -> Change:
+    """Create the campaign a token describes under `parent` (made when missing, as `new` does);
+    nothing is written on any refusal.
 
     `track` fills the Adventure Track ({"01": "completed", "02": "skipped"}), which the token lacks:
     the heroes join first (before chapter 01), then the chapters are recorded in order, so the rewards
-    they give count against what the token's heroes hold."""
-    roles, players = roles or {}, players or {}
+    they give count against what the token's heroes hold. `joined` ({"Nyx": "04"}) has a hero join
+    before a later chapter instead: just before that chapter is recorded, as `hero add` would then."""
+    roles, players, track = roles or {}, players or {}, track or {}
     plan = token.plan(token.decode(text, source), source, classes or {})
     if plan.unknown and not drop_unknown:
         _refuse_unknown(plan)
+    _check_flags(plan, roles, leader)
+    joining = _joining(plan, joined or {}, track)
+    target = _target(parent, _folder_name(name, plan.party))
+    made = _make_folders(parent)
+    try:
+        tmp = Path(tempfile.mkdtemp(prefix=".drunagor-import-", dir=parent))
+        try:
+            return _build(plan, tmp, target, roles, players, leader, track, joining)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+    except DrunagorError as exc:  # a step refused: name the token, not the hidden folder that is gone
+        _remove_folders(made)
+        if exc.file and ".drunagor-import-" in exc.file:
+            exc.file, exc.line = source, None
+        raise
+    except BaseException:
+        _remove_folders(made)
+        raise
+
+
+def _check_flags(plan: Any, roles: dict[str, str], leader: str | None) -> None:
     missing = [h.name for h in plan.heroes if _by_hero(roles, h.name) is None]
     if missing:
         raise UsageError(f"the token has no Dungeon Roles (the apps do not record them): {', '.join(missing)} "
@@ -96,27 +119,69 @@ def import_token(text: str, source: str, parent: Path, *, name: str | None = Non
     if leader is not None and all(h.name.casefold() != leader.strip().casefold() for h in plan.heroes):
         raise UsageError(f"--leader {leader!r} is not one of the token's heroes",
                          remedy="name one of: " + ", ".join(h.name for h in plan.heroes))
-    folder = _folder_name(name, plan.party)
-    if not parent.is_dir():
-        raise UsageError(f"--dir {str(parent)!r} is not a folder",
-                         remedy="name an existing folder (default: campaigns/)")
-    tmp = Path(tempfile.mkdtemp(prefix=".drunagor-import-", dir=parent))
+
+
+def _joining(plan: Any, joined: dict[str, str], track: dict[str, str]) -> dict[str, str]:
+    """The chapter before which each hero joins: 01, or --joined HERO=NN, which can be no later than
+    the chapter after the last one --completed or --skipped record (the next one to play)."""
+    nxt = f"{max((int(ch) for ch in track), default=0) + 1:02d}"
+    out = {h.name: "01" for h in plan.heroes}
+    for who, chapter in joined.items():
+        hero = next((h.name for h in plan.heroes if h.name.casefold() == who.strip().casefold()), None)
+        if hero is None:
+            raise UsageError(f"--joined {who}={chapter}: {who!r} is not one of the token's heroes",
+                             remedy="name one of: " + ", ".join(h.name for h in plan.heroes))
+        try:
+            ch = f"{int(chapter_id(chapter.strip())):02d}"
+        except ValueError:
+            raise UsageError(f"--joined {who}={chapter}: {chapter!r} is not a chapter",
+                             remedy=f"write --joined {hero}=04 (the chapter before which {hero} joined)") from None
+        if ch > nxt:
+            raise UsageError(f"--joined {hero}={ch}: the Adventure Track given ends before chapter {nxt}, so no "
+                             f"hero can have joined before chapter {ch}",
+                             remedy="record the chapters played before with --completed and --skipped")
+        out[hero] = ch
+    return out
+
+
+def _target(parent: Path, name: str) -> Path:
+    """The new campaign's folder, refused (before anything is made) as `new` refuses it: --dir not a
+    folder, inside a campaign, or the place taken."""
+    if os.path.lexists(parent) and not os.path.isdir(parent):
+        raise UsageError(f"--dir {store.display(parent)} is not a folder",
+                         remedy="name a folder, or a new one to create (default: campaigns/)")
+    target = parent / slug(name)
+    campaigns._refuse_inside_a_campaign(parent, target)
+    if os.path.lexists(target):
+        raise UsageError(f"{store.display(target)} already exists",
+                         remedy="choose another folder name with --name SLUG, or another --dir")
+    return target
+
+
+def _make_folders(parent: Path) -> list[Path]:
+    """Make --dir and the folders above it that are missing; the ones made, deepest first."""
+    made = [p for p in (parent, *parent.parents) if not os.path.lexists(p)]
     try:
-        return _build(plan, tmp, parent, folder, roles, players, leader, track or {})
-    except DrunagorError as exc:  # a step refused: name the token, not the hidden folder that is gone
-        if exc.file and ".drunagor-import-" in exc.file:
-            exc.file, exc.line = source, None
-        raise
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+        os.makedirs(parent, exist_ok=True)
+    except OSError as exc:
+        _remove_folders(made)
+        raise DataError(f"cannot make the folder ({exc.strerror or exc})", file=store.display(parent),
+                        rule="file", remedy="nothing was written; fix the cause (permissions, --dir) and "
+                                            "re-run") from None
+    return made
+
+
+def _remove_folders(made: list[Path]) -> None:
+    for d in made:  # the deepest first; a folder something else was put in meanwhile is left
+        try:
+            os.rmdir(d)
+        except OSError:
+            break
 
 
 def _folder_name(name: str | None, party: str) -> str:
     """The new campaign's name (its folder is its slug), checked as `new` checks a name before
     anything is made: --name as typed, else the token's party name."""
-    from ..interop.token import WINDOWS_RESERVED, shown
-    from ..names import check_name, slug
-
     given = name if name is not None else party
     try:
         check_name(given, "campaign")
@@ -133,28 +198,47 @@ def _folder_name(name: str | None, party: str) -> str:
     return given
 
 
-def _build(plan: Any, tmp: Path, parent: Path, name: str, roles: dict[str, str], players: dict[str, str],
-           leader: str | None, track: dict[str, str]) -> Change:
-    target = parent / slug(name)
-    if target.exists() or target.is_symlink():
-        raise UsageError(f"{store.display(target)} already exists",
-                         remedy="choose another folder name with --name SLUG, or another --dir")
-    campaigns.new(tmp, name, party=plan.party, max_heroes=5 if len(plan.heroes) > 4 else 4)
-    built = tmp / slug(name)
+def _build(plan: Any, tmp: Path, target: Path, roles: dict[str, str], players: dict[str, str],
+           leader: str | None, track: dict[str, str], joining: dict[str, str]) -> Change:
+    campaigns.new(tmp, target.name, party=plan.party or target.name, max_heroes=5 if len(plan.heroes) > 4 else 4)
+    built = tmp / target.name
+    by_chapter: dict[str, list[Any]] = {}
+    for h in plan.heroes:
+        by_chapter.setdefault(joining[h.name], []).append(h)
+    notes = _join(built, by_chapter.pop("01", []), roles, players)
+    _apply(built, _fill_story, plan)
+    for chapter in sorted(track):
+        notes += _join(built, by_chapter.pop(chapter, []), roles, players)
+        _apply(built, _fill_chapter, chapter, track[chapter])
+    for chapter in sorted(by_chapter):  # before the next chapter to play
+        notes += _join(built, by_chapter[chapter], roles, players)
+    if leader:
+        _apply(built, _set_leader, leader)
+    built.rename(target)
+    store.fsync_dir(target.parent)
+    return _summary(plan, target, track, notes)
+
+
+def _join(built: Path, heroes: list[Any], roles: dict[str, str], players: dict[str, str]) -> list[str]:
+    """Heroes join the party (all of them, then what each holds: a card handed over names a hero)."""
     notes: list[str] = []
-    for h in plan.heroes:
+    for h in heroes:
         _apply(built, _add_hero, h, _by_hero(roles, h.name) or "", _by_hero(players, h.name))
-    for h in plan.heroes:
+    for h in heroes:
         notes += _apply(built, _fill_hero, h)
         _apply(built, _keep_app_data, h)
-    _apply(built, _fill_story, plan, leader)
-    for chapter in sorted(track):
-        _apply(built, _fill_chapter, chapter, track[chapter])
-    built.rename(target)
+    return notes
+
+
+def _summary(plan: Any, target: Path, track: dict[str, str], notes: list[str]) -> Change:
     lost = [f"{where}: {ident}" for where, ident in plan.unknown]  # the JSON data: every one, as it is
-    summary = (f"imported {plan.party!r} ({plan.form} token) as {store.display(target)}: "
+    party = repr(plan.party) if plan.party else "a party with no name"
+    summary = (f"imported {party} ({plan.form} token) as {store.display(target)}: "
                f"{len(plan.heroes)} heroes, {len(plan.followers)} Followers, {len(plan.outcomes)} Outcomes, "
                f"{len(plan.statuses)} statuses")
+    if not plan.party:
+        notes.append(f"The token gives the party no name: it is recorded as {target.name!r}; rename it with "
+                     "drunagor party NAME.")
     notes.append(("The token has no Class Ability names or Starting Gear" if track else
                   "The token has no Adventure Track (give it with --completed and --skipped), Class Ability "
                   "names or Starting Gear") + ": record them with drunagor hero ability and hero gain --kind "
@@ -195,8 +279,12 @@ def _keep_app_data(c: Any, h: Any) -> None:
     its name does not give it back (one ID per face), the app's Stash, the unmodelled keys."""
     slug, hero = heroes.active_hero(c, h.name)
     doc = c.hero_files[slug].edit()
-    for i, entry in enumerate(hero.equipment):  # the app's own ID where the name does not give it back
-        item = next((x for x in h.items if x.name == entry.name), None)
+    pending: dict[tuple[str, str], list[Any]] = {}  # the token's cards by name and place, in their order
+    for x in h.items:
+        pending.setdefault((x.name, x.place), []).append(x)
+    for i, entry in enumerate(hero.equipment):  # in the order gained: a card's two faces, two copies apart
+        queue = pending.get((entry.name, entry.place))
+        item = queue.pop(0) if queue else None
         if item is not None and _needs_id(item):
             edit.set_entry_field(doc, "equipment", i, "app_id", item.app_id)
         if item is not None and item.stashed:
@@ -210,17 +298,19 @@ def _needs_id(item: Any) -> bool:
     return token.id_tables()["items"].get(item.name) != base
 
 
-def _fill_story(c: Any, plan: Any, leader: str | None) -> None:
+def _fill_story(c: Any, plan: Any) -> None:
     for name in plan.followers:
         story.add_follower(c, name)
     for name in plan.outcomes:
         story.add_outcome(c, name)
     for name in plan.statuses:
         story.add_status(c, name)
-    if leader:
-        story.set_leader(c, leader)
     if plan.kept:
         edit.set_value(edit.table(c.story_file.edit(), APP_TABLE), "json", json.dumps(plan.kept, ensure_ascii=False))
+
+
+def _set_leader(c: Any, leader: str) -> None:
+    story.set_leader(c, leader)
 
 
 def _fill_chapter(c: Any, chapter: str, state: str) -> None:
@@ -241,10 +331,16 @@ def chapters(values: list[str] | None, flag: str) -> list[str]:
     return out
 
 
-def export_token(c: Any) -> Change:
-    """The campaign as the apps' token (`data["token"]`, `data["json"]`), and what it cannot carry."""
+def export_token(c: Any, *, strict: bool = False) -> Change:
+    """The campaign as the apps' token (`data["token"]`, `data["json"]`), and what it cannot carry:
+    one warning per hero, card or name the apps' ID tables lack (refused with `strict`), and a note
+    of what the token has no place for."""
     heroes = [(h, c.hero_files[slug].data) for slug, h in c.heroes.items()]
     out = apps.export(c.story, c.story_file.data, heroes)
+    if strict and out.unknown:
+        raise RuleError(f"the apps' ID tables lack {len(out.unknown)} of the campaign's names: "
+                        + "; ".join(out.unknown), file=c.story_file.shown, rule="token",
+                        remedy="export without --strict to leave them out (each is named on standard error)")
     lost = list(out.lost)
     if c.adventure_file is not None:
         lost.append("the adventure under way (adventure.toml)")
@@ -255,4 +351,7 @@ def export_token(c: Any) -> Change:
     except DrunagorError as exc:
         exc.file = exc.file or c.story_file.shown
         raise
-    return Change(notes=tuple(lost), data={"token": text, "json": out.data, "lost": lost})
+    warnings = tuple(f"the apps have no ID for {what}: left out of the token" if "heroId" not in what
+                     else f"the apps have no ID for {what}" for what in out.unknown)
+    return Change(notes=tuple(lost), warnings=warnings,
+                  data={"token": text, "json": out.data, "lost": lost, "unknown": list(out.unknown)})

@@ -42,7 +42,7 @@ def test_row_story_lists_map_and_names_without_an_id_are_reported(run, tmp_path)
     assert run("-C", str(root), "follower", "add", "Karsten", "--new").exit_code == 0
     data, lost = _export(run, root)
     assert data["campaignData"]["followerIds"] == ["vorn"]
-    assert "the Follower Karsten (no app ID)" in lost
+    assert "warning: the apps have no ID for the Follower Karsten: left out of the token\n" in lost
 
 
 def test_row_party_level_records_are_reported(run, tmp_path):

@@ -140,7 +140,7 @@ def test_export_of_the_example_names_what_the_token_cannot_carry(run, example):
     assert [h["heroId"] for h in data["heroes"]] == ["andreas-cleric", "catharina-mage", "nyx-assassin",
                                                      "vacren-warrior"]
     assert data["campaignData"]["followerIds"] == ["vorn"]
-    assert "Nyx's Blooded Sword (no Awakenings app ID)" in r.stderr
+    assert "warning: the apps have no ID for Nyx's Blooded Sword: left out of the token\n" in r.stderr
     assert "the Adventure Track (the token has no chapters)" in r.stderr
     assert r.stderr.endswith("; the adventure under way (adventure.toml); the archived adventures (adventures/)\n")
 

@@ -124,17 +124,21 @@ CompletedOpt = Annotated[Optional[list[str]], typer.Option(
     "--completed", metavar="CH", help="Chapters completed (04, or a range 01-04): the token has no Adventure Track.")]
 SkippedOpt = Annotated[Optional[list[str]], typer.Option(
     "--skipped", metavar="CH", help="Chapters skipped (RB L1084: no rewards).")]
+JoinedOpt = Annotated[Optional[list[str]], typer.Option(
+    "--joined", metavar="HERO=NN", help="The chapter before which a hero joined (default 01): a recruit's "
+                                        "rewards owed are counted from it.")]
 
 
 def import_(token: TokenArg, dir: DirOpt = Path("campaigns"), name: NameOpt = None, drop_unknown: DropOpt = False,
             role: RoleOpt = None, player: PlayerOpt = None, cls: ClassOpt = None, leader: LeaderOpt = None,
-            completed: CompletedOpt = None, skipped: SkippedOpt = None) -> None:
+            completed: CompletedOpt = None, skipped: SkippedOpt = None, joined: JoinedOpt = None) -> None:
     """Create a campaign from the companion apps' campaign token (current and legacy forms, pasted
     with line breaks or not): party, Followers, Outcomes, statuses, heroes with their classes,
     equipment, skills, Aura and statuses. Nothing is written on any error.
 
     What the token lacks is given by flags: each hero's Dungeon Role (required), players, the Party
-    Leader, the Adventure Track (--completed, --skipped); the rest `check` reports as missing.
+    Leader, the Adventure Track (--completed, --skipped), when a recruit joined (--joined); the rest
+    `check` reports as missing. --dir is created when missing, as `new` does.
 
     Example: drunagor import token.txt --role Nyx=Striker --completed 01-04 --name nyx-alone
     """
@@ -145,24 +149,31 @@ def import_(token: TokenArg, dir: DirOpt = Path("campaigns"), name: NameOpt = No
     text, source = _read_source(token)
     change = import_token(text, source, dir, name=name, drop_unknown=drop_unknown, roles=_pairs(role, "--role"),
                           players=_pairs(player, "--player"), classes=_pairs(cls, "--class"), leader=leader,
-                          track=track)
+                          track=track, joined=_pairs(joined, "--joined"))
     print_change(change)
 
 
-def export(json: JsonOpt = False) -> None:
+StrictOpt = Annotated[bool, typer.Option(
+    "--strict", help="Refuse (exit 1) when a hero, card or name has no ID in the apps' tables.")]
+
+
+def export(json: JsonOpt = False, strict: StrictOpt = False) -> None:
     """Print the campaign as a token both companion apps import (Latin-1 base64 of its JSON); say on
-    standard error what drunagor keeps that the token cannot carry.
+    standard error each hero, card or name the apps' ID tables lack (--strict: refuse), and what
+    drunagor keeps that the token cannot carry.
 
     Example: drunagor export
     """
     from ...interop.transfer import export_token
 
     with open_campaign() as c:
-        change = export_token(c)
+        change = export_token(c, strict=strict)
     if json:
         term.json(change.data["json"])
     else:
         print(change.data["token"])
+    for warning in change.warnings:
+        term.warn(warning)
     if change.notes:
         term.warn("the token cannot carry: " + "; ".join(change.notes))
 
