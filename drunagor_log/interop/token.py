@@ -292,7 +292,7 @@ def _identity(h: dict[str, Any], where: str, ids: dict[str, Any], source: str,
               classes: dict[str, str]) -> dict[str, str]:
     """{"name", "class"} of a token's hero; a core-box hero is refused (RB L939-945)."""
     hero_id = h.get("heroId")
-    if hero_id in ids["core_heroes"]:
+    if isinstance(hero_id, str) and hero_id in ids["core_heroes"]:
         raise RuleError(f"{where}: {ids['core_heroes'][hero_id]} is a core-box hero, not an Awakenings hero "
                         "(RB L939-945)", file=_file(source), rule="token",
                         remedy="remove that hero in the app (a core-box hero can be a Follower), then export again")

@@ -202,8 +202,8 @@ def test_generated_hostile_names(tmp_path, dest, name, who):
     else:
         data["heroes"] = data["heroes"][:1]
         data["heroes"][0]["heroId"] = name
-        flags = ["--role", f"{name[:1].upper() + name[1:]}=Striker", "--class", f"{name[:1].upper() + name[1:]}=Mage",
-                 "--name", "heroic"]
+        typed = (name[:1].upper() + name[1:]).replace("\x00", "")  # a command line cannot hold a NUL
+        flags = ["--role", f"{typed}=Striker", "--class", f"{typed}=Mage", "--name", "heroic"]
     out = run_import(tmp_path, tok(data), *flags)
     assert not out.timed_out, out
     if _invisible(name) or len(name) > 64:  # what `new` and `hero add` refuse, refused before any folder

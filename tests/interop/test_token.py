@@ -172,3 +172,27 @@ def test_every_app_name_is_a_catalog_name():
     for ident in ids["items"]:
         name, kind, _ = token.item_of(ident)
         assert catalog.item_kind(name) is not None, name
+
+
+@pytest.mark.parametrize("place, value, says", [
+    (("heroes", 0, "heroId"), ["nyx"], "hero 1 ('[\"nyx\"]') has no heroId"),
+    (("heroes", 0, "heroId"), {"id": 1}, "has no heroId"),
+    (("campaignData", "name"), ["Safeguard"], "the party's name must be a text, not '[\"Safeguard\"]'"),
+    (("heroes", 0, "auraId"), 7, "auraId must be an ID or null, not '7'"),
+    (("heroes", 0, "equipment"), "hack-slash", "Andreas's equipment is not an object"),
+    (("heroes", 0, "equipment", "weaponId"), {"x": 1}, "Andreas's equipment holds '{\"x\": 1}', not an item ID"),
+])
+def test_a_value_of_the_wrong_type_is_one_data_error(place, value, says):
+    data = json.loads(base64.b64decode(CURRENT).decode("latin-1"))
+    target = data
+    for key in place[:-1]:
+        target = target[key]
+    target[place[-1]] = value
+    with pytest.raises(DataError) as exc:
+        token.plan(data)
+    assert says in exc.value.message and exc.value.code == 3
+
+
+def test_what_a_message_quotes_of_a_token_is_short_and_visible():
+    assert token.shown("\x1b[2J" + "x" * 100) == "'U+001B[2J" + "x" * 36 + "…'"
+    assert token.shown("Nyx\u202egnp.exe") == "'NyxU+202Egnp.exe'"
