@@ -22,7 +22,7 @@ from tests.interop.test_token import CURRENT
 ROLES = ["--role", "Andreas=Support", "--role", "Catharina=Controller", "--role", "Nyx=Striker",
          "--role", "Vacrem=Defender"]
 BASE = json.loads(base64.b64decode(CURRENT).decode("latin-1"))  # the apps' own example (app-token 4.1)
-SLOW = settings(max_examples=4, deadline=None, database=None,
+SLOW = settings(max_examples=3, deadline=None, database=None,
                 suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 
 
@@ -162,7 +162,7 @@ def _imported_campaign_reads_again(tmp: Path, dest: Path, before: dict, out: bou
     assert shown.returncode == 0, shown
 
 
-@settings(max_examples=10, deadline=None, database=None,
+@settings(max_examples=8, deadline=None, database=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(place=st.sampled_from(PLACES), value=JSON_VALUES)
 def test_generated_wrong_types_everywhere(tmp_path, dest, place, value):
@@ -190,7 +190,7 @@ def _invisible(name: str) -> bool:
     return any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp") for ch in name)
 
 
-@settings(max_examples=12, deadline=None, database=None,
+@settings(max_examples=10, deadline=None, database=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(name=_hostile_names(), who=st.sampled_from(["party", "hero"]))
 def test_generated_hostile_names(tmp_path, dest, name, who):
