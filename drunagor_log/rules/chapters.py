@@ -18,8 +18,8 @@ from typing import Any
 
 from drunagor_log import catalog
 from drunagor_log.errors import Refused
+from drunagor_log.model.adventure import AdventureState
 from drunagor_log.rules import losing
-from drunagor_log.rules.adventure import AdventureState
 from drunagor_log.values import record
 
 #: Keys of the `counters` table that are not the book's counters: the round, and the Rune card's face.
@@ -307,6 +307,27 @@ def setup_numbers(chapter: str, heroes: int) -> dict[str, Any]:
         "crush_damage": crush_damage(chapter, heroes),
         "rune_card": (m.get("rune_card") or m.get("siege_deck") or {}).get("name"),
     }
+
+
+def setup_lines(b: Mapping[str, Any]) -> list[str]:
+    """`chapter show`'s lines for the numbers of `setup_numbers` (b: the briefing with them)."""
+    lines = []
+    chapter, k = b["chapter"], b["heroes"]
+    m = mechanics(chapter)
+    card = m.get("rune_card") or m.get("siege_deck")
+    if card is not None:
+        lines.append(f"End of the round: the {card['name']} {'deck' if 'siege_deck' in m else 'card'} at the end of "
+                     f"the Initiative Track ({card['source']}; drunagor round end)")
+    if b.get("setup_monsters") is not None:
+        placed = ", ".join(f"{s['marker']} {s['monster']} ({s['level']})" for s in b["setup_monsters"])
+        lines.append(f"Setup monsters for {k} hero{'' if k == 1 else 'es'}: {placed} ({m['setup_monsters_source']})")
+    if b.get("crush_damage") is not None:
+        lines.append(f"The Crush: {b['crush_damage']} non-preventable damage to every hero (the number of heroes, "
+                     f"{m['crush']['source']})")
+    if "only_scenario_monsters" in m:
+        lines.append(f"Monsters: only the Scenario Monsters, {', '.join(catalog.chapter(chapter).scenario_monsters)} "
+                     f"({m['only_scenario_monsters']})")
+    return lines
 
 
 # ----------------------------------------------------------------------------- monster rules

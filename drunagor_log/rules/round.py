@@ -25,8 +25,9 @@ from typing import Any
 
 from drunagor_log import catalog
 from drunagor_log.errors import Refused
+from drunagor_log.model.adventure import AdventureState
 from drunagor_log.rules import chapters, losing
-from drunagor_log.rules.adventure import AdventureState, draw
+from drunagor_log.rules.adventure import draw
 from drunagor_log.values import record
 
 GROWING, NAVAL, AWAKENING, SIEGE = "Growing Influence", "Naval Battle", "Darkness Awakening", "Siege of Everedge"
