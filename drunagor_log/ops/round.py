@@ -43,7 +43,7 @@ def refuse_if_lost(c: Campaign, state: AdventureState) -> None:
     if state.lost:
         f = c.adventure_file
         raise RuleError(LOST, file=f.shown if f is not None else None,
-                        remedy=f"it was lost when {state.lost}; or `drunagor adventure undo` when the loss was a slip")
+                        remedy="or `drunagor adventure undo` when the loss was a slip")
 
 
 # ------------------------------------------------------------------------------------- facts
@@ -145,13 +145,15 @@ def round_summary(result: RoundEnd) -> str:
     """One line: what the end of the round did."""
     if result.card.draws_runes:
         what = f"drew {', '.join(result.drawn) or 'no rune'}"
-        if result.card.flips:
+        if result.card.flips and not result.lost:
             what += f"; the {result.card.name} card now shows face {result.next_face}"
     else:
         what = result.steps[0].fact.split(":")[0].casefold()
         what = f"{result.card.name} deck: {what}"
     if result.read:
         what += "; read " + ", ".join(f"\"{scene}\"" for scene in result.read)
+    if result.lost:
+        return f"round {result.round}: {what}; the adventure fails"
     return f"round {result.round} ended: {what}; round {result.round + 1} begins"
 
 
@@ -170,9 +172,10 @@ def round_lines(result: RoundEnd, leader: str | None, seed: int | None, *, physi
     for step in result.steps:
         fact = step.fact.replace(LEADER_CHOOSES, f"the Party Leader ({leader}) chooses") if leader else step.fact
         lines += [Line(f"{step.number}. {step.title} ({step.rule})"), Line(f"   {fact}")]
-    lines.append(Line(f"Round {result.round + 1} begins."))
     if result.lost:
         lines.append(Line(f"{result.lost}. Record it with `drunagor adventure end --lost`.", "bold red"))
+    else:
+        lines.append(Line(f"Round {result.round + 1} begins."))
     return lines
 
 

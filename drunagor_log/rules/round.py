@@ -120,11 +120,15 @@ def end_round(state: AdventureState, *, draws: int | None = None, drawn: Sequenc
             raise Refused(f"face {face} of the {card.name} card draws {draws} rune{'' if draws == 1 else 's'}"
                           + (f" and the bag holds {state.runes_in_bag()}" if state.runes_in_bag() < draws else "")
                           + f": {due_runes(state, draws)} to draw, not {len(drawn)}", f"round-end ({card.source})",
-                          f"give {due_runes(state, draws)} runes with --rune, or none to draw at random")
+                          f"give {_plural(due_runes(state, draws), 'rune')} with --rune, or none to draw at "
+                          "random")
     elif drawn:
         raise Refused(f"the {card.name} deck draws a card, not runes", f"round-end ({card.source})", "leave out --rune")
     steps: list[RoundStep] = []
     new, lost = _card_steps(state, card, face, draws, drawn, steps)
+    if lost:  # "The Adventure fails immediately" (e.g. RB L1076): no flip, no next round
+        return RoundEnd(chapter=state.chapter, round=chapters.round_number(state), card=card, face=face,
+                        next_face=face, draws=draws, drawn=drawn, steps=tuple(steps), read=(), lost=lost, state=new)
     new, read = _after_the_card(new, steps)
     changes: dict[str, Any] = {chapters.ROUND: chapters.round_number(state) + 1}
     next_face = face
@@ -165,6 +169,8 @@ def _card_steps(state: AdventureState, card: RoundCard, face: str | None, draws:
     if card.name == AWAKENING:
         _add(steps, "Place the drawn Runes on the Initiative Track", place + " The card is not flipped: RB L1285 does "
              "not say to.", "as RB L1062; RB L1285 does not say")
+    elif lost:
+        _add(steps, "Place the drawn Runes on the Initiative Track", place, card.source)
     else:
         _add(steps, "Place the drawn Runes on the Initiative Track", place, card.source)
         _add(steps, "Flip the Rune card over", f"Face {face} -> face {'B' if face == 'A' else 'A'}.", card.source)

@@ -68,6 +68,7 @@ def test_the_last_rune_drawn_fails_the_adventure_where_the_chapter_says_so():
     assert result.lost == "the last rune in the bag is drawn: the adventure fails, RB L1076"
     assert result.state.lost == result.lost
     assert result.steps[1].fact.endswith("The last rune in the bag was drawn: the adventure fails (RB L1076).")
+    assert len(result.steps) == 2 and result.state.counters == {}  # "fails immediately": no flip, no next round
 
 
 def test_chapter_08_and_09_do_not_fail_on_the_last_rune():
