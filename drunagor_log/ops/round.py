@@ -36,6 +36,8 @@ if TYPE_CHECKING:
 #: The [cards] entry of chapter 04's Corrupted Vessel HP deck.
 VESSEL_DECK = "Corrupted Vessel HP"
 LOST = "the adventure is lost: drunagor adventure end --lost"
+#: The most `--count` or `--draws` takes (no count of the book comes near it: the Awakened King's 200 Health).
+MOST = 999
 
 
 def refuse_if_lost(c: Campaign, state: AdventureState) -> None:
@@ -75,8 +77,8 @@ def _draws(c: Campaign, card: RoundCard, face: str | None, given: int | None, *,
                              remedy="read it on the card and give --draws N once; drunagor remembers it for that "
                                     "face under [cards] in story.toml (drunagor round end --draws N)")
         return known, []
-    if given < 0:
-        raise UsageError(f"--draws must be 0 or more, not {given}")
+    if not 0 <= given <= MOST:
+        raise UsageError(f"--draws must be from 0 to {MOST}, not {given}")
     if known is not None and known != given:
         raise UsageError(f"face {face} of the {card.name} card draws {known} runes on record",
                          file=c.story_file.shown, remedy="leave out --draws, or correct [cards] in story.toml")
@@ -226,8 +228,8 @@ def event(c: Campaign, name: str, *, count: int = 1, deck: int | None = None) ->
     """`adventure event NAME [--count N]`: one of the chapters' counters the book names (rules/chapters.py,
     beside rules/losing.py's barricade, swan-hp and endgame)."""
     name = lookup(name, {n: n for n in chapters.ALL_EVENTS}, "chapter event")
-    if count < 1:
-        raise UsageError(f"--count must be at least 1, not {count}")
+    if not 1 <= count <= MOST:
+        raise UsageError(f"--count must be from 1 to {MOST}, not {count}")
     state = c.adventure()
     with c.adventure_refusals():
         chapters.refuse_other_chapter(state, name)

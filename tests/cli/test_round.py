@@ -163,3 +163,13 @@ def test_round_end_then_undo_gives_back_adventure_toml_byte_for_byte(run, tmp_pa
             ok(run("-C", str(root), "round", "end", *seeded))  # and play on
     finally:
         shutil.rmtree(root.parent)  # the folder _campaign made below tmp_path, and only that
+
+
+def test_counts_are_bounded(run, tmp_path):
+    root = started(run, tmp_path / "campaigns" / "test", "05")
+    before = snapshot(root)
+    r = run("adventure", "event", "spare-wood", "--count", "1000")
+    assert (r.exit_code, r.stderr) == (2, "error: --count must be from 1 to 999, not 1000\n")
+    r = run("round", "end", "--draws", "1000")
+    assert (r.exit_code, r.stderr) == (2, "error: --draws must be from 0 to 999, not 1000\n")
+    assert snapshot(root) == before

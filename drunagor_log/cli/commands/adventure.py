@@ -85,6 +85,8 @@ def adventure_start(
 def adventure_show(json: JsonOpt = False) -> None:
     """The table now: rune bag, Initiative Track, Piles of Runes, raid card face, monsters and their slots.
 
+    Also the round, what its end will do (drunagor round end), and the chapter's counters and tokens.
+
     Example: drunagor adventure show
     """
     from ...ops import adventure as ops
@@ -211,7 +213,7 @@ def adventure_undo(
     json: JsonOpt = False,
     commit: CommitOpt = False,
 ) -> None:
-    """Take back the last table events (raid, draw, monster, pile, tiebreak, battalion, cube, recall, event).
+    """Take back the last table events (raid, draw, monster, pile, tiebreak, battalion, cube, recall, event, round).
 
     adventure.toml is restored exactly as it was before them, its log included. The random draws of a
     raid or a draw taken back are drawn anew by the next command (or replayed with --seed).
