@@ -149,9 +149,10 @@ def round_summary(result: RoundEnd) -> str:
         what = f"drew {', '.join(result.drawn) or 'no rune'}"
         if result.card.flips and not result.lost:
             what += f"; the {result.card.name} card now shows face {result.next_face}"
+    elif result.siege_card is None:
+        what = f"the {result.card.name} deck is spent"
     else:
-        what = result.steps[0].fact.split(":")[0].casefold()
-        what = f"{result.card.name} deck: {what}"
+        what = f"{result.card.name} deck: card {result.siege_card} of {result.card.cards}"
     if result.read:
         what += "; read " + ", ".join(f"\"{scene}\"" for scene in result.read)
     if result.lost:

@@ -65,7 +65,8 @@ class RoundStep:
 @record
 class RoundEnd:
     """What an end of round did. `face` is the face up before it (None for the Siege deck), `draws`
-    its draw count, `read` the cutscenes to read now, `lost` the losing condition met now."""
+    its draw count, `read` the cutscenes to read now, `lost` the losing condition met now, `siege_card`
+    the Siege of Everedge card drawn (None: not that deck, or the deck is spent)."""
 
     chapter: str
     round: int
@@ -78,6 +79,7 @@ class RoundEnd:
     read: tuple[str, ...]
     lost: str | None
     state: AdventureState
+    siege_card: int | None = None
 
     def as_json(self) -> dict[str, Any]:
         return {"chapter": self.chapter, "round": self.round, "next_round": self.round + 1,
@@ -135,10 +137,11 @@ def end_round(state: AdventureState, *, draws: int | None = None, drawn: Sequenc
     if card.flips:
         next_face = "B" if face == "A" else "A"
         changes[chapters.RUNE_FACE] = next_face
+    siege = chapters.counters(new).get("siege_cards_drawn")
     new = chapters.with_counters(new, **changes)
     return RoundEnd(chapter=state.chapter, round=chapters.round_number(state), card=card, face=face,
                     next_face=next_face, draws=draws, drawn=drawn, steps=tuple(steps), read=tuple(read), lost=lost,
-                    state=new)
+                    state=new, siege_card=siege if siege != chapters.counters(state).get("siege_cards_drawn") else None)
 
 
 def _card_steps(state: AdventureState, card: RoundCard, face: str | None, draws: int | None, drawn: tuple[str, ...],

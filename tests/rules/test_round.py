@@ -108,11 +108,12 @@ def test_the_siege_deck_draws_its_ten_cards_in_order():
     state = start("07")
     for n in range(1, 11):
         result = end_round(state)
-        assert result.steps[0].fact.startswith(f"Card {n} of 10: resolve its effects")
+        assert result.steps[0].fact.startswith(f"Card {n} of 10: resolve its effects") and result.siege_card == n
         state = result.state
     assert chapters.counters(state)["siege_cards_drawn"] == 10 and chapters.round_number(state) == 11
     spent = end_round(state)
     assert spent.steps[0].fact == "All 10 cards are drawn: the deck is spent (the book says no more)."
+    assert spent.siege_card is None
     assert spent.state.bag == state.bag and spent.state.track == state.track
     with pytest.raises(Refused, match="the Siege of Everedge deck draws a card, not runes"):
         end_round(state, drawn=["red"])
