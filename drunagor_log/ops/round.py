@@ -41,11 +41,12 @@ MOST = 999
 
 
 def refuse_if_lost(c: Campaign, state: AdventureState) -> None:
-    """A table event after the adventure is lost (SPEC 10): exit 1, the way out named."""
+    """The end of the round after the adventure is lost (SPEC 10): exit 1, the way out named, in the words
+    of every table event's refusal after a loss, so that one helper can serve them all."""
     if state.lost:
         f = c.adventure_file
-        raise RuleError(LOST, file=f.shown if f is not None else None,
-                        remedy="or `drunagor adventure undo` when the loss was a slip")
+        raise RuleError(LOST, file=f.shown if f is not None else None, rule="adventure",
+                        remedy=f"lost by: {state.lost}; if that was a slip, take it back: drunagor adventure undo")
 
 
 # ------------------------------------------------------------------------------------- facts

@@ -100,9 +100,11 @@ def test_round_end_is_refused_once_the_adventure_is_lost(run, tmp_path):
     ok(run("adventure", "event", "barricade", "--count", "3"))
     before = snapshot(root)
     r = run("round", "end")
-    assert (r.exit_code, r.stderr) == (1, "error: campaigns/test/adventure.toml: the adventure is lost: drunagor "
-                                          "adventure end --lost; or `drunagor adventure undo` when the loss was a "
-                                          "slip\n")
+    assert (r.exit_code, r.stderr) == (1, "error: campaigns/test/adventure.toml: adventure: the adventure is lost: "
+                                          "drunagor adventure end --lost; lost by: the last Barricade token is "
+                                          "removed and the Seabreeze Tavern barricade is destroyed: the adventure "
+                                          "fails, RB L1243, L1251; if that was a slip, take it back: drunagor "
+                                          "adventure undo\n")
     assert snapshot(root) == before
 
 

@@ -82,10 +82,7 @@ End of round 5: chapter 01, Growing Influence card face A (draws 2); runes drawn
 the last rune in the bag is drawn: the adventure fails, RB L1076. Record it with `drunagor adventure end --lost`.
 round 5: drew blue; the adventure fails (seed 8)
 $ drunagor round end --seed 9
-error: campaigns/test/adventure.toml: the adventure is lost: drunagor adventure end --lost; or `drunagor adventure undo` when the loss was a slip
-[exit 1]
-$ drunagor draw
-error: campaigns/test/adventure.toml: draw: the rune bag is empty: there is no rune to draw; runes come back to the bag with the Tie Breaker
+error: campaigns/test/adventure.toml: adventure: the adventure is lost: drunagor adventure end --lost; lost by: the last rune in the bag is drawn: the adventure fails, RB L1076; if that was a slip, take it back: drunagor adventure undo
 [exit 1]
 $ drunagor adventure end --lost
 chapter 01 failed (attempt 1); the slot stays open; adventure archived as adventures/01-1.toml
@@ -352,7 +349,7 @@ End of round 3: chapter 06, Growing Influence card face A (draws 3); runes drawn
 the last rune in the bag is drawn: the adventure fails, RB L1225. Record it with `drunagor adventure end --lost`.
 round 3: drew green; the adventure fails (seed 4)
 $ drunagor round end --seed 5
-error: campaigns/test/adventure.toml: the adventure is lost: drunagor adventure end --lost; or `drunagor adventure undo` when the loss was a slip
+error: campaigns/test/adventure.toml: adventure: the adventure is lost: drunagor adventure end --lost; lost by: the last rune in the bag is drawn: the adventure fails, RB L1225; if that was a slip, take it back: drunagor adventure undo
 [exit 1]
 $ drunagor adventure end --lost
 chapter 06 failed (attempt 1); the slot stays open; adventure archived as adventures/06-1.toml
@@ -399,7 +396,7 @@ $ drunagor adventure event barricade
 the last Barricade token removed (RB L1243)
 the last Barricade token is removed and the Seabreeze Tavern barricade is destroyed: the adventure fails, RB L1243, L1251. Record it with `drunagor adventure end --lost`.
 $ drunagor round end
-error: campaigns/test/adventure.toml: the adventure is lost: drunagor adventure end --lost; or `drunagor adventure undo` when the loss was a slip
+error: campaigns/test/adventure.toml: adventure: the adventure is lost: drunagor adventure end --lost; lost by: the last Barricade token is removed and the Seabreeze Tavern barricade is destroyed: the adventure fails, RB L1243, L1251; if that was a slip, take it back: drunagor adventure undo
 [exit 1]
 $ drunagor adventure show
 Chapter 07, Siege of Everedge: 2 heroes, round 3
