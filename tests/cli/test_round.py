@@ -175,3 +175,17 @@ def test_counts_are_bounded(run, tmp_path):
     r = run("round", "end", "--draws", "1000")
     assert (r.exit_code, r.stderr) == (2, "error: --draws must be from 0 to 999, not 1000\n")
     assert snapshot(root) == before
+
+
+def test_a_bad_round_or_face_in_adventure_toml_is_named_with_its_line(run, tmp_path):
+    root = started(run, tmp_path / "campaigns" / "test", "05", GROWING)
+    text = (root / "adventure.toml").read_text()
+    for bad, message in (('counters = { rune_face = "C" }', '`counters.rune_face` must be "A" or "B", not \'C\''),
+                         ("counters = { round = 0 }", "`counters.round` must be a whole number at least 1, not 0")):
+        (root / "adventure.toml").write_text(text.replace("ranks = {}", f"ranks = {{}}\n{bad}"))
+        before = snapshot(root)
+        r = run("round", "end")
+        line = (root / "adventure.toml").read_text().splitlines().index(bad) + 1
+        assert r.exit_code == 3 and r.stderr.startswith(f"error: campaigns/test/adventure.toml:{line}: "), r
+        assert message in r.stderr
+        assert snapshot(root) == before
