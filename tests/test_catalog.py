@@ -228,7 +228,7 @@ def test_chapter_refs_are_rulebook_lines():
 CHAPTER_KEYS = {
     "id", "title", "stirring_darkness", "recall_penalty", "mechanic", "raid", "darkness_nodes",
     "tie_breaker", "fails_on_last_rune", "camaraderie", "siege", "boss", "scenario_monsters",
-    "refs",
+    "refs", "mechanics",
 }
 
 

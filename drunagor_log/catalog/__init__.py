@@ -236,7 +236,8 @@ class Boss:
 class Chapter:
     """One chapter (fields as in chapters.toml). Absent facts are None or empty: stirring_darkness
     (runes of each colour; None for 07), mechanic, raid, boss; camaraderie is the Followers pool
-    (empty unless 07); refs maps a fact to its rulebook lines ("chapter": the whole chapter)."""
+    (empty unless 07); refs maps a fact to its rulebook lines ("chapter": the whole chapter);
+    mechanics is the chapter's [chapter.mechanics] table as plain values (rules/chapters.py reads it)."""
 
     id: str
     title: str
@@ -252,6 +253,7 @@ class Chapter:
     boss: Boss | None
     scenario_monsters: tuple[str, ...]
     refs: Mapping[str, str]
+    mechanics: Mapping[str, Any] = MappingProxyType({})
 
     @property
     def number(self) -> int:
@@ -280,6 +282,7 @@ def _chapter(c: dict[str, Any]) -> Chapter:
         ),
         scenario_monsters=tuple(c.get("scenario_monsters", ())),
         refs=MappingProxyType(dict(c["refs"])),
+        mechanics=MappingProxyType(dict(c.get("mechanics", {}))),
     )
 
 

@@ -19,8 +19,8 @@ from .common import state
 from .terminal import term
 
 # Module under cli/commands/ of every top-level command, in the order `--help` lists them.
-MODULES = ("campaign", "story", "heroes", "chest", "cards", "adventure", "sheet", "gitcmds", "maintenance", "shell",
-           "interop")
+MODULES = ("campaign", "story", "heroes", "chest", "cards", "adventure", "round", "sheet", "gitcmds", "maintenance",
+           "shell", "interop")
 COMMANDS = {
     "new": "campaign", "show": "campaign", "check": "campaign", "list": "campaign",
     "party": "story", "leader": "story", "follower": "story", "outcome": "story", "status": "story",
@@ -29,7 +29,7 @@ COMMANDS = {
     "chest": "chest", "commander": "chest", "spoils": "chest", "card": "cards",
     "adventure": "adventure", "pile": "adventure", "tiebreak": "adventure", "draw": "adventure",
     "monster": "adventure", "raid": "adventure", "battalion": "adventure", "odds": "adventure",
-    "cube": "adventure", "recall": "adventure",
+    "cube": "adventure", "recall": "adventure", "round": "round",
     "history": "gitcmds", "undo": "gitcmds", "sync": "gitcmds", "git": "gitcmds",
     "migrate": "maintenance",
     "completion": "shell",

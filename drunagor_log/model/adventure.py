@@ -196,7 +196,7 @@ class AdventureState:
     log: tuple[dict[str, Any], ...] = ()  # every start, draw, pile, raid and summon, in order
     outcome: str | None = None  # "won" or "lost" once archived; None while under way
     cubes: Mapping[str, Mapping[str, int]] = {}  # hero -> {"trauma": n, "curse": n}; heroes with none left out
-    counters: Mapping[str, Any] = {}  # the chapter's own: barricade (07), swan_hp_drawn (04), endgame (09)
+    counters: Mapping[str, Any] = {}  # the chapters' counters (rules/chapters.py), the round, the Rune card's face
     lost: str | None = None  # the losing condition met, in words with its rule line; None while it is not
     events: tuple[dict[str, Any], ...] = ()  # the table events `adventure undo` takes back, newest last
 

@@ -17,12 +17,13 @@ from ..campaign import ADVENTURE, ARCHIVE
 from ..errors import RuleError, UsageError
 from ..model.adventure import RaidCard, slot_colour
 from ..rules.adventure import new_adventure, with_log
-from ..rules.losing import counters_at_start, counters_json, held
+from ..rules.losing import counters_at_start, held
 from ..rules.losing import ending as ending_of
 from ..store import adventure as codec
 from ..store.edit import add_key, item, set_card_facts
 from . import Change, Line
 from .losing import hero_limits, lost_refusal
+from .round import round_json
 from .story import record_chapter
 from .words import chapter_ref, plural
 
@@ -63,7 +64,7 @@ def show(c: Campaign) -> Change:
     heroes = list(dict.fromkeys([h.name for h in c.active_heroes().values()] + list(state.cubes)))
     data["cubes"] = {name: {"trauma": held(state, name, "trauma"), "curse": held(state, name, "curse"),
                             **hero_limits(c, name)} for name in heroes}
-    data["counters"] = counters_json(state)
+    data.update(round_json(c, state))  # "round", "rune_card", "next_round" and every chapter's "counters"
     data["lost"] = state.lost
     data["events"] = events_json(state)
     return Change(data=data)

@@ -20,6 +20,7 @@ from ..errors import Refused, RuleError, UsageError
 from ..model.adventure import MINION_MODELS, slot_label
 from ..names import closest, lookup
 from ..rules import adventure as rules
+from ..rules.chapters import check_monster, pile_left_board
 from ..rules.losing import last_rune
 from . import Change, Line
 from .words import RANK_HINT, canonical, chapter_list, chapter_ref, colours, parse_slot, pile_runes, plural, slot_text
@@ -57,17 +58,21 @@ def add_pile(c: Campaign, runes: Sequence[str] | str | None = None) -> Change:
 
 
 def remove_pile(c: Campaign, pile: str) -> Change:
-    """A Pile of Runes leaves the board, its runes going to the Initiative Track (RB L1147, L1149)."""
+    """A Pile of Runes leaves the board, its runes going to the Initiative Track (RB L1147, L1149);
+    chapter 02's Doom Clock counts it (RB L1106-1110)."""
     state = before = c.adventure()
     with c.adventure_refusals():
         state, gone = rules.remove_pile(state, pile)
     message = f"Pile {gone.id} off the board; its runes ({pile_runes(gone.runes)}) go to the Initiative Track"
+    state, clock = pile_left_board(state)
+    message += f"; {clock}" if clock else ""
     c.record_event(before, state, {"event": "pile", "text": message})
     return Change(summary=message)
 
 
 def tiebreak(c: Campaign, pile: str, runes: Sequence[str] | str | None = None) -> Change:
-    """Tie Breaker (RB L1100): (6 - heroes) runes of the party's choice from a Pile back to the bag."""
+    """Tie Breaker (RB L1100): (6 - heroes) runes of the party's choice from a Pile back to the bag; a
+    Pile emptied leaves the board, and chapter 02's Doom Clock counts it (RB L1106-1110)."""
     state = before = c.adventure()
     info = catalog.chapter(state.chapter)
     if not info.tie_breaker:
@@ -84,6 +89,9 @@ def tiebreak(c: Campaign, pile: str, runes: Sequence[str] | str | None = None) -
     if removed:
         message += f"; Pile {pid} is empty and leaves the board"
     message += "; the hero gains FOCUS 1 or CLEANSE 1"
+    if removed:
+        state, clock = pile_left_board(state)
+        message += f"; {clock}" if clock else ""
     c.record_event(before, state, {"event": "tiebreak", "text": message})
     return Change(summary=message)
 
@@ -230,6 +238,8 @@ def add_monster(c: Campaign, name: str, *, count: int = 1, rank: str | None = No
     slot_no = _slot_option(slot, count)
     state = before = c.adventure()
     name, rank_, is_boss, limit, unknown = _monster_facts(c, state, resolve_monster(name, state), rank)
+    with c.adventure_refusals():
+        check_monster(state.chapter, name)  # chapter 07: only its Scenario Monsters (RB L1245)
     is_boss = is_boss or boss
     warnings: tuple[str, ...] = ()
     if unknown and rank_ is not None:

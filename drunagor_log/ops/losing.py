@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING, Any
 from .. import catalog
 from ..errors import RuleError, UsageError
 from ..names import lookup
-from ..rules.losing import CUBE_NAMES, EVENTS, KINDS, counters_json, held, trauma_limit, trauma_rule
+from ..rules.chapters import counters_json
+from ..rules.losing import CUBE_NAMES, EVENTS, KINDS, held, trauma_limit, trauma_rule
 from ..rules.losing import change_cubes as change
 from ..rules.losing import chapter_event as happen
 from ..store.edit import set_card_facts
@@ -190,23 +191,27 @@ def _quoted(name: str) -> str:
 # -------------------------------------------------------------------------------- chapter events
 
 
-def chapter_event(c: Campaign, name: str, *, deck: int | None = None) -> Change:
+def chapter_event(c: Campaign, name: str, *, deck: int | None = None, count: int = 1) -> Change:
     """`adventure event barricade|swan-hp|endgame`: chapter 07's Barricade token removed (RB L1243),
     chapter 04's Pristine Swan HP card drawn (the deck's size recorded once with `deck`), chapter 09's
-    Endgame Trigger (RB L1309)."""
+    Endgame Trigger (RB L1309). `count` of them at once are one table event."""
     name = lookup(name, {n: n for n in EVENTS}, "chapter event")
-    state = c.adventure()
+    state = new = c.adventure()
     said = _deck_fact(c, deck) if name == "swan-hp" and state.chapter == EVENTS[name][0] else []
     if deck is not None and name != "swan-hp":
-        raise UsageError("--deck counts the Pristine Swan's HP cards (adventure event swan-hp)",
+        raise UsageError("--deck counts the HP cards of a deck (adventure event swan-hp, vessel-hp)",
                          remedy="leave out --deck")
+    if count != 1 and name == "endgame":
+        raise UsageError("the Endgame Trigger happens once", remedy="leave out --count")
+    lost = None
     with c.adventure_refusals():
-        new, text, lost = happen(state, name, deck=_fact(c, SWAN_DECK, "deck_size") if deck is None else deck)
-    said.append(text)
+        for _ in range(count):
+            new, text, now = happen(new, name, deck=_fact(c, SWAN_DECK, "deck_size") if deck is None else deck)
+            lost = lost or now
+            said.append(text)
     c.record_event(state, new, {"event": name, "text": "; ".join(said)})
-
     return Change(summary="; ".join(said), notes=(_lost_line(lost),) if lost else (),
-                  data={"event": name, "counters": counters_json(new), "lost": new.lost})
+                  data={"event": name, "counters": counters_json(new), "lost": new.lost, "read": None})
 
 
 def _deck_fact(c: Campaign, deck: int | None) -> list[str]:

@@ -21,6 +21,7 @@ from ..errors import RuleError, UsageError
 from ..model import chapter_id
 from ..names import lookup, resolve
 from ..rules import cards, rewards, track
+from ..rules.chapters import setup_numbers
 from ..rules.heroes import RECORD_WITH
 from ..store import edit
 from ..values import replace
@@ -377,6 +378,7 @@ def briefing(c: Campaign, chapter: Any = None, heroes: int | None = None) -> Cha
         ch = chapter_arg(chapter, c)
     k = _party_size(c, heroes)
     b = track.briefing(catalog.chapter(ch), k, story.rules.trauma_limit)
+    b.update(setup_numbers(ch, k))  # SPEC 10: the setup numbers by party size
     first_open = story.next_chapter()
     b["state"] = story.track.get(ch)
     b["failures"] = story.failures.get(ch, 0)

@@ -21,6 +21,7 @@ from ..model.adventure import STATUS_BOARD_TRACKS, Pile, slot_label
 from ..rules import raid as rules
 from ..rules.adventure import record_rank
 from ..rules.battalion import resolve_battalion
+from ..rules.chapters import allowed_monsters, check_monster
 from ..rules.board import next_free_slot
 from ..rules.raid import manifest, no_summon_reason, resolve_raid
 from ..values import record
@@ -128,8 +129,10 @@ def _tracked_setup(c: Campaign) -> RaidSetup:
     state = c.adventure()
     shown = c.adventure_file.shown if c.adventure_file is not None else None
     if state.raid is None:
-        raise RuleError(f"chapter {state.chapter} has no Dreadful Raid card", file=shown, rule="raid",
-                        remedy="only chapters " + chapter_list(
+        only = allowed_monsters(state.chapter)
+        raise RuleError(f"chapter {state.chapter} has no Dreadful Raid card"
+                        + (f", and it uses only its Scenario Monsters (RB L1245): {', '.join(only)}" if only else ""),
+                        file=shown, rule="raid", remedy="only chapters " + chapter_list(
                             lambda ch: ch.raid is not None and ch.raid.card == "Dreadful Raid") + " have one")
     if state.raid.card != "Dreadful Raid":
         raise RuleError(f"the {state.raid.card} card resolves by its own text, which the rulebook does not give "
@@ -293,6 +296,10 @@ def battalion(c: Campaign, monsters: Sequence[str], *, near: str | None = None, 
     given = rank_options(ranks)
     state = c.adventure() if c.adventure_file is not None else None
     names, known_ranks, limits, new_ranks = _battalion_monsters(c, state, monsters, given)
+    if state is not None:
+        with c.adventure_refusals():
+            for name in dict.fromkeys(names):
+                check_monster(state.chapter, name)  # chapter 07: only its Scenario Monsters (RB L1245)
     use_siege = siege or (state is not None and catalog.chapter(state.chapter).siege)
     try:
         board: dict[str, Any] = {"board": state.monsters} if state is not None else {"monsters_on_board": on_board}

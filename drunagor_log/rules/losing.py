@@ -116,7 +116,7 @@ def chapter_event(state: AdventureState, name: str, *, deck: int | None = None
     """`adventure event NAME` in the chapter it belongs to: (new state, what happened, losing condition)."""
     chapter, rule = EVENTS[name]
     if state.chapter != chapter:
-        raise Refused(f"chapter {state.chapter} has no {_event_title(name)}: it is chapter {chapter}'s ({rule})",
+        raise Refused(f"chapter {state.chapter} has no {event_title(name)}: it is chapter {chapter}'s ({rule})",
                       "adventure-event", f"events of chapter {state.chapter}: "
                       + (", ".join(n for n, (ch, _) in EVENTS.items() if ch == state.chapter) or "none"))
     if name == "barricade":
@@ -126,7 +126,7 @@ def chapter_event(state: AdventureState, name: str, *, deck: int | None = None
     return _endgame(state)
 
 
-def _event_title(name: str) -> str:
+def event_title(name: str) -> str:
     return {"barricade": "Barricade", "swan-hp": "Pristine Swan HP deck", "endgame": "Endgame Trigger"}[name]
 
 

@@ -232,9 +232,18 @@ def _adventure(c: Campaign) -> dict[str, Any] | None:
         "piles": [{"id": p.id, "runes": _rune_list(p.runes),
                    "counts": [r for r in _runes(p.runes) if r["count"]]} for p in state.piles],
         "cubes": _cubes(state, c.story.rules.trauma_limit),
+        **_round(c, state),
         "recent": [{"event": str(e.get("event", "")), "text": str(e["text"])}
                    for e in state.log if e.get("text")][-RECENT_EVENTS:],
     }
+
+
+def _round(c: Campaign, state) -> dict[str, Any]:
+    """The round, what its end will do, and the chapter's counters and tokens, in words (SPEC 10)."""
+    from ..ops.round import counter_lines, round_json
+
+    now = round_json(c, state)
+    return {"round": now["round"], "next_round": now["next_round"], "counters": counter_lines(now["counters"])}
 
 
 def _cubes(state, trauma_limit: int) -> list[dict[str, Any]]:

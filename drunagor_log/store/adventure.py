@@ -73,7 +73,13 @@ def _cubes(data: Mapping[str, Any]) -> dict[str, dict[str, int]]:
     return cubes
 
 
-_COUNTERS = {"barricade": int, "swan_hp_drawn": int, "endgame": bool}
+#: The chapters' counters (rules/losing.py, rules/chapters.py), the round and the Rune card's face (written
+#: here, not imported: `raid` reads this file and must not load the catalog, SPEC 7).
+_COUNTERS: dict[str, type] = {
+    "barricade": int, "swan_hp_drawn": int, "endgame": bool, "king_health": int, "vessel_hp_drawn": int,
+    "mending_rope": int, "plenty_of_provisions": int, "spare_wood": int, "special_event": bool, "time_tokens": int,
+    "desperation_time_tokens": int, "doom_clock": int, "siege_cards_drawn": int, "round": int, "rune_face": str,
+}
 
 
 def _counters(data: Mapping[str, Any]) -> dict[str, Any]:
@@ -89,7 +95,10 @@ def _counters(data: Mapping[str, Any]) -> dict[str, Any]:
             raise StateError(("counters", key), f"`counters.{key}` must be true or false, not {value!r}",
                              f"write {key} = false")
         if kind is int:
-            _int(raw, key, ("counters",), required=True)
+            _int(raw, key, ("counters",), low=1 if key == "round" else 0, required=True)
+        if kind is str and value not in FACES:
+            raise StateError(("counters", key), f"`counters.{key}` must be \"A\" or \"B\", not {value!r}",
+                             f'write {key} = "A"')
     return dict(raw)
 
 

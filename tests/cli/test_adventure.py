@@ -192,7 +192,7 @@ def test_adventure_show(run, party):
     write(party / "adventure.toml", GOLDEN)
     r = ok(run("adventure", "show"))
     assert r.stdout == """\
-Chapter 05, Tempest Island: 4 heroes
+Chapter 05, Tempest Island: 4 heroes, round 1
 Rune bag: 6 runes (red 2, blue 1, green 1, orange 0, gray 2)
 Initiative Track: 22 runes (red 4, blue 5, green 4, orange 5, gray 4)
 Piles of Runes: Pile 1 (blue, green, orange); Pile 2 (red, blue, green, orange, gray)
@@ -202,16 +202,22 @@ Slot  Base    Monster        Rank
 1     yellow  Fell Asteris   Gray
 3     pink    Gremlin Horde  White
 -     boss    Awakened King
+At the end of round 1: the Growing Influence card, face A, draws its runes (how many: not recorded), then flips (RB L1187)
+Mending Rope collected: 0 (RB L1205)
+Plenty of Provisions collected: 0 (RB L1205)
+Spare Wood collected: 0 (RB L1205)
 Last at the table:
   start: chapter 05 under way
   draw: drew green (seed 414649) to the Initiative Track
 """
     data = json.loads(ok(run("adventure", "show", "--json")).stdout)
     assert set(data) == {"chapter", "title", "heroes", "bag", "runes_in_bag", "track", "piles", "raid", "monsters",
-                         "ranks", "log", "cubes", "counters", "lost", "events"}  # SPEC 9 added the last four
+                         "ranks", "log", "cubes", "counters", "lost", "events",  # SPEC 9 added these four
+                         "round", "rune_card", "next_round"}  # SPEC 10
+    assert (data["round"], data["rune_card"]) == (1, {"name": "Growing Influence", "face": "A", "draws": None})
     assert data["cubes"]["Nyx"] == {"trauma": 0, "curse": 0, "trauma_limit": 1, "curse_capacity": None}
-    assert (data["counters"], data["lost"], data["events"]) == (
-        {"barricade": None, "swan_hp_drawn": None, "endgame": None}, None, [])
+    assert (data["counters"]["barricade"], data["counters"]["spare_wood"], data["lost"], data["events"]) == (
+        None, 0, None, [])
     assert data["monsters"][2] == {"name": "Awakened King", "rank": None, "slot": None, "colour": None, "boss": True}
     assert data["piles"][0] == {"id": "1", "runes": {"blue": 1, "green": 1, "orange": 1}}
     assert data["raid"]["face"] == "B" and data["runes_in_bag"] == 6
@@ -608,7 +614,7 @@ def test_check_of_a_party_at_the_table_stays_clean(run, party):
 
 def test_the_example_campaign_is_at_the_table(run, example):
     r = ok(run("adventure", "show"))
-    assert r.stdout.startswith("Chapter 05, Tempest Island: 4 heroes\n")
+    assert r.stdout.startswith("Chapter 05, Tempest Island: 4 heroes, round 1\n")
     assert sorted(p.name for p in (example / "adventures").iterdir()) == ["03-1.toml", "04-1.toml"]
     assert ok(run("check", "--strict")).stdout == ""
     ok(run("raid", "--dry-run", "--seed", "1"))

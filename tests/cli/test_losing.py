@@ -173,15 +173,25 @@ def test_a_hero_defeated_by_cubes_fails_every_chapter(run, root, chapter):
     assert r.stdout.startswith(f"chapter {chapter} failed (attempt 1)")
 
 
+NO_COUNTERS = dict.fromkeys(("barricade", "swan_hp_drawn", "endgame", "king_health", "vessel_hp_drawn", "mending_rope",
+                              "plenty_of_provisions", "spare_wood", "special_event", "time_tokens",
+                              "desperation_time_tokens", "doom_clock", "siege_cards_drawn"))
+
+
 @pytest.mark.parametrize("chapter, counters", [
-    ("04", {"barricade": None, "swan_hp_drawn": 0, "endgame": None}),
-    ("07", {"barricade": 3, "swan_hp_drawn": None, "endgame": None}),
-    ("09", {"barricade": None, "swan_hp_drawn": None, "endgame": False}),
-    ("05", {"barricade": None, "swan_hp_drawn": None, "endgame": None}),
+    ("04", {"swan_hp_drawn": 0, "vessel_hp_drawn": 0}),
+    ("07", {"barricade": 3, "siege_cards_drawn": 0}),
+    ("09", {"endgame": False, "king_health": 80, "desperation_time_tokens": 2}),  # 2 heroes x 40 (RB L1299)
+    ("05", {"mending_rope": 0, "plenty_of_provisions": 0, "spare_wood": 0}),  # RB L1205
+    ("01", {"special_event": False}),
+    ("02", {"doom_clock": 0}),
+    ("03", {"time_tokens": 3}),  # RB L1134
+    ("06", {}),
+    ("08", {}),
 ])
 def test_each_chapter_starts_its_own_counters(run, root, chapter, counters):
     started(run, root, chapter)
-    assert table(run)["counters"] == counters
+    assert table(run)["counters"] == NO_COUNTERS | counters
 
 
 def test_chapter_07_the_barricade(run, root):
@@ -222,7 +232,7 @@ def test_an_event_of_another_chapter_is_refused(run, root):
     r = run("adventure", "event", "endgame")
     assert (r.exit_code, r.stderr) == (1, "error: campaigns/test/adventure.toml: adventure-event: chapter 05 has no "
                                           "Endgame Trigger: it is chapter 09's (RB L1309); events of chapter 05: "
-                                          "none\n")
+                                          "mending-rope, plenty-of-provisions, spare-wood\n")
     assert snapshot(root) == before
 
 

@@ -494,16 +494,18 @@ def test_battalion_json_and_an_order_that_never_repeats(run, camp):
 
 def test_siege_activates_the_first_monster_of_the_same_kind(run, camp):
     # RB L1237: not the strongest monster: "the First Monster of that same kind, following the order on the
-    # Monster Status board". Chapter 07 applies it by itself; --siege anywhere else.
+    # Monster Status board". Chapter 07 applies it by itself; --siege anywhere else. Chapter 07 uses only its
+    # Scenario Monsters (RB L1245): the battalion summons two of them.
     write(camp / "story.toml", STORY)
     board = ELEVEN[:-1] + [("Vile Spawn", "Scenario", 12)]
     board[7] = ("Vile Spawn", "Scenario", 8)
+    board[2] = ("Coiled Harridan", "Scenario", 3)
     adventure(camp, chapter="07", raid="", monsters=board)
-    r = run("battalion", "Vile Spawn", "Gremlin Horde")
+    r = run("battalion", "Vile Spawn", "Coiled Harridan")
     assert r.exit_code == 0, r
     assert ("Siege of Everedge: each activates the first monster of its own kind instead (RB L1237):\n"
             "  Vile Spawn: activate Vile Spawn in slot 8 (gray)\n"
-            "  Gremlin Horde: activate Gremlin Horde in slot 1 (yellow)\n") in r.stdout
+            "  Coiled Harridan: activate Coiled Harridan in slot 3 (pink)\n") in r.stdout
     adventure(camp, chapter="05", monsters=board)
     data = json.loads(run("battalion", "Vile Spawn", "--siege", "--json", "--dry-run").stdout)
     assert (data["activations"], data["order"], data["siege"]) == (1, ["Vile Spawn"], True)

@@ -410,6 +410,9 @@ def test_chapter_show_7_for_three_heroes_recruits_two_followers(run, sgc):
         "Camaraderie: recruit 2 Followers (5 - 3 heroes) from Elros the Assassin, Lorelai the Mage, Maya the "
         "Ranger, Vorn the Warrior (RB L1247)\n"
         "Trauma limit: 1 Trauma Cube per hero; the second defeats the hero and the adventure fails (RB L1026-1032)\n"
+        "End of the round: the Siege of Everedge deck at the end of the Initiative Track (RB L1235; drunagor round "
+        "end)\n"
+        "Monsters: only the Scenario Monsters, Vicious Mauler, Vile Spawn, Coiled Harridan (RB L1245)\n"
         "Adventure Track: open; chapter 03 is the next unfilled slot\n")
 
 

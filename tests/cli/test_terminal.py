@@ -105,7 +105,7 @@ def test_no_color_on_a_terminal_is_the_plain_text_byte_for_byte(campaign, cmd):
 
 def test_adventure_show_draws_all_twelve_slots_on_a_terminal(campaign):
     text = ANSI.sub("", _run_pty(["-C", str(campaign), "adventure", "show"], 80))
-    board = text[text.index("Monsters on the board"):text.index("Last at the table")]
+    board = text[text.index("Monsters on the board"):text.index("At the end of round")]  # the round's line next
     assert " 1 \u25a0 yellow     Fell Asteris (Gray)" in board
     assert "12 \u25a0 brown      -" in board
     assert len([line for line in board.splitlines()[1:] if line.strip()]) == 6  # two boards of six

@@ -132,6 +132,13 @@ def test_the_example_adventure_as_a_picture(run, example):
     assert not adventure.find_all("table", "cubes")  # the example's adventure.toml tracks no cubes
     recent = [li.text() for li in adventure.find("ul", "recent").find_all("li")]
     assert recent[-1].startswith("tiebreak: Tie Breaker: 2 runes (gray, red) from Pile 2")
+    assert "round 1" in adventure.find("div", "meta").text()  # SPEC 10: the round, its end, the counters
+    assert adventure.find("p", "next-round").text() == (
+        "At the end of round 1: the Growing Influence card, face A, draws its runes (how many: not recorded), then "
+        "flips (RB L1187)")
+    assert [li.text() for li in adventure.find("ul", "counters").find_all("li")] == [
+        "Mending Rope collected: 0 (RB L1205)", "Plenty of Provisions collected: 0 (RB L1205)",
+        "Spare Wood collected: 0 (RB L1205)"]
 
 
 def test_the_example_timeline(run, example):
@@ -377,6 +384,8 @@ def test_the_markdown_of_the_example(run, example):
     assert "| 05 | Tempest Island | under way |  |\n" in md
     assert "| 2 | dark blue | Tidehunter | Minion |\n" in md
     assert "- **Piles of Runes:** Pile 1 (1 blue, 1 green, 1 orange); Pile 2 (1 blue, 1 green, 1 orange)\n" in md
+    assert ("- **Round 1:** At the end of round 1: the Growing Influence card, face A, draws its runes (how many: not "
+            "recorded), then flips (RB L1187)\n- Mending Rope collected: 0 (RB L1205)\n") in md
     assert "| **top** | — | — | — | Flame Swipe | — |\n" in md
     assert "- **04 Battle on the High Sea**, attempt 1: **won** · 4 heroes · 3 draws · Naval Raid card\n" in md
     assert md.count("\n## ") == 8

@@ -85,6 +85,8 @@ def adventure_start(
 def adventure_show(json: JsonOpt = False) -> None:
     """The table now: rune bag, Initiative Track, Piles of Runes, raid card face, monsters and their slots.
 
+    Also the round, what its end will do (drunagor round end), and the chapter's counters and tokens.
+
     Example: drunagor adventure show
     """
     from ...ops import adventure as ops
@@ -101,7 +103,7 @@ def _print_table(d: dict) -> None:
     from ...ops.words import pile_runes, plural, runes_text
     from ...model.adventure import SLOT_COLOURS, STATUS_BOARD_TRACKS
 
-    term.heading(f"Chapter {d['chapter']}, {d['title']}: {plural(d['heroes'], 'hero', 'heroes')}")
+    term.heading(f"Chapter {d['chapter']}, {d['title']}: {plural(d['heroes'], 'hero', 'heroes')}, round {d['round']}")
     term.line(f"Rune bag: {plural(d['runes_in_bag'], 'rune')} ({runes_text(d['bag'])})")
     term.line(f"Initiative Track: {plural(sum(d['track'].values()), 'rune')} ({runes_text(d['track'])})")
     piles = "; ".join(f"Pile {p['id']} ({pile_runes(p['runes'])})" for p in d["piles"])
@@ -123,6 +125,7 @@ def _print_table(d: dict) -> None:
             term.line(f"Off the status board (boss): {', '.join(bosses)}")
     else:
         term.line("Monsters on the board: none")
+    term.line(d["next_round"])
     _print_losing(d)
     recent = [e for e in d["log"] if e.get("text")][-5:]
     if recent:
@@ -140,13 +143,10 @@ def _print_losing(d: dict) -> None:
             for hero, c in d["cubes"].items() if c["trauma"] or c["curse"]]
     if held:
         term.line("Cubes (held/can hold): " + "; ".join(held))
-    counters = d["counters"]
-    if counters["barricade"] is not None:
-        term.line(f"Barricade: {counters['barricade']} of 3 tokens left (RB L1243)")
-    if counters["swan_hp_drawn"] is not None:
-        term.line(f"Pristine Swan HP cards drawn: {counters['swan_hp_drawn']} (RB L1177)")
-    if counters["endgame"] is not None:
-        term.line("Endgame Trigger: " + ("happened (RB L1309)" if counters["endgame"] else "not yet (RB L1309)"))
+    from ...ops.round import counter_lines
+
+    for line in counter_lines(d["counters"]):
+        term.line(line)
     if d["lost"]:
         term.line(f"The adventure is lost: {d['lost']}. Record it with `drunagor adventure end --lost`.", "bold red")
 
@@ -173,30 +173,37 @@ def adventure_end(
         _report(c, ops.end(c, "won" if won else "lost"), commit=commit)
 
 
+EVENT_NAMES = ("barricade|swan-hp|endgame|vessel-hp|king-health|desperation-time|special-event|mending-rope|"
+               "plenty-of-provisions|spare-wood")
+
+
 @adventure_app.command("event", help=(
-    "A chapter's own losing count: a Barricade token removed, a Pristine Swan HP card drawn, the Endgame "
-    "Trigger.\n\n"
-    "Chapter 07: 3 Barricade tokens, the last one removed fails the adventure (RB L1243, L1251). Chapter 04: "
-    "drawing the last Pristine Swan's HP card fails it (RB L1177). Chapter 09: after the Endgame Trigger a defeat "
-    "of the party is the ending \"A Hero Undone\", not a failure (RB L1309). On the shipped example chapter 05 is "
-    "under way, so the example plays on to chapter 07 first.\n\n"
+    "A chapter's own counter, as the book names it: a Barricade token removed (07), a Pristine Swan or Corrupted "
+    "Vessel HP card drawn (04), the Endgame Trigger, the Awakened King's Health or a Time token off the "
+    "Desperation Attack card (09), the Special Event token on the Rune card (01), a resource collected (05).\n\n"
+    "Chapter 07: the last Barricade token removed fails the adventure (RB L1243, L1251). Chapter 04: drawing the "
+    "last Pristine Swan's HP card fails it (RB L1177); the last Corrupted Vessel's HP card is the ending \"A Day "
+    "For the Prey\" (RB L1179). Chapter 09: the Awakened King has 40 Health per hero, 1 lost per Darkness square "
+    "purged (--count: the damage, RB L1295-1299); 2 Time tokens on the Desperation Attack card (RB L1301); after "
+    "the Endgame Trigger a defeat of the party is the ending \"A Hero Undone\", not a failure (RB L1309). Chapter "
+    "01: the Special Event token on the Rune card (RB L1074). Chapter 05: 1 Mending Rope, 1 Plenty of Provisions "
+    "and 1 Spare Wood (RB L1205). On the shipped example chapter 05 is under way.\n\n"
     # one line: the docs test runs it as written (a help text, so that it may be longer than the code's lines)
-    "Example: drunagor adventure end --won && drunagor adventure start 6 && drunagor adventure end --won && "
-    "drunagor adventure start 7 && drunagor adventure event barricade"))
+    "Example: drunagor adventure event spare-wood"))
 def adventure_event(
-    name: Annotated[str, typer.Argument(metavar="barricade|swan-hp|endgame",
-                                        help="The chapter's event: barricade (07), swan-hp (04), endgame (09).")],
+    name: Annotated[str, typer.Argument(metavar=EVENT_NAMES, help="The chapter's counter.")],
+    count: Annotated[int, typer.Option("--count", help="How many (the damage for king-health).")] = 1,
     deck: Annotated[Optional[int], typer.Option(
-            "--deck", help="How many HP cards the Pristine Swan's deck holds (asked once, remembered under "
+            "--deck", help="How many HP cards the deck holds (swan-hp, vessel-hp: asked once, remembered under "
                            "[cards]).")] = None,
     json: JsonOpt = False,
     commit: CommitOpt = False,
 ) -> None:
     """The help is in the decorator (its example is one long line)."""
-    from ...ops import losing
+    from ...ops import round as ops
 
     with open_campaign(write=True) as c:
-        _report(c, losing.chapter_event(c, name, deck=deck), commit=commit, json=json)
+        _report(c, ops.event(c, name, count=count, deck=deck), commit=commit, json=json)
 
 
 @adventure_app.command("undo")
@@ -206,7 +213,7 @@ def adventure_undo(
     json: JsonOpt = False,
     commit: CommitOpt = False,
 ) -> None:
-    """Take back the last table events (raid, draw, monster, pile, tiebreak, battalion, cube, recall, event).
+    """Take back the last table events (raid, draw, monster, pile, tiebreak, battalion, cube, recall, event, round).
 
     adventure.toml is restored exactly as it was before them, its log included. The random draws of a
     raid or a draw taken back are drawn anew by the next command (or replayed with --seed).

@@ -202,6 +202,7 @@ def chapter_show(
     Example: drunagor chapter show 7 --heroes 3
     """
     from ...rules import track
+    from ...rules.chapters import setup_lines
 
     with open_campaign() as c:
         b = dict(story_ops.briefing(c, n, heroes).data)
@@ -211,7 +212,7 @@ def chapter_show(
         term.json(b)
         return
     term.heading(f"Chapter {b['chapter']}: {b['title']}, for {track.plural(b['heroes'], 'hero', 'heroes')}")
-    for line in track.briefing_lines(b):
+    for line in [*track.briefing_lines(b), *setup_lines(b)]:
         term.line(line)
     term.line(track.track_line(b["state"], b["failures"], b["next"], first_open))
 

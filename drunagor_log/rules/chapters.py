@@ -1,0 +1,349 @@
+"""Each chapter's own mechanics at the table, from its paragraphs (RB L1060-1309) as the catalog holds
+them (`[chapter.mechanics]` in catalog/data/chapters.toml): the counters the book names and the
+`adventure event` that moves each, chapter 02's Doom Clock, the setup numbers by party size, and
+chapter 07's rule that only its Scenario Monsters take part. The end of the round is rules/round.py.
+
+Pure: no files, no terminal. A move the rules do not allow raises `Refused` (errors.py, exit 1).
+
+The counters live in the adventure state's `counters` table, beside rules/losing.py's three
+(barricade, swan_hp_drawn, endgame); a counter the file does not hold yet is at its start value, so
+an adventure started by an older drunagor reads the same. The same table keeps the round number and
+the face of the Rune card (`round`, `rune_face`), which `adventure undo` restores with the rest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from drunagor_log import catalog
+from drunagor_log.errors import Refused
+from drunagor_log.model.adventure import AdventureState
+from drunagor_log.rules import losing
+from drunagor_log.values import record
+
+#: Keys of the `counters` table that are not the book's counters: the round, and the Rune card's face.
+ROUND, RUNE_FACE = "round", "rune_face"
+#: `adventure show --json` "counters", in this order; null where the chapter has none.
+COUNTER_KEYS = (*losing.COUNTER_KEYS, "king_health", "vessel_hp_drawn", "mending_rope", "plenty_of_provisions",
+                "spare_wood", "special_event", "time_tokens", "desperation_time_tokens", "doom_clock",
+                "siege_cards_drawn")
+
+
+@record
+class ChapterEvent:
+    """An `adventure event NAME`: the chapter it belongs to, the counter it moves, what it is, its line."""
+
+    chapter: str
+    counter: str
+    title: str
+    rule: str
+
+
+#: The counters `adventure event` moves, beside rules/losing.py's EVENTS (barricade, swan-hp, endgame).
+EVENTS = {
+    "special-event": ChapterEvent("01", "special_event", "Special Event token on the Rune card", "RB L1074"),
+    "vessel-hp": ChapterEvent("04", "vessel_hp_drawn", "Corrupted Vessel's HP deck", "RB L1179"),
+    "mending-rope": ChapterEvent("05", "mending_rope", "Mending Rope to collect", "RB L1205"),
+    "plenty-of-provisions": ChapterEvent("05", "plenty_of_provisions", "Plenty of Provisions to collect",
+                                         "RB L1205"),
+    "spare-wood": ChapterEvent("05", "spare_wood", "Spare Wood to collect", "RB L1205"),
+    "king-health": ChapterEvent("09", "king_health", "Awakened King's Health", "RB L1295-1299"),
+    "desperation-time": ChapterEvent("09", "desperation_time_tokens", "Time tokens on the Desperation Attack card",
+                                     "RB L1301"),
+}
+#: Every event name, with its chapter and line (for the refusal that names the chapter's own).
+ALL_EVENTS: dict[str, tuple[str, str]] = {**losing.EVENTS, **{n: (e.chapter, e.rule) for n, e in EVENTS.items()}}
+
+
+def mechanics(chapter: str) -> Mapping[str, Any]:
+    return catalog.chapter(chapter).mechanics
+
+
+def slug(name: str) -> str:
+    """"Plenty of Provisions" -> "plenty_of_provisions" (a counter's key)."""
+    return name.casefold().replace(" ", "_").replace("'", "")
+
+
+# ------------------------------------------------------------------------------------- counters
+
+
+def counters_at_start(chapter: str, heroes: int) -> dict[str, Any]:
+    """The chapter's counters when the adventure starts (the book's numbers, each with its line in the
+    catalog): a Rune card's tokens (RB L1074, L1134), the Doom Clock (RB L1106), the Corrupted Vessel's
+    HP cards drawn (RB L1179), the resources collected (RB L1205), the Siege deck's cards drawn (RB
+    L1235), the Awakened King's Health, 40 per hero (RB L1299), the Desperation Attack's Time tokens (RB
+    L1301)."""
+    m = mechanics(chapter)
+    start = losing.counters_at_start(chapter)
+    token = m.get("token")
+    if token is not None:
+        if token["placed"] == "start":
+            start["time_tokens"] = token["count"]
+        else:
+            start["special_event"] = False
+    if "doom_clock" in m:
+        start["doom_clock"] = 0
+    if "vessel" in m:
+        start["vessel_hp_drawn"] = 0
+    for name in m.get("resources", {}).get("names", ()):
+        start[slug(name)] = 0
+    if "siege_deck" in m:
+        start["siege_cards_drawn"] = 0
+    boss = catalog.chapter(chapter).boss
+    if "purge" in m and boss is not None:
+        start["king_health"] = boss.health(heroes)
+    if "desperation" in m:
+        start["desperation_time_tokens"] = m["desperation"]["tokens"]
+    return start
+
+
+def counters(state: AdventureState) -> dict[str, Any]:
+    """The chapter's counters now (without the round and the Rune card's face)."""
+    now = counters_at_start(state.chapter, state.heroes)
+    now.update((k, v) for k, v in state.counters.items() if k not in (ROUND, RUNE_FACE))
+    return now
+
+
+def counters_json(state: AdventureState) -> dict[str, Any]:
+    """`adventure show --json` "counters": every counter, null where the chapter has none."""
+    now = counters(state)
+    return {key: now.get(key) for key in COUNTER_KEYS}
+
+
+def round_number(state: AdventureState) -> int:
+    """The round under way: 1 until the first end of round."""
+    return int(state.counters.get(ROUND, 1))
+
+
+def rune_face(state: AdventureState) -> str:
+    """The face of the Rune card at the end of the Initiative Track: A at the start (e.g. RB L1062)."""
+    return str(state.counters.get(RUNE_FACE, "A"))
+
+
+def with_counters(state: AdventureState, **changes: Any) -> AdventureState:
+    """The state with these counters changed (the others kept as the file holds them)."""
+    return state.replace(counters={**state.counters, **changes})
+
+
+# ---------------------------------------------------------------------------------------- events
+
+
+@record
+class EventResult:
+    """What an `adventure event` did: the new state, the line to print, the losing condition met (or
+    None) and the cutscene or ending to read (or None)."""
+
+    state: AdventureState
+    text: str
+    lost: str | None = None
+    read: str | None = None
+
+
+def refuse_other_chapter(state: AdventureState, name: str) -> None:
+    """A counter of another chapter is refused, naming the chapter's own."""
+    chapter, rule = ALL_EVENTS[name]
+    if state.chapter == chapter:
+        return
+    own = [n for n, (ch, _) in ALL_EVENTS.items() if ch == state.chapter]
+    title = EVENTS[name].title if name in EVENTS else losing.event_title(name)
+    raise Refused(f"chapter {state.chapter} has no {title}: it is chapter {chapter}'s ({rule})", "adventure-event",
+                  f"events of chapter {state.chapter}: " + (", ".join(own) or "none"))
+
+
+def chapter_event(state: AdventureState, name: str, count: int = 1, *, deck: int | None = None) -> EventResult:
+    """`adventure event NAME --count N` for the counters of EVENTS (the chapter checked first)."""
+    refuse_other_chapter(state, name)
+    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+        raise Refused(f"--count must be at least 1, not {count!r}", "adventure-event")
+    if name == "vessel-hp":
+        return _vessel_hp(state, count, deck)
+    if name == "special-event":
+        return _special_event(state, count)
+    if name == "king-health":
+        return _king_health(state, count)
+    if name == "desperation-time":
+        return _desperation(state, count)
+    return _resource(state, name, count)
+
+
+def _special_event(state: AdventureState, count: int) -> EventResult:
+    """RB L1074: "Place a Special Event token on top of the Rune card as a reminder"."""
+    if count != 1:
+        raise Refused("one Special Event token goes on the Rune card (RB L1074)", "special-event", "leave out --count")
+    if counters(state)["special_event"]:
+        raise Refused("the Special Event token is on the Rune card already", "special-event (RB L1074)",
+                      "it leaves at the next end of the round (drunagor round end)")
+    token = mechanics(state.chapter)["token"]
+    return EventResult(with_counters(state, special_event=True),
+                       f"the Special Event token placed on the Rune card: when the Initiative Marker reaches it, "
+                       f"after its effects, remove the token and read \"{token['cutscene']}\" on page "
+                       f"{token['page']} (RB L1074)")
+
+
+def _vessel_hp(state: AdventureState, count: int, deck: int | None) -> EventResult:
+    """RB L1179: the last Corrupted Vessel's HP card drawn destroys the enemy vessel: the ending."""
+    if deck is None:
+        raise Refused("how many HP cards the Corrupted Vessel's deck holds is not known", "vessel-hp (RB L1179)",
+                      "count them and give --deck N once")
+    drawn = counters(state)["vessel_hp_drawn"]
+    if drawn + count > deck:
+        raise Refused(f"{drawn} of the Corrupted Vessel's {deck} HP cards are drawn: {count} more cannot be",
+                      "vessel-hp (RB L1179)", f"draw at most {deck - drawn}" if deck > drawn else
+                      "take back a card drawn by mistake with `drunagor adventure undo`")
+    new = with_counters(state, vessel_hp_drawn=drawn + count)
+    said = f"Corrupted Vessel's HP card{'s' if count > 1 else ''} drawn: {drawn + count} of {deck}"
+    if drawn + count < deck:
+        return EventResult(new, f"{said} (RB L1179)")
+    ending = mechanics(state.chapter)["vessel"]
+    read = f"\"{ending['ending']}\" on page {ending['page']}"
+    return EventResult(new, f"{said}: the last one, the enemy vessel is destroyed: read {read} (RB L1179)",
+                       read=ending["ending"])
+
+
+def _king_health(state: AdventureState, damage: int) -> EventResult:
+    """RB L1295-1299: 40 Health per hero; a Purge takes 1 per Darkness square (`damage`: the squares, or
+    any other damage the party deals him)."""
+    health = counters(state)["king_health"]
+    if health <= 0:
+        raise Refused("the Awakened King has no Health left", "king-health (RB L1299)",
+                      "take back damage recorded by mistake with `drunagor adventure undo`")
+    left = max(health - damage, 0)
+    new = with_counters(state, king_health=left)
+    full = catalog.chapter(state.chapter).boss
+    most = full.health(state.heroes) if full is not None else health
+    text = (f"the Awakened King loses {damage} Health: {left} of {most} left (1 per Darkness square purged, "
+            f"RB L1295; 40 per hero, RB L1299)")
+    if left == 0:
+        text += "; he has no Health left"
+    return EventResult(new, text)
+
+
+def _desperation(state: AdventureState, count: int) -> EventResult:
+    """RB L1301: 2 Time tokens on the Desperation Attack card. When they leave, and what follows, is on
+    the card (the Awakened King's Clarifications, page 126 on, are not transcribed)."""
+    left = counters(state)["desperation_time_tokens"]
+    if count > left:
+        raise Refused(f"{left} Time token{'' if left == 1 else 's'} on the Desperation Attack card: {count} cannot "
+                      "be removed", "desperation-time (RB L1301)",
+                      f"remove at most {left}" if left else "take one back with `drunagor adventure undo`")
+    new = with_counters(state, desperation_time_tokens=left - count)
+    text = f"{count} Time token{'s' if count > 1 else ''} off the Desperation Attack card: {left - count} of 2 left"
+    if left - count == 0:
+        text += " (what follows is on the card; the book's page 126 on is not transcribed)"
+    return EventResult(new, text + " (RB L1301)")
+
+
+def _resource(state: AdventureState, name: str, count: int) -> EventResult:
+    """RB L1205: 1 Mending Rope, 1 Plenty of Provisions and 1 Spare Wood collected, then the last enemy
+    defeated: the ending."""
+    event = EVENTS[name]
+    res = mechanics(state.chapter)["resources"]
+    now = counters(state)
+    new = with_counters(state, **{event.counter: now[event.counter] + count})
+    title = next(n for n in res["names"] if slug(n) == event.counter)
+    text = f"{title} collected: {now[event.counter] + count} (RB L1205)"
+    have = counters(new)
+    missing = [n for n in res["names"] if not have[slug(n)]]
+    if missing:
+        return EventResult(new, f"{text}; still to collect: {', '.join(missing)}")
+    return EventResult(new, f"{text}; all three collected: as soon as the last enemy is defeated, read "
+                            f"\"{res['ending']}\" on page {res['page']} (RB L1205)", read=res["ending"])
+
+
+# ------------------------------------------------------------------------------------ Doom Clock
+
+
+def pile_left_board(state: AdventureState) -> tuple[AdventureState, str | None]:
+    """A Pile of Runes completely removed from the board: chapter 02's Doom Clock counts it and names
+    the cutscene of the 1st, 2nd, 3rd (RB L1106-1110); other chapters keep no count (None)."""
+    clock = mechanics(state.chapter).get("doom_clock")
+    if clock is None:
+        return state, None
+    n = counters(state)["doom_clock"] + 1
+    new = with_counters(state, doom_clock=n)
+    if n > len(clock):
+        return new, (f"Doom Clock: the {losing.ordinal(n)} Pile of Runes removed; the book names a cutscene for the "
+                     f"first {len(clock)} only (RB L1106-1110)")
+    scene = clock[n - 1]
+    return new, (f"Doom Clock: the {losing.ordinal(n)} Pile of Runes removed: at the end of the current Hero's "
+                 f"turn, read \"{scene['cutscene']}\" on page {scene['page']} ({scene['source']})")
+
+
+# ------------------------------------------------------------------------- setup by party size
+
+
+@record
+class SetupMonster:
+    """A monster printed on a setup diagram, placed from so many heroes on (RB L1080: "W2 – 2+: WM")."""
+
+    marker: str
+    monster: str
+    level: str
+    heroes: int
+
+
+def setup_monsters(chapter: str, heroes: int) -> tuple[SetupMonster, ...] | None:
+    """The setup's monsters a party of `heroes` places (RB L1080, L1279); None when the book gives none."""
+    entries = mechanics(chapter).get("setup_monsters")
+    if entries is None:
+        return None
+    return tuple(SetupMonster(**e) for e in entries if e["heroes"] <= heroes)
+
+
+def crush_damage(chapter: str, heroes: int) -> int | None:
+    """The Crush: each hero takes as much non-preventable damage as there are heroes (RB L1287); None in
+    a chapter without Darkness."""
+    return heroes if "crush" in mechanics(chapter) else None
+
+
+def setup_numbers(chapter: str, heroes: int) -> dict[str, Any]:
+    """`chapter show`'s setup numbers by party size, for --json (null where the chapter has none)."""
+    m = mechanics(chapter)
+    monsters = setup_monsters(chapter, heroes)
+    return {
+        "setup_monsters": None if monsters is None else [
+            {"marker": s.marker, "monster": s.monster, "level": s.level, "from_heroes": s.heroes} for s in monsters],
+        "crush_damage": crush_damage(chapter, heroes),
+        "rune_card": (m.get("rune_card") or m.get("siege_deck") or {}).get("name"),
+    }
+
+
+def setup_lines(b: Mapping[str, Any]) -> list[str]:
+    """`chapter show`'s lines for the numbers of `setup_numbers` (b: the briefing with them)."""
+    lines = []
+    chapter, k = b["chapter"], b["heroes"]
+    m = mechanics(chapter)
+    card = m.get("rune_card") or m.get("siege_deck")
+    if card is not None:
+        lines.append(f"End of the round: the {card['name']} {'deck' if 'siege_deck' in m else 'card'} at the end of "
+                     f"the Initiative Track ({card['source']}; drunagor round end)")
+    if b.get("setup_monsters") is not None:
+        placed = ", ".join(f"{s['marker']} {s['monster']} ({s['level']})" for s in b["setup_monsters"])
+        lines.append(f"Setup monsters for {k} hero{'' if k == 1 else 'es'}: {placed} ({m['setup_monsters_source']})")
+    if b.get("crush_damage") is not None:
+        lines.append(f"The Crush: {b['crush_damage']} non-preventable damage to every hero (the number of heroes, "
+                     f"{m['crush']['source']})")
+    if "only_scenario_monsters" in m:
+        lines.append(f"Monsters: only the Scenario Monsters, {', '.join(catalog.chapter(chapter).scenario_monsters)} "
+                     f"({m['only_scenario_monsters']})")
+    return lines
+
+
+# ----------------------------------------------------------------------------- monster rules
+
+
+def allowed_monsters(chapter: str) -> tuple[str, ...] | None:
+    """The only monsters a chapter uses (chapter 07: its Scenario Monsters, RB L1245); None: no limit."""
+    info = catalog.chapter(chapter)
+    return info.scenario_monsters if "only_scenario_monsters" in info.mechanics else None
+
+
+def check_monster(chapter: str, name: str) -> None:
+    """Refuse a monster the chapter does not use (RB L1245), naming the ones it allows."""
+    allowed = allowed_monsters(chapter)
+    if allowed is None or any(name.casefold() == a.casefold() for a in allowed):
+        return
+    rule = mechanics(chapter)["only_scenario_monsters"]
+    raise Refused(f"chapter {chapter} uses only its Scenario Monsters ({rule}): {name} is not one of them",
+                  f"scenario-monsters ({rule})", f"the monsters of chapter {chapter}: {', '.join(allowed)}")
