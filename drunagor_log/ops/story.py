@@ -272,8 +272,8 @@ def record_chapter(c: Campaign, chapter: Any, state: str, force: bool = False) -
     if state == "failed":
         n = failures[ch]
         lines = (f"Chapter {ch} stays open on the Adventure Track: play it again (RB L961).",
-                 "Replaying? The rulebook suggests Taking It Easy, e.g. one more Trauma Cube per hero "
-                 "(rules.trauma_limit, RB L1022-1028).")
+                 "Replaying? The rulebook suggests Taking It Easy, one more Trauma Cube per hero "
+                 "(RB L1022-1028): drunagor rules set --difficulty easy.")
         return Change(f"chapter {ch}: failed attempt recorded ({n} so far){corrected}", lines, data=data)
     new_track = {**story.track, ch: state}
     if state == "completed":

@@ -51,7 +51,7 @@ def new_adventure(*, chapter: str, heroes: int, bag: Mapping[str, int], stirring
         if short:
             raise Refused(f"Stirring Darkness takes {stirring_darkness} runes of each colour, but the bag "
                           f"holds fewer {', '.join(short)}", "stirring-darkness",
-                          "fix rules.rune_bag in story.toml to the runes in your bag")
+                          "record the runes in your bag: drunagor rules set --rune-bag red=N,...")
         for colour in full:
             full[colour] -= stirring_darkness
             track[colour] += stirring_darkness

@@ -108,7 +108,8 @@ def test_start_a_chapter_without_raid_or_stirring_darkness(run, party):
                 "complete|skip)"),
     (("10",), 2, "no chapter '10': chapters are 01 to 09; give a chapter from 1 to 9"),
     (("--heroes", "5"), 1, "campaigns/test/story.toml: heroes (RB L941-943): 5 heroes: this campaign plays with 1 to "
-                           "4 heroes; give --heroes within the limit (rules.max_heroes in story.toml)"),
+                           "4 heroes; give --heroes from 1 to 4; with extra-hero content, allow five: "
+                           "drunagor rules set --max-heroes 5"),
     (("--heroes", "6"), 2, "--heroes must be from 1 to 5, not 6; 4 heroes; 5 with extra-hero content (RB L941-943)"),
     (("--heroes", "0"), 2, "--heroes must be from 1 to 5, not 0; 4 heroes; 5 with extra-hero content (RB L941-943)"),
     (("--models", "4"), 2, "--models is asked only when the catalog does not know a model count: each Minion has 4 "

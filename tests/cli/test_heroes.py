@@ -156,8 +156,8 @@ def test_a_fifth_hero_is_refused_with_max_heroes_4(run, party):
     assert r.exit_code == 1
     assert r.stderr == ("error: campaigns/sgc/story.toml:15: max-heroes: the party already has 4 heroes (Andreas, "
                         "Catharina, Nyx, Vacrem) and max_heroes is 4 (RB L943); a hero must leave first (drunagor "
-                        "hero remove NAME), or, with extra-hero content such as Spoils of War or Hero Pack #1, set "
-                        "max_heroes = 5 under [rules] in story.toml\n")
+                        "hero remove NAME), or, with extra-hero content such as Spoils of War or Hero Pack #1, allow "
+                        "five: drunagor rules set --max-heroes 5\n")
     assert snapshot(party) == before
     # a hero who left does not count
     assert run("hero", "remove", "Vacrem").exit_code == 0
@@ -643,8 +643,8 @@ def test_check_too_many_heroes(run, party):
     r = run("check")
     assert r.exit_code == 1
     assert ("campaigns/sgc/story.toml:15: max-heroes: 2 active heroes, but max_heroes is 1 (RB L943); mark the "
-            "heroes who left with retired = true (drunagor hero remove NAME), or set max_heroes = 5 with extra-hero "
-            "content") in r.stdout.splitlines()
+            "heroes who left with retired = true (drunagor hero remove NAME), or with extra-hero content allow five "
+            "(drunagor rules set --max-heroes 5)") in r.stdout.splitlines()
 
 
 # ------------------------------------------------------------------------------- recruit, camp
