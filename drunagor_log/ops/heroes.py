@@ -279,8 +279,8 @@ def hero_data(hero: Hero, story: Any, party: Sequence[Hero]) -> dict:
         "skills": [{"name": s.name, "tree": s.tree, "level": s.level, "chapter": s.chapter} for s in hero.skills],
         "equipment": [{"name": i.name, "kind": i.kind, "quality": i.quality, "place": i.place, "from": i.given_by}
                       for i in hero.equipment],
-        "upgrades": [{"item": u.item, "to": u.to, "discarded": u.discarded, "chapter": u.chapter}
-                     for u in hero.upgrades],
+        "upgrades": [{"item": u.item, "to": u.to, "discarded": u.discarded or None, "chapter": u.chapter,
+                      "reward": u.reward} for u in hero.upgrades],
         "expected": None, "recorded": None, "owes": None, "excess": None,
     }
     if hero.active:

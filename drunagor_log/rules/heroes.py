@@ -22,7 +22,7 @@ RECORD_WITH = {
     "level2_skills": ("skills", "drunagor hero learn {h} SKILL --tree TREE --level 2"),
     "class_abilities": ("class_abilities", "drunagor hero ability {h} ABILITY"),
     "spoils": ("equipment", "drunagor hero gain {h} ITEM"),
-    "spoils_upgrades": ("upgrades", "drunagor spoils upgrade {h} ITEM --discard OTHER"),
+    "spoils_upgrades": ("upgrades", "drunagor spoils upgrade {h} ITEM --reward"),
 }
 ROLE_CARDS = ("I", "II")  # RB L988, L1051: a new hero takes Dungeon Role cards I and II only
 STARTING_GEAR = 2  # RB L989: 2 pieces of Starting Gear

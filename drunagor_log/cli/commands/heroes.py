@@ -435,7 +435,8 @@ def _print_hero(d: dict) -> None:
     else:
         term.line("Equipment: none")
     for u in d["upgrades"]:
-        term.line(f"Upgrade: {u['item']} to {u['to']}, discarding {u['discarded']}"
+        how = "a reward (nothing disposed of)" if u.get("reward") else f"discarding {u['discarded']}"
+        term.line(f"Upgrade: {u['item']} to {u['to']}, {how}"
                   + (f" (after chapter {u['chapter']})" if u["chapter"] else ""))
     if d["owes"] is not None:
         term.line("Rewards owed: " + (rewards.describe(d["owes"]) or "nothing"))
