@@ -17,8 +17,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .. import catalog
 from ..errors import RuleError, UsageError
+from ..names import lookup
+from ..store import edit
 from . import Change
+from .losing import trauma_bonus
 
 if TYPE_CHECKING:
     from ..campaign import Campaign
@@ -44,8 +48,6 @@ def difficulty(trauma_limit: int) -> str | None:
 
 def rune_bag(rules: Rules) -> dict[str, int]:
     """The campaign's rune bag: story.toml's, else drunagor's default (community data)."""
-    from .. import catalog
-
     return dict(rules.rune_bag) or dict(catalog.DEFAULT_RUNE_BAG)
 
 
@@ -106,8 +108,6 @@ def set_rules(c: Campaign, *, difficulty_name: str | None = None, trauma_limit: 
 
 def _write(c: Campaign, rules: Rules, limit: int | None, max_heroes: int | None,
            new_bag: dict[str, int] | None) -> Change:
-    from ..store import edit
-
     tbl = edit.table(c.story_file.edit(), "rules")
     said = []
     after: dict[str, Any] = {"trauma_limit": rules.trauma_limit, "max_heroes": rules.max_heroes,
@@ -131,8 +131,6 @@ def _write(c: Campaign, rules: Rules, limit: int | None, max_heroes: int | None,
 
 def _trauma_limit(difficulty_name: str | None, trauma_limit: int | None) -> int | None:
     """The limit --difficulty or --trauma-limit asks for (both: they must agree)."""
-    from ..names import lookup
-
     if trauma_limit is not None and not 0 <= trauma_limit <= MAX_TRAUMA_LIMIT:
         raise UsageError(f"--trauma-limit must be from 0 to {MAX_TRAUMA_LIMIT}, not {trauma_limit}", rule=RULE,
                          remedy="1 as a rule; 2 Taking It Easy; 0 harder (RB L1026-1032)")
@@ -148,9 +146,6 @@ def _trauma_limit(difficulty_name: str | None, trauma_limit: int | None) -> int 
 
 def _parse_bag(text: str, bag: dict[str, int]) -> dict[str, int]:
     """'red=6,gray=8' -> the bag with those colours changed (the others kept)."""
-    from .. import catalog
-    from ..names import lookup
-
     new = dict(bag)
     options = {colour: colour for colour in catalog.RUNE_COLOURS}
     for part in text.replace(";", ",").split(","):
@@ -174,10 +169,7 @@ def _parse_bag(text: str, bag: dict[str, int]) -> dict[str, int]:
 
 def _adventure(c: Campaign):
     """The adventure under way (its state), or None between adventures."""
-    from ..store.adventure import read
-
-    f = c.adventure_file
-    return None if f is None else read(f)
+    return None if c.adventure_file is None else c.adventure()
 
 
 def _check_party(c: Campaign, most: int) -> None:
@@ -201,8 +193,6 @@ def _check_adventure(c: Campaign, state, most: int | None, limit: int | None, ba
 def _check_trauma_limit(c: Campaign, state, limit: int) -> None:
     """A hero of the adventure under way holding more Trauma Cubes than the new limit would have been
     defeated already: the change would rewrite the table."""
-    from .losing import trauma_bonus
-
     for hero, cubes in sorted(state.cubes.items()):
         held = cubes.get("trauma", 0)
         if held > limit + trauma_bonus(c, hero):
