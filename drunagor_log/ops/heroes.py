@@ -786,25 +786,35 @@ def _return_notes(c: Campaign, slug: str, hero: Hero) -> tuple[str, ...]:
 # ------------------------------------------------------------------------------------- camp
 
 
-def camp(c: Campaign) -> Change:
-    """The Camp phase: every active hero's Campaign Log statuses are removed; `data` says what may
-    be done now (Chest deck, RB L361; Spoils upgrades, RB L411-419; rewards owed; the stash)."""
+def camp(c: Campaign, *, dry_run: bool = False) -> Change:
+    """The Camp phase, between adventures: every active hero's Campaign Log statuses are removed
+    (`data["cleared"]`, what goes; nothing with `dry_run`); `data` says what may be done now (Chest
+    deck, RB L361; Spoils upgrades, RB L411-419; rewards owed; the stash). Refused while an
+    adventure is under way: its statuses still matter at the table."""
+    f = c.adventure_file
+    if f is not None:
+        raise RuleError(f"the adventure of chapter {f.data.get('chapter')} is under way, and the Camp phase comes "
+                        "between adventures", file=f.shown, rule="camp",
+                        remedy="end the adventure first (drunagor adventure end --won|--lost)")
     story = c.story
     active = c.active_heroes()
     party = list(active.values())
-    cleared = {}
-    for slug, h in active.items():
-        if h.statuses:
-            cleared[h.name] = list(h.statuses)
-            edit.clear_entries(c.hero_files[slug].edit(), "statuses")
+    cleared = {h.name: list(h.statuses) for h in active.values() if h.statuses}
+    if not dry_run:
+        for slug, h in active.items():
+            if h.statuses:
+                edit.clear_entries(c.hero_files[slug].edit(), "statuses")
     epic = [k for k, v in story.cards.items() if isinstance(v, dict) and v.get("epic") is True]
     upgrades = [{"hero": h.name, "item": o.item, "from": o.from_quality, "to": o.to_quality,
                  "discard": list(o.discards)} for h in party for o in rules.upgrade_options(h, epic)]
     owes = {h.name: rewards.owed_for(h, story, party).as_dict() for h in party}
-    if cleared:
-        msg = "Camp phase: statuses removed: " + "; ".join(f"{n} ({', '.join(s)})" for n, s in cleared.items())
-    else:
+    n = sum(len(s) for s in cleared.values())
+    if not cleared:
         msg = "Camp phase: no Campaign Log statuses to remove"
-
-    return Change(msg, data={"cleared": cleared, "chest_deck": chest.summary(story)["text"], "upgrades": upgrades,
-                             "owes": owes, "stash": list(story.stash), "chest_blocked": chest_may_change(c)})
+    elif dry_run:
+        msg = f"dry run: nothing removed; drunagor camp removes {'it' if n == 1 else 'them'}"
+    else:
+        msg = f"Camp phase: {n} Campaign Log status{'' if n == 1 else 'es'} removed"
+    return Change(msg, data={"cleared": cleared, "dry_run": dry_run, "chest_deck": chest.summary(story)["text"],
+                             "upgrades": upgrades, "owes": owes, "stash": list(story.stash),
+                             "finished": story.next_chapter() is None, "chest_blocked": chest_may_change(c)})

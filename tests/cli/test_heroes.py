@@ -690,10 +690,11 @@ def test_camp_clears_statuses_and_lists_what_may_be_done(run, party):
     r = run("camp")
     assert r.exit_code == 0, r
     lines = r.stdout.splitlines()
-    assert lines[0] == "Camp phase: statuses removed: Andreas (Lifesaver); Nyx (Haunted)"
-    assert lines[2] == ("The Chest deck may be changed now (RB L361): drunagor chest swap OUT IN; a change of "
+    assert lines[:4] == ["Camp phase: the Campaign Log statuses go:", "  Andreas: Lifesaver", "  Nyx: Haunted",
+                         "Camp phase: 2 Campaign Log statuses removed"]
+    assert lines[5] == ("The Chest deck may be changed now (RB L361): drunagor chest swap OUT IN; a change of "
                         "composition returns every Potion and Scroll the heroes hold")
-    assert lines[3] == ("Spoils upgrade possible: Nyx's Twin-Blades standard -> improved with Artisan's Tools and one "
+    assert lines[6] == ("Spoils upgrade possible: Nyx's Twin-Blades standard -> improved with Artisan's Tools and one "
                         "of Ragged Doll (drunagor spoils upgrade Nyx Twin-Blades --discard \"Ragged Doll\")")
     assert "statuses = []\n" in text(party / "heroes" / "nyx.toml")
     assert "statuses = []\n" in text(party / "heroes" / "andreas.toml")

@@ -377,16 +377,16 @@ def test_odds_on_a_full_board_or_with_every_minion_model_out(run, root, monsters
     assert (raid["placed"], raid["failed"]) == (0, 2)  # as odds said: it tries, and nothing is placed
 
 
-def test_camp_during_an_adventure_says_the_chest_deck_cannot_change(run, tmp_path):
+def test_camp_waits_for_the_end_of_the_adventure_and_then_the_chest_deck_may_change(run, tmp_path):
     import shutil
 
     root = tmp_path / "campaigns" / "example"
     shutil.copytree(EXAMPLE, root)
-    r = ok(run("camp"))
-    assert r.stdout.splitlines()[2] == (
-        "The Chest deck may not be changed now: the adventure of chapter 05 is under way, and the deck changes "
-        "only during a Camp phase, between adventures (RB L361); end the adventure first (drunagor adventure end "
-        "--won|--lost)")
+    r = run("camp")
+    assert (r.exit_code, r.stdout) == (1, "")
+    assert r.stderr == ("error: campaigns/example/adventure.toml: camp: the adventure of chapter 05 is under way, and "
+                        "the Camp phase comes between adventures; end the adventure first (drunagor adventure end "
+                        "--won|--lost)\n")
     ok(run("adventure", "end", "--won"))
     assert ok(run("camp")).stdout.splitlines()[2].startswith("The Chest deck may be changed now (RB L361)")
 
