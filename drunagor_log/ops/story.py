@@ -424,6 +424,21 @@ def _kind_of(story: Story, name: str) -> str | None:
     return cards.facts_of(name, story.cards)["kind"]
 
 
+def show_stash(c: Campaign) -> Change:
+    """The party stash (story.toml `stash`): the Consumable Items left by heroes who left, to hand out
+    (RB L972-974). `data` is the --json object, `notes` the lines."""
+    stash = list(c.story.stash)
+    if not stash:
+        return Change(data={"stash": stash},
+                      notes=("Party stash: empty (a hero who leaves puts their Consumable Items here, RB L972-974)",))
+    counts: dict[str, int] = {}
+    for name in stash:
+        counts[name] = counts.get(name, 0) + 1
+    held = ", ".join(name if n == 1 else f"{name} x{n}" for name, n in counts.items())
+    return Change(data={"stash": stash},
+                  notes=(f"Party stash ({len(stash)}): {held}", "hand one out with: drunagor hero give stash HERO ITEM"))
+
+
 def remove_from_stash(c: Campaign, item: str) -> Change:
     """Take a card out of the party stash (recorded by mistake, or returned to the box); with two
     copies, the last one goes (so `stash add X` then `stash remove X` leaves the file as it was)."""
