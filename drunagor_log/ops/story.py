@@ -436,7 +436,8 @@ def show_stash(c: Campaign) -> Change:
         counts[name] = counts.get(name, 0) + 1
     held = ", ".join(name if n == 1 else f"{name} x{n}" for name, n in counts.items())
     return Change(data={"stash": stash},
-                  notes=(f"Party stash ({len(stash)}): {held}", "hand one out with: drunagor hero give stash HERO ITEM"))
+                  notes=(f"Party stash ({len(stash)}): {held}",
+                         "hand one out with: drunagor hero give stash HERO ITEM"))
 
 
 def remove_from_stash(c: Campaign, item: str) -> Change:
