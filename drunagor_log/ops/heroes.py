@@ -182,12 +182,13 @@ def _no_log_yet(c: Campaign, hero_name: str) -> None:
     if existing is None:
         return
     s, h = existing
-    why = f"left the party before chapter {h.left}" if h.retired and h.left else (
-        "left the party" if h.retired else "is in the party")
-    remedy = (f"to bring {h.name} back with their Campaign Log: drunagor hero return {rules.quote(h.name)}"
-              if h.retired else "choose another name")
-    raise RuleError(f"{h.name} already has a Campaign Log ({c.hero_files[s].shown}) and {why}",
-                    rule="hero-file", remedy=remedy)
+    if not h.retired:
+        raise RuleError(f"{h.name} is already in the party (Campaign Log {c.hero_files[s].shown})", rule="hero-file",
+                        remedy="choose another name")
+    why = f"left the party before chapter {h.left}" if h.left else "left the party"
+    raise RuleError(f"{h.name} already has a Campaign Log ({c.hero_files[s].shown}) and {why}", rule="hero-file",
+                    remedy=f"to bring {h.name} back with their Campaign Log: drunagor hero return "
+                           f"{rules.quote(h.name)}")
 
 
 def _starting_gear(gear: Sequence[str], warnings: list[str]) -> list[str]:
@@ -226,8 +227,8 @@ def add(c: Campaign, name: str, role: str, *, cls: str | None = None, player: st
     if len(gear) > rules.STARTING_GEAR:
         raise UsageError(f"{len(gear)} pieces of --gear; a new hero starts with {rules.STARTING_GEAR} (RB L989)",
                          remedy="give --gear twice at most; record other items with drunagor hero gain")
+    _no_log_yet(c, hero_name)  # before the room: a hero already in a full party is that, not one too many
     _check_room(c, role_)
-    _no_log_yet(c, hero_name)
     joined = rules.joining_chapter(c.story)
     warnings: list[str] = []
     gear_names = _starting_gear(gear, warnings)

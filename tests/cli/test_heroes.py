@@ -185,8 +185,8 @@ def test_a_duplicate_role_is_refused(run, party):
      "Striker, Support\n"),
     (("Vacrem", "--role", "Leader", "--gear", "A", "--gear", "B", "--gear", "C"), 2, "error: 3 pieces of --gear; "
      "a new hero starts with 2 (RB L989); give --gear twice at most; record other items with drunagor hero gain\n"),
-    (("nyx", "--role", "Leader"), 1, "error: hero-file: Nyx already has a Campaign Log (campaigns/sgc/heroes/"
-     "nyx.toml) and is in the party; choose another name\n"),
+    (("nyx", "--role", "Leader"), 1, "error: hero-file: Nyx is already in the party (Campaign Log campaigns/sgc/"
+     "heroes/nyx.toml); choose another name\n"),
     (("Jaheen", "--role", "Leader"), 1, "error: core-hero: Jaheen is a core-box hero, and core-box heroes (Elros, "
      "Jaheen, Lorelai, Maya, Vorn) are not heroes in Awakenings (RB L941-945); choose an Awakenings hero "
      "(Andreas, Catharina, Nyx, Vacrem), or a hero from another product with --class\n"),
