@@ -26,6 +26,7 @@ from ..rules.raid import manifest, no_summon_reason, resolve_raid
 from ..values import record
 from . import Change, Line
 from .board import new_seed, recorded_models, resolve_monster
+from .losing import table_state
 from .words import canonical, chapter_list, colours, pile_runes, plural, slot_text
 
 if TYPE_CHECKING:
@@ -125,7 +126,7 @@ def raid(c: Campaign, *, rune: str | None = None, seed: int | None = None, dry_r
 
 def _tracked_setup(c: Campaign) -> RaidSetup:
     """The raid from adventure.toml: the chapter's Dreadful Raid card, the party, the Piles, the board."""
-    state = c.adventure()
+    state = table_state(c)
     shown = c.adventure_file.shown if c.adventure_file is not None else None
     if state.raid is None:
         raise RuleError(f"chapter {state.chapter} has no Dreadful Raid card", file=shown, rule="raid",
@@ -291,7 +292,7 @@ def battalion(c: Campaign, monsters: Sequence[str], *, near: str | None = None, 
     `on_board` is the monsters on the board when no adventure is under way (then required)."""
     _check_board_flag(c, on_board)
     given = rank_options(ranks)
-    state = c.adventure() if c.adventure_file is not None else None
+    state = table_state(c) if c.adventure_file is not None else None
     names, known_ranks, limits, new_ranks = _battalion_monsters(c, state, monsters, given)
     use_siege = siege or (state is not None and catalog.chapter(state.chapter).siege)
     try:

@@ -463,9 +463,11 @@ def test_drawing_the_last_rune_fails_the_adventure(run, under_way):
     assert "(seed 1; 9 asked, but the bag held only 6) to the Initiative Track" in r.stdout
     assert r.stdout.endswith("0 runes left in the bag\nThe last rune in the bag was drawn: the adventure fails "
                              "(RB L1203). Record it with `drunagor adventure end --lost`.\n")
-    r = run("draw")
-    assert (r.exit_code, r.stderr) == (1, "error: campaigns/test/adventure.toml: draw: the rune bag is empty: there "
-                                          "is no rune to draw; runes come back to the bag with the Tie Breaker\n")
+    r = run("draw")  # the adventure is lost: nothing more is drawn
+    assert (r.exit_code, r.stderr) == (1, "error: campaigns/test/adventure.toml: adventure: the adventure is lost: "
+                                          "drunagor adventure end --lost; lost by: the last rune in the bag is drawn: "
+                                          "the adventure fails, RB L1203; if that was a slip, take it back: drunagor "
+                                          "adventure undo\n")
 
 
 # --------------------------------------------------------------------------------- monsters

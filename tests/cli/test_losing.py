@@ -195,9 +195,10 @@ def test_chapter_07_the_barricade(run, root):
     assert table(run)["counters"]["barricade"] == 0
     before = snapshot(root)
     r = run("adventure", "event", "barricade")
-    assert (r.exit_code, r.stderr) == (1, "error: campaigns/test/adventure.toml: barricade (RB L1243): the Seabreeze "
-                                          "Tavern barricade is already destroyed: no Barricade token is left; take "
-                                          "back a token removed by mistake with `drunagor adventure undo`\n")
+    assert (r.exit_code, r.stderr) == (1, "error: campaigns/test/adventure.toml: adventure: the adventure is lost: "
+                                          "drunagor adventure end --lost; lost by: the last Barricade token is removed "
+                                          "and the Seabreeze Tavern barricade is destroyed: the adventure fails, RB "
+                                          "L1243, L1251; if that was a slip, take it back: drunagor adventure undo\n")
     assert snapshot(root) == before
 
 
@@ -278,7 +279,8 @@ def test_chapter_09_a_defeat_before_the_endgame_trigger_is_a_failure(run, root):
 EVENTS = [
     ("pile", "add"), ("draw", "--rune", "red"), ("tiebreak", "1", "--runes", "red,blue,green,orange"),
     ("monster", "add", "Tidehunter"), ("raid", "--seed", "3"), ("battalion", "Gremlin Horde", "--near", "1"),
-    ("monster", "remove", "1"), ("pile", "remove", "1"), ("cube", "Nyx", "trauma", "+2"), ("recall", "Andreas"),
+    ("monster", "remove", "1"), ("pile", "remove", "1"), ("recall", "Andreas"),
+    ("cube", "Nyx", "trauma", "+2"),  # the last: it loses the adventure, and nothing happens at the table after it
 ]
 
 
