@@ -242,6 +242,8 @@ def add_monster(c: Campaign, name: str, *, count: int = 1, rank: str | None = No
             try:
                 state, monster = rules.add_monster(state, name, rank_, boss=is_boss, slot=slot_no, model_limit=limit)
             except Refused as exc:
+                if placed and limit is not None and exc.rule == "models (RB L311)":
+                    exc = rules.models_out(before.monsters, name, limit)  # the slots held now, not the staged ones
                 raise _room_for(exc, name, len(placed), count) from None
             placed.append(monster)
     if is_boss:

@@ -393,7 +393,8 @@ def _reference(near: str | None, state: AdventureState | None) -> str | None:
     if near is None:
         return None
     text = near.strip()
-    pid = text[4:].strip() if text.casefold().startswith("pile") else text
+    # "Pile 1", "pile-1", "pile_1", "pile#1" and "1" all name Pile 1, and are echoed so
+    pid = text[4:].lstrip(" -_#") if text.casefold().startswith("pile") else text
     if state is not None and any(p.id == pid for p in state.piles):
         return f"Pile {pid}"
     return text

@@ -44,3 +44,21 @@ def test_a_string_left_open_says_so(run, example):
                         "its quote has no closing quote before the end of the line; close it with the quote that "
                         "opened it (\" or '), on the same line\n")
     assert snapshot(example) == before
+
+
+def test_too_many_monsters_name_only_the_slots_the_board_holds(run, example):
+    before = snapshot(example)
+    r = run("monster", "add", "Tidehunter", "--count", "3")
+    assert (r.exit_code, r.stdout) == (1, "")
+    assert r.stderr == ("error: campaigns/example/adventure.toml: models (RB L311): room for only 2 of the 3 "
+                        "Tidehunter: then all 4 models of Tidehunter are on the board; place 2 (--count 2), or remove "
+                        "a defeated one first: drunagor monster remove SLOT (Tidehunter holds slots 2, 4)\n")
+    assert snapshot(example) == before
+
+
+def test_a_pile_named_near_is_echoed_as_the_pile(run, example):
+    for typed in ("pile-1", "Pile 1", "1", "PILE_1"):
+        r = run("battalion", "Gremlin Horde", "--near", typed, "--dry-run")
+        assert r.stdout.splitlines()[0] == "Monster Battalion: 1 monster NEAR Pile 1", typed
+        data = json.loads(run("battalion", "Gremlin Horde", "--near", typed, "--dry-run", "--json").stdout)
+        assert data["near"] == "Pile 1"
