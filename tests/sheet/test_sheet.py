@@ -140,7 +140,7 @@ def test_the_example_timeline(run, example):
     assert [e.get("data-file") for e in entries] == ["adventures/03-1.toml", "adventures/04-1.toml"]
     assert [e.find("span", "outcome").text() for e in entries] == ["won", "won"]
     assert entries[1].text().startswith(
-        "04 attempt 1 Battle on the High Sea · won · 4 heroes · 3 draws · Naval Raid card")
+        "04 attempt 1 Battle on the High Sea · won · 4 heroes · 6 runes drawn · Naval Raid card")  # 3 draws of 2
 
 
 # ---------------------------------------------------------------- a campaign with every kind of entry
@@ -378,7 +378,7 @@ def test_the_markdown_of_the_example(run, example):
     assert "| 2 | dark blue | Tidehunter | Minion |\n" in md
     assert "- **Piles of Runes:** Pile 1 (1 blue, 1 green, 1 orange); Pile 2 (1 blue, 1 green, 1 orange)\n" in md
     assert "| **top** | — | — | — | Flame Swipe | — |\n" in md
-    assert "- **04 Battle on the High Sea**, attempt 1: **won** · 4 heroes · 3 draws · Naval Raid card\n" in md
+    assert "- **04 Battle on the High Sea**, attempt 1: **won** · 4 heroes · 6 runes drawn · Naval Raid card\n" in md
     assert md.count("\n## ") == 8
 
 
