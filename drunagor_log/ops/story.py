@@ -311,6 +311,7 @@ def _reward_lines(c: Campaign, ch: str, after: Story) -> list[str]:
         lines.append(f"{hero.name} now owes: {rewards.describe(owed) or 'nothing'}")
         for field, n in owed.as_dict().items():
             name = " ".join(RECORD_WITH[field][1].split()[1:3])  # "hero learn", "spoils upgrade"
+            name += " --reward" if field == "spoils_upgrades" else ""  # the reward, not a Chest upgrade
             if n and name not in commands:
                 commands.append(name)
     if commands:  # after "no rewards", what is owed comes from earlier chapters (issue 13)

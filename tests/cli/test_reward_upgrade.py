@@ -133,3 +133,12 @@ def test_a_recruit_before_chapter_08_is_owed_the_upgrade_and_takes_it(run, party
     assert r.exit_code == 0, r
     owes = json.loads(run("hero", "show", "Kellan", "--json").stdout)["owes"]
     assert owes["spoils_upgrades"] == 0
+
+
+def test_chapter_07_completed_names_the_command_of_the_reward_upgrade(run, party):
+    write(party / "story.toml", STORY.format(track=track(6)))
+    r = run("chapter", "complete", "07")
+    assert r.exit_code == 0
+    assert r.stdout.splitlines()[1] == "Chapter 07 rewards each hero: 1 Spoils upgrade (RB L1005-1016)."
+    assert r.stdout.splitlines()[-1] == ("Record them with drunagor hero learn, hero ability, hero gain and spoils "
+                                         "upgrade --reward.")
