@@ -86,7 +86,7 @@ def _last_entry(h, field: str) -> tuple:
     elif field == "spoils":
         at = [i for i, item in enumerate(h.equipment) if item.kind == "spoils"]
     else:
-        at = list(range(len(h.upgrades)))
+        at = [i for i, u in enumerate(h.upgrades) if u.reward]
     return (key, at[-1]) if at else (key,)
 
 

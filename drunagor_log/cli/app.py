@@ -19,12 +19,12 @@ from .common import state
 from .terminal import term
 
 # Module under cli/commands/ of every top-level command, in the order `--help` lists them.
-MODULES = ("campaign", "story", "heroes", "chest", "cards", "adventure", "round", "sheet", "gitcmds", "maintenance",
-           "shell", "interop")
+MODULES = ("campaign", "story", "house", "heroes", "chest", "cards", "adventure", "round", "sheet", "gitcmds",
+           "maintenance", "shell", "interop")
 COMMANDS = {
     "new": "campaign", "show": "campaign", "check": "campaign", "list": "campaign",
     "party": "story", "leader": "story", "follower": "story", "outcome": "story", "status": "story",
-    "chapter": "story", "stash": "story",
+    "chapter": "story", "stash": "story", "rules": "house",
     "hero": "heroes", "recruit": "heroes", "camp": "heroes",
     "chest": "chest", "commander": "chest", "spoils": "chest", "card": "cards",
     "adventure": "adventure", "pile": "adventure", "tiebreak": "adventure", "draw": "adventure",

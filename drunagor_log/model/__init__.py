@@ -260,9 +260,10 @@ class Item:
 class Upgrade:
     item: str
     to: str  # the quality reached
-    discarded: str
+    discarded: str  # "" for a reward upgrade: nothing was disposed of
     discarded_kind: str | None
     chapter: str | None
+    reward: bool = False  # a "Spoil of the Hero Equipment Upgrade" owed as a reward (RB L1015-1016)
 
 
 @record
@@ -331,7 +332,7 @@ def _upgrade(u: Any, path: tuple) -> Upgrade:
         raise FieldError(path, f"an upgrade must be a table, not {u!r}", "see README, file format")
     return Upgrade(_get(u, "item", str, path, required=True), _get(u, "to", str, path, default=""),
                    _get(u, "discarded", str, path, default=""), _get(u, "discarded_kind", str, path, default=None),
-                   _chapter(u, "chapter", path))
+                   _chapter(u, "chapter", path), _get(u, "reward", bool, path, default=False))
 
 
 def _entries(data: dict, key: str, convert) -> tuple:

@@ -186,7 +186,9 @@ def _party(c: Campaign, heroes: int | None) -> int:
     if not 1 <= heroes <= most:
         raise RuleError(f"{heroes} heroes: this campaign plays with 1 to {most} heroes",
                         file=c.story_file.shown, rule="heroes (RB L941-943)",
-                        remedy="give --heroes within the limit (rules.max_heroes in story.toml)")
+                        remedy=f"give --heroes from 1 to {most}"
+                               + ("" if most >= 5 else "; with extra-hero content, allow five: drunagor rules "
+                                                       "set --max-heroes 5"))
     return heroes
 
 

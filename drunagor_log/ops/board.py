@@ -23,6 +23,7 @@ from ..rules import adventure as rules
 from ..rules.chapters import check_monster, pile_left_board
 from ..rules.losing import last_rune
 from . import Change, Line
+from .losing import table_state
 from .words import RANK_HINT, canonical, chapter_list, chapter_ref, colours, parse_slot, pile_runes, plural, slot_text
 
 if TYPE_CHECKING:
@@ -42,7 +43,7 @@ def new_seed() -> int:
 def add_pile(c: Campaign, runes: Sequence[str] | str | None = None) -> Change:
     """A Pile of Runes on the board, its runes from the Initiative Track (default: Darkness Nodes, one
     of each colour, RB L1098)."""
-    state = before = c.adventure()
+    state = before = table_state(c)
     chosen = colours(runes, state.colours) if runes is not None else None
     if runes is not None and not chosen:
         raise UsageError("--runes names no rune", remedy="e.g. --runes red,blue")
@@ -60,7 +61,7 @@ def add_pile(c: Campaign, runes: Sequence[str] | str | None = None) -> Change:
 def remove_pile(c: Campaign, pile: str) -> Change:
     """A Pile of Runes leaves the board, its runes going to the Initiative Track (RB L1147, L1149);
     chapter 02's Doom Clock counts it (RB L1106-1110)."""
-    state = before = c.adventure()
+    state = before = table_state(c)
     with c.adventure_refusals():
         state, gone = rules.remove_pile(state, pile)
     message = f"Pile {gone.id} off the board; its runes ({pile_runes(gone.runes)}) go to the Initiative Track"
@@ -73,7 +74,7 @@ def remove_pile(c: Campaign, pile: str) -> Change:
 def tiebreak(c: Campaign, pile: str, runes: Sequence[str] | str | None = None) -> Change:
     """Tie Breaker (RB L1100): (6 - heroes) runes of the party's choice from a Pile back to the bag; a
     Pile emptied leaves the board, and chapter 02's Doom Clock counts it (RB L1106-1110)."""
-    state = before = c.adventure()
+    state = before = table_state(c)
     info = catalog.chapter(state.chapter)
     if not info.tie_breaker:
         raise RuleError(f"chapter {state.chapter}, {info.title}, has no Tie Breaker",
@@ -103,7 +104,7 @@ def draw(c: Campaign, count: int | None = None, runes: Sequence[str] | str | Non
          seed: int | None = None) -> Change:
     """Runes from the bag to the Initiative Track: at random (seeded), or `runes` drawn at the table.
     Drawing the last rune fails the adventure in chapters 01-06 (e.g. RB L1203)."""
-    state = before = c.adventure()
+    state = before = table_state(c)
     drawn, used_seed = _runes_drawn(c, state, count, runes, seed)
     with c.adventure_refusals():
         state = rules.draw(state, drawn)
@@ -236,7 +237,7 @@ def add_monster(c: Campaign, name: str, *, count: int = 1, rank: str | None = No
     """Monsters on the board, each in the next free status-board slot (RB L315) or `slot`; a boss takes
     none. Refused when the 12 tracks are taken or all models of its kind are out (RB L311)."""
     slot_no = _slot_option(slot, count)
-    state = before = c.adventure()
+    state = before = table_state(c)
     name, rank_, is_boss, limit, unknown = _monster_facts(c, state, resolve_monster(name, state), rank)
     with c.adventure_refusals():
         check_monster(state.chapter, name)  # chapter 07: only its Scenario Monsters (RB L1245)
@@ -251,6 +252,8 @@ def add_monster(c: Campaign, name: str, *, count: int = 1, rank: str | None = No
             try:
                 state, monster = rules.add_monster(state, name, rank_, boss=is_boss, slot=slot_no, model_limit=limit)
             except Refused as exc:
+                if placed and limit is not None and exc.rule == "models (RB L311)":
+                    exc = rules.models_out(before.monsters, name, limit)  # the slots held now, not the staged ones
                 raise _room_for(exc, name, len(placed), count) from None
             placed.append(monster)
     if is_boss:
@@ -288,7 +291,7 @@ def _slot_option(slot: str | int | None, count: int) -> int | None:
 def remove_monster(c: Campaign, which: str | Sequence[str]) -> Change:
     """Monsters off the board (defeated or removed), each by name or by status-board slot; several at
     once are one table event (one `adventure undo` takes them all back)."""
-    state = before = c.adventure()
+    state = before = table_state(c)
     gone = []
     for one in [which] if isinstance(which, str) else which:
         slot_no = parse_slot(one)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from .. import catalog
 from ..errors import RuleError, UsageError
 from ..model import chapter_id
-from ..rules import chest, commander, spoils
+from ..rules import chest, commander, rewards, spoils
 from ..rules.chest import same_card
 from ..store import edit
 from ..values import record, replace
@@ -349,10 +349,21 @@ def _last_chapter(c: Campaign) -> str | None:
     return done[-1] if done else None
 
 
-def upgrade_spoils(c: Campaign, hero: str, item: str, discard: str, to: str | None = None,
-                   epic: bool | None = None) -> Change:
+def upgrade_spoils(c: Campaign, hero: str, item: str, discard: str | None = None, to: str | None = None,
+                   epic: bool | None = None, *, reward: bool = False) -> Change:
     """Improve a Spoils card one quality step, disposing of Artisan's Tools and another card from the
-    bag (RB L409-435): the log gains an `upgrades` entry, story.toml `stored` the two cards put away."""
+    bag (RB L409-435): the log gains an `upgrades` entry, story.toml `stored` the two cards put away.
+    `reward`: the upgrade owed as a reward instead (RB L1015-1016), which disposes of nothing."""
+    if reward:
+        if discard is not None or epic is not None:
+            flag = "--discard" if discard is not None else "--epic/--not-epic"
+            raise UsageError(f"{flag} is for an upgrade found at the table; a reward upgrade (--reward) disposes of "
+                             "nothing (RB L1015-1016)", rule=spoils.RULE, remedy=f"leave out {flag}, or --reward")
+        return _reward_upgrade(c, hero, item, to)
+    if discard is None:
+        raise UsageError("an upgrade disposes of Artisan's Tools and another card from the bag: name it with "
+                         "--discard OTHER (RB L413-419)", rule=spoils.RULE,
+                         remedy="or, for the reward upgrade a hero is owed (RB L1015-1016), give --reward")
     slug, h = c.find_hero(hero, active_only=True)
     hf = c.hero_files[slug]
     with hf.about(("equipment",)):
@@ -371,4 +382,27 @@ def upgrade_spoils(c: Campaign, hero: str, item: str, discard: str, to: str | No
     return Change(f"{h.name} improved {plan.item.name} to {plan.to.capitalize()}, disposing of Artisan's Tools "
                   f"(back to the Chest deck when it is reformed) and {plan.discard.name}; {plan.discard.name} and "
                   f"the {old} {plan.item.name} are stored for the rest of the campaign (RB L431)",
-                  data={"hero": h.name, "item": plan.item.name, "to": plan.to, "discarded": plan.discard.name})
+                  data={"hero": h.name, "item": plan.item.name, "to": plan.to, "discarded": plan.discard.name,
+                        "reward": False})
+
+
+def _reward_upgrade(c: Campaign, hero: str, item: str, to: str | None) -> Change:
+    """The "Spoil of the Hero Equipment Upgrade" owed as a reward (RB L1015-1016): the item up one
+    step, nothing disposed of, the old-quality card stored (RB L431); refused when none is owed."""
+    slug, h = c.find_hero(hero, active_only=True)
+    hf = c.hero_files[slug]
+    owed = rewards.owed_for(h, c.story, c.active_heroes().values()).spoils_upgrades
+    with hf.about(("equipment",)):
+        plan = spoils.plan_reward_upgrade(h, item, owed, to=to)
+    doc = hf.edit()
+    edit.set_in_entry(doc, "equipment", plan.item_index, "quality", plan.to, after_field="kind")
+    edit.append_entry(doc, "upgrades", {"item": plan.item.name, "to": plan.to, "reward": True,
+                                        "chapter": _last_chapter(c)})
+    edit.append_entries(c.story_file.edit(), "stored", [plan.item.name])
+    old = (plan.item.quality or "standard").capitalize()
+    left = owed - 1
+    return Change(f"{h.name} improved {plan.item.name} to {plan.to.capitalize()}, the Spoils upgrade owed as a reward "
+                  f"(RB L1015-1016; nothing disposed of); the {old} {plan.item.name} is stored for the rest of the "
+                  "campaign (RB L431)",
+                  notes=(f"{h.name} is owed {left} more reward upgrade{'s' if left > 1 else ''}",) if left else (),
+                  data={"hero": h.name, "item": plan.item.name, "to": plan.to, "discarded": None, "reward": True})

@@ -182,12 +182,13 @@ def _no_log_yet(c: Campaign, hero_name: str) -> None:
     if existing is None:
         return
     s, h = existing
-    why = f"left the party before chapter {h.left}" if h.retired and h.left else (
-        "left the party" if h.retired else "is in the party")
-    remedy = (f"to bring {h.name} back with their Campaign Log: drunagor hero return {rules.quote(h.name)}"
-              if h.retired else "choose another name")
-    raise RuleError(f"{h.name} already has a Campaign Log ({c.hero_files[s].shown}) and {why}",
-                    rule="hero-file", remedy=remedy)
+    if not h.retired:
+        raise RuleError(f"{h.name} is already in the party (Campaign Log {c.hero_files[s].shown})", rule="hero-file",
+                        remedy="choose another name")
+    why = f"left the party before chapter {h.left}" if h.left else "left the party"
+    raise RuleError(f"{h.name} already has a Campaign Log ({c.hero_files[s].shown}) and {why}", rule="hero-file",
+                    remedy=f"to bring {h.name} back with their Campaign Log: drunagor hero return "
+                           f"{rules.quote(h.name)}")
 
 
 def _starting_gear(gear: Sequence[str], warnings: list[str]) -> list[str]:
@@ -226,8 +227,8 @@ def add(c: Campaign, name: str, role: str, *, cls: str | None = None, player: st
     if len(gear) > rules.STARTING_GEAR:
         raise UsageError(f"{len(gear)} pieces of --gear; a new hero starts with {rules.STARTING_GEAR} (RB L989)",
                          remedy="give --gear twice at most; record other items with drunagor hero gain")
+    _no_log_yet(c, hero_name)  # before the room: a hero already in a full party is that, not one too many
     _check_room(c, role_)
-    _no_log_yet(c, hero_name)
     joined = rules.joining_chapter(c.story)
     warnings: list[str] = []
     gear_names = _starting_gear(gear, warnings)
@@ -279,8 +280,8 @@ def hero_data(hero: Hero, story: Any, party: Sequence[Hero]) -> dict:
         "skills": [{"name": s.name, "tree": s.tree, "level": s.level, "chapter": s.chapter} for s in hero.skills],
         "equipment": [{"name": i.name, "kind": i.kind, "quality": i.quality, "place": i.place, "from": i.given_by}
                       for i in hero.equipment],
-        "upgrades": [{"item": u.item, "to": u.to, "discarded": u.discarded, "chapter": u.chapter}
-                     for u in hero.upgrades],
+        "upgrades": [{"item": u.item, "to": u.to, "discarded": u.discarded or None, "chapter": u.chapter,
+                      "reward": u.reward} for u in hero.upgrades],
         "expected": None, "recorded": None, "owes": None, "excess": None,
     }
     if hero.active:
@@ -786,25 +787,35 @@ def _return_notes(c: Campaign, slug: str, hero: Hero) -> tuple[str, ...]:
 # ------------------------------------------------------------------------------------- camp
 
 
-def camp(c: Campaign) -> Change:
-    """The Camp phase: every active hero's Campaign Log statuses are removed; `data` says what may
-    be done now (Chest deck, RB L361; Spoils upgrades, RB L411-419; rewards owed; the stash)."""
+def camp(c: Campaign, *, dry_run: bool = False) -> Change:
+    """The Camp phase, between adventures: every active hero's Campaign Log statuses are removed
+    (`data["cleared"]`, what goes; nothing with `dry_run`); `data` says what may be done now (Chest
+    deck, RB L361; Spoils upgrades, RB L411-419; rewards owed; the stash). Refused while an
+    adventure is under way: its statuses still matter at the table."""
+    f = c.adventure_file
+    if f is not None:
+        raise RuleError(f"the adventure of chapter {f.data.get('chapter')} is under way, and the Camp phase comes "
+                        "between adventures", file=f.shown, rule="camp",
+                        remedy="end the adventure first (drunagor adventure end --won|--lost)")
     story = c.story
     active = c.active_heroes()
     party = list(active.values())
-    cleared = {}
-    for slug, h in active.items():
-        if h.statuses:
-            cleared[h.name] = list(h.statuses)
-            edit.clear_entries(c.hero_files[slug].edit(), "statuses")
+    cleared = {h.name: list(h.statuses) for h in active.values() if h.statuses}
+    if not dry_run:
+        for slug, h in active.items():
+            if h.statuses:
+                edit.clear_entries(c.hero_files[slug].edit(), "statuses")
     epic = [k for k, v in story.cards.items() if isinstance(v, dict) and v.get("epic") is True]
     upgrades = [{"hero": h.name, "item": o.item, "from": o.from_quality, "to": o.to_quality,
                  "discard": list(o.discards)} for h in party for o in rules.upgrade_options(h, epic)]
     owes = {h.name: rewards.owed_for(h, story, party).as_dict() for h in party}
-    if cleared:
-        msg = "Camp phase: statuses removed: " + "; ".join(f"{n} ({', '.join(s)})" for n, s in cleared.items())
-    else:
+    n = sum(len(s) for s in cleared.values())
+    if not cleared:
         msg = "Camp phase: no Campaign Log statuses to remove"
-
-    return Change(msg, data={"cleared": cleared, "chest_deck": chest.summary(story)["text"], "upgrades": upgrades,
-                             "owes": owes, "stash": list(story.stash), "chest_blocked": chest_may_change(c)})
+    elif dry_run:
+        msg = f"dry run: nothing removed; drunagor camp removes {'it' if n == 1 else 'them'}"
+    else:
+        msg = f"Camp phase: {n} Campaign Log status{'' if n == 1 else 'es'} removed"
+    return Change(msg, data={"cleared": cleared, "dry_run": dry_run, "chest_deck": chest.summary(story)["text"],
+                             "upgrades": upgrades, "owes": owes, "stash": list(story.stash),
+                             "finished": story.next_chapter() is None, "chest_blocked": chest_may_change(c)})

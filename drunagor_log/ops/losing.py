@@ -125,7 +125,7 @@ def cube(c: Campaign, hero: str, kind: str, delta: str | int, *, capacity: int |
     """Add (`delta` > 0) or remove a hero's Trauma or Curse Cubes during the adventure. Over what the
     hero holds: the hero is defeated and the adventure fails (said, and kept in adventure.toml)."""
     amount, kind = parse_delta(delta), parse_kind(kind)
-    state = c.adventure()
+    state = table_state(c)
     name = hero_name(c, hero)
     facts = _record_facts(c, name, capacity, trauma_limit_bonus)
     if amount == 0:
@@ -139,7 +139,7 @@ def cube(c: Campaign, hero: str, kind: str, delta: str | int, *, capacity: int |
 def recall(c: Campaign, hero: str, *, capacity: int | None = None) -> Change:
     """A Recall Action: the hero receives the chapter's penalty in Curse Cubes (single or double, e.g.
     RB L1066, L1191)."""
-    state = c.adventure()
+    state = table_state(c)
     name = hero_name(c, hero)
     facts = _record_facts(c, name, capacity, None)
     info = catalog.chapter(state.chapter)
@@ -196,7 +196,7 @@ def chapter_event(c: Campaign, name: str, *, deck: int | None = None, count: int
     chapter 04's Pristine Swan HP card drawn (the deck's size recorded once with `deck`), chapter 09's
     Endgame Trigger (RB L1309). `count` of them at once are one table event."""
     name = lookup(name, {n: n for n in EVENTS}, "chapter event")
-    state = new = c.adventure()
+    state = new = table_state(c)
     said = _deck_fact(c, deck) if name == "swan-hp" and state.chapter == EVENTS[name][0] else []
     if deck is not None and name != "swan-hp":
         raise UsageError("--deck counts the HP cards of a deck (adventure event swan-hp, vessel-hp)",
@@ -233,6 +233,26 @@ def _deck_fact(c: Campaign, deck: int | None) -> list[str]:
         set_card_facts(c.story_file.edit(), SWAN_DECK, {"deck_size": deck})
         return [f"the Pristine Swan's HP deck of {deck} cards recorded under [cards]"]
     return []
+
+
+def refuse_if_lost(c: Campaign, state: AdventureState) -> None:
+    """The one rule for every table event (raid, draw, monster, pile, tiebreak, battalion, cube, recall,
+    a chapter's event, the end of the round): once a losing condition is met the adventure is over, and
+    nothing more happens at the table (SPEC 10). Its end is recorded, or the event that lost it, when it
+    was a slip, taken back."""
+    if not state.lost:
+        return
+    f = c.adventure_file
+    raise RuleError("the adventure is lost: drunagor adventure end --lost", file=f.shown if f is not None else None,
+                    rule="adventure", remedy=f"lost by: {state.lost}; if that was a slip, take it back: drunagor "
+                                             "adventure undo")
+
+
+def table_state(c: Campaign) -> AdventureState:
+    """The adventure under way, for a table event: refused once the adventure is lost."""
+    state = c.adventure()
+    refuse_if_lost(c, state)
+    return state
 
 
 def lost_refusal(c: Campaign, state: AdventureState) -> RuleError:

@@ -27,6 +27,12 @@ def odds(c: Campaign) -> Change:
                              bag=state.bag, no_room=no_room)
         data = result.as_json()
         reason, matching, face = result.reason, list(result.matching_colours), state.raid.face
+    elif state.raid is not None:  # chapter 04's Naval Raid: its card's text is not in the book
+        data = {"summon_chance": None, "summon_probability": None, "runes_in_bag": state.runes_in_bag(),
+                "by_colour": dict(state.bag), "try_chance": None, "try_probability": None}
+        source = info.raid.source if info.raid is not None else "RB L1161"
+        reason, matching, face = (f"the {state.raid.card} card resolves by its own text, which the rulebook does not "
+                                  f"transcribe (chapter {state.chapter}, {source})"), [], None
     else:
         data = {"summon_chance": "0/1", "summon_probability": 0.0, "runes_in_bag": state.runes_in_bag(),
                 "by_colour": dict(state.bag), "try_chance": "0/1", "try_probability": 0.0}
@@ -39,8 +45,9 @@ def odds(c: Campaign) -> Change:
         notes.append(Line(f"Next raid: face {face}, {plural(len(state.monsters), 'monster')} on the board; "
                           + (f"the Piles of Runes hold {', '.join(held)}" if held
                              else "no Pile of Runes on the board")))
-    notes.append(Line(f"Chance it summons: {chance_text(data['summon_chance'], data['summon_probability'])}"
-                      + (f": {reason}" if reason else ""), "bold"))
+    chance = ("unknown" if data["summon_chance"] is None
+              else chance_text(data["summon_chance"], data["summon_probability"]))
+    notes.append(Line(f"Chance it summons: {chance}" + (f": {reason}" if reason else ""), "bold"))
     if data["try_chance"] != data["summon_chance"]:
         notes.append(Line("Chance it tries (a Pile holds the rune manifested): "
                           + chance_text(data["try_chance"], data["try_probability"])))
@@ -48,3 +55,4 @@ def odds(c: Campaign) -> Change:
     if info.fails_on_last_rune:
         notes.append(Line(f"The adventure fails when the last rune in the bag is drawn{chapter_ref(info, 'losing')}."))
     return Change(notes=tuple(notes), data=data)
+

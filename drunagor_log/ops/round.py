@@ -17,7 +17,7 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..errors import RuleError, UsageError
+from ..errors import UsageError
 from ..names import lookup
 from ..rules import chapters
 from ..rules.adventure import draw_random
@@ -25,7 +25,7 @@ from ..rules.round import LEADER_CHOOSES, due_runes, end_round, next_round_text,
 from ..store.edit import set_card_facts
 from . import Change, Line
 from .board import new_seed
-from .losing import chapter_event
+from .losing import chapter_event, table_state
 from .words import colours, plural
 
 if TYPE_CHECKING:
@@ -35,18 +35,8 @@ if TYPE_CHECKING:
 
 #: The [cards] entry of chapter 04's Corrupted Vessel HP deck.
 VESSEL_DECK = "Corrupted Vessel HP"
-LOST = "the adventure is lost: drunagor adventure end --lost"
 #: The most `--count` or `--draws` takes (no count of the book comes near it: the Awakened King's 200 Health).
 MOST = 999
-
-
-def refuse_if_lost(c: Campaign, state: AdventureState) -> None:
-    """The end of the round after the adventure is lost (SPEC 10): exit 1, the way out named, in the words
-    of every table event's refusal after a loss, so that one helper can serve them all."""
-    if state.lost:
-        f = c.adventure_file
-        raise RuleError(LOST, file=f.shown if f is not None else None, rule="adventure",
-                        remedy=f"lost by: {state.lost}; if that was a slip, take it back: drunagor adventure undo")
 
 
 # ------------------------------------------------------------------------------------- facts
@@ -97,8 +87,7 @@ def end(c: Campaign, *, runes: Sequence[str] | str | None = None, seed: int | No
         dry_run: bool = False) -> Change:
     """The Initiative Marker reaches the card at the end of the Initiative Track: resolve it, then the
     chapter's end-of-round rules; the round number goes up by one. Stages adventure.toml unless `dry_run`."""
-    state = c.adventure()
-    refuse_if_lost(c, state)
+    state = table_state(c)
     card = round_card(state.chapter)
     face = chapters.rune_face(state) if card.draws_runes else None
     count, said = _draws(c, card, face, draws, record_it=not dry_run)
@@ -232,7 +221,7 @@ def event(c: Campaign, name: str, *, count: int = 1, deck: int | None = None) ->
     name = lookup(name, {n: n for n in chapters.ALL_EVENTS}, "chapter event")
     if not 1 <= count <= MOST:
         raise UsageError(f"--count must be from 1 to {MOST}, not {count}")
-    state = c.adventure()
+    state = table_state(c)
     with c.adventure_refusals():
         chapters.refuse_other_chapter(state, name)
     if name not in chapters.EVENTS:

@@ -273,8 +273,8 @@ def record_chapter(c: Campaign, chapter: Any, state: str, force: bool = False) -
     if state == "failed":
         n = failures[ch]
         lines = (f"Chapter {ch} stays open on the Adventure Track: play it again (RB L961).",
-                 "Replaying? The rulebook suggests Taking It Easy, e.g. one more Trauma Cube per hero "
-                 "(rules.trauma_limit, RB L1022-1028).")
+                 "Replaying? The rulebook suggests Taking It Easy, one more Trauma Cube per hero "
+                 "(RB L1022-1028): drunagor rules set --difficulty easy.")
         return Change(f"chapter {ch}: failed attempt recorded ({n} so far){corrected}", lines, data=data)
     new_track = {**story.track, ch: state}
     if state == "completed":
@@ -312,6 +312,7 @@ def _reward_lines(c: Campaign, ch: str, after: Story) -> list[str]:
         lines.append(f"{hero.name} now owes: {rewards.describe(owed) or 'nothing'}")
         for field, n in owed.as_dict().items():
             name = " ".join(RECORD_WITH[field][1].split()[1:3])  # "hero learn", "spoils upgrade"
+            name += " --reward" if field == "spoils_upgrades" else ""  # the reward, not a Chest upgrade
             if n and name not in commands:
                 commands.append(name)
     if commands:  # after "no rewards", what is owed comes from earlier chapters (issue 13)
@@ -424,6 +425,22 @@ def add_to_stash(c: Campaign, item: str, new: bool = False) -> Change:
 
 def _kind_of(story: Story, name: str) -> str | None:
     return cards.facts_of(name, story.cards)["kind"]
+
+
+def show_stash(c: Campaign) -> Change:
+    """The party stash (story.toml `stash`): the Consumable Items left by heroes who left, to hand out
+    (RB L972-974). `data` is the --json object, `notes` the lines."""
+    stash = list(c.story.stash)
+    if not stash:
+        return Change(data={"stash": stash},
+                      notes=("Party stash: empty (a hero who leaves puts their Consumable Items here, RB L972-974)",))
+    counts: dict[str, int] = {}
+    for name in stash:
+        counts[name] = counts.get(name, 0) + 1
+    held = ", ".join(name if n == 1 else f"{name} x{n}" for name, n in counts.items())
+    return Change(data={"stash": stash},
+                  notes=(f"Party stash ({len(stash)}): {held}",
+                         "hand one out with: drunagor hero give stash HERO ITEM"))
 
 
 def remove_from_stash(c: Campaign, item: str) -> Change:

@@ -27,6 +27,7 @@ from ..rules.raid import manifest, no_summon_reason, resolve_raid
 from ..values import record
 from . import Change, Line
 from .board import new_seed, recorded_models, resolve_monster
+from .losing import table_state
 from .words import canonical, chapter_list, colours, pile_runes, plural, slot_text
 
 if TYPE_CHECKING:
@@ -126,7 +127,7 @@ def raid(c: Campaign, *, rune: str | None = None, seed: int | None = None, dry_r
 
 def _tracked_setup(c: Campaign) -> RaidSetup:
     """The raid from adventure.toml: the chapter's Dreadful Raid card, the party, the Piles, the board."""
-    state = c.adventure()
+    state = table_state(c)
     shown = c.adventure_file.shown if c.adventure_file is not None else None
     if state.raid is None:
         only = allowed_monsters(state.chapter)
@@ -294,7 +295,7 @@ def battalion(c: Campaign, monsters: Sequence[str], *, near: str | None = None, 
     `on_board` is the monsters on the board when no adventure is under way (then required)."""
     _check_board_flag(c, on_board)
     given = rank_options(ranks)
-    state = c.adventure() if c.adventure_file is not None else None
+    state = table_state(c) if c.adventure_file is not None else None
     names, known_ranks, limits, new_ranks = _battalion_monsters(c, state, monsters, given)
     if state is not None:
         with c.adventure_refusals():
@@ -399,7 +400,8 @@ def _reference(near: str | None, state: AdventureState | None) -> str | None:
     if near is None:
         return None
     text = near.strip()
-    pid = text[4:].strip() if text.casefold().startswith("pile") else text
+    # "Pile 1", "pile-1", "pile_1", "pile#1" and "1" all name Pile 1, and are echoed so
+    pid = text[4:].lstrip(" -_#") if text.casefold().startswith("pile") else text
     if state is not None and any(p.id == pid for p in state.piles):
         return f"Pile {pid}"
     return text

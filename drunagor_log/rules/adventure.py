@@ -51,7 +51,7 @@ def new_adventure(*, chapter: str, heroes: int, bag: Mapping[str, int], stirring
         if short:
             raise Refused(f"Stirring Darkness takes {stirring_darkness} runes of each colour, but the bag "
                           f"holds fewer {', '.join(short)}", "stirring-darkness",
-                          "fix rules.rune_bag in story.toml to the runes in your bag")
+                          "record the runes in your bag: drunagor rules set --rune-bag red=N,...")
         for colour in full:
             full[colour] -= stirring_darkness
             track[colour] += stirring_darkness
@@ -205,6 +205,15 @@ def draw(state: AdventureState, colours: Sequence[str]) -> AdventureState:
     return state.replace(bag=bag, track=track)
 
 
+def models_out(monsters: Sequence[Monster], name: str, model_limit: int) -> Refused:
+    """All `model_limit` models of `name` are out (RB L311): the refusal, naming the slots `monsters`
+    hold (by slot: `monster remove NAME` is refused while several monsters share the name)."""
+    slots = ", ".join(str(m.slot) for m in monsters if m.is_named(name) and m.slot is not None)
+    return Refused(f"all {model_limit} models of {name} are on the board", "models (RB L311)",
+                   "remove a defeated one first: drunagor monster remove SLOT"
+                   + (f" ({name} holds slots {slots})" if slots else ""))
+
+
 def add_monster(state: AdventureState, name: str, rank: str | None, *, boss: bool = False,
                 slot: int | None = None, model_limit: int | None = None) -> tuple[AdventureState, Monster]:
     """Place one monster on the board, in the next free status-board slot (RB L315) or `slot`.
@@ -213,11 +222,7 @@ def add_monster(state: AdventureState, name: str, rank: str | None, *, boss: boo
     model beyond the `model_limit` of its kind."""
     monsters = state.monsters
     if model_limit is not None and models_on_board(monsters, name) >= model_limit:
-        # by its slot: `monster remove NAME` is refused while several monsters share the name
-        slots = ", ".join(str(m.slot) for m in monsters if m.is_named(name) and m.slot is not None)
-        raise Refused(f"all {model_limit} models of {name} are on the board", "models (RB L311)",
-                      "remove a defeated one first: drunagor monster remove SLOT"
-                      + (f" ({name} holds slots {slots})" if slots else ""))
+        raise models_out(monsters, name, model_limit)
     if boss:
         if slot is not None:
             raise Refused(f"{name} is a boss: a boss holds no status-board slot", "status-board",

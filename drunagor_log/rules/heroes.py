@@ -22,7 +22,7 @@ RECORD_WITH = {
     "level2_skills": ("skills", "drunagor hero learn {h} SKILL --tree TREE --level 2"),
     "class_abilities": ("class_abilities", "drunagor hero ability {h} ABILITY"),
     "spoils": ("equipment", "drunagor hero gain {h} ITEM"),
-    "spoils_upgrades": ("upgrades", "drunagor spoils upgrade {h} ITEM --discard OTHER"),
+    "spoils_upgrades": ("upgrades", "drunagor spoils upgrade {h} ITEM --reward"),
 }
 ROLE_CARDS = ("I", "II")  # RB L988, L1051: a new hero takes Dungeon Role cards I and II only
 STARTING_GEAR = 2  # RB L989: 2 pieces of Starting Gear
@@ -128,7 +128,7 @@ def party_full(active: Sequence[Hero], max_heroes: int) -> Finding | None:
     names = ", ".join(h.name for h in active)
     remedy = ("a hero must leave first (drunagor hero remove NAME)" if max_heroes >= 5 else
               "a hero must leave first (drunagor hero remove NAME), or, with extra-hero content such as "
-              "Spoils of War or Hero Pack #1, set max_heroes = 5 under [rules] in story.toml")
+              "Spoils of War or Hero Pack #1, allow five: drunagor rules set --max-heroes 5")
     return Finding("max-heroes", f"the party already has {len(active)} heroes ({names}) and max_heroes is "
                    f"{max_heroes} (RB L943)", remedy, None, ("rules", "max_heroes"))
 
@@ -166,7 +166,8 @@ def party_findings(heroes: Iterable[Hero], max_heroes: int) -> list[Finding]:
     if len(active) > max_heroes:
         found.append(Finding("max-heroes", f"{len(active)} active heroes, but max_heroes is {max_heroes} "
                              "(RB L943)", "mark the heroes who left with retired = true (drunagor hero remove "
-                             "NAME), or set max_heroes = 5 with extra-hero content", None, ("rules", "max_heroes")))
+                             "NAME), or with extra-hero content allow five (drunagor rules set --max-heroes 5)", None,
+                             ("rules", "max_heroes")))
     seen: dict[str, Hero] = {}
     for h in active:
         role = catalog.canonical(h.role, catalog.ROLES)

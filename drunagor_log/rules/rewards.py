@@ -67,7 +67,10 @@ def expected(joined: str, track: dict[str, str]) -> Tally:
 
 def recorded(hero: Hero, party: Iterable[Hero] = ()) -> Tally:
     """What the Campaign Log records. A Spoils card discarded to upgrade another still counts as
-    received (RB L405-431: it was a reward, then spent); each upgrade counts once. A Spoils card
+    received (RB L405-431: it was a reward, then spent). Only a reward upgrade (`reward = true`,
+    `spoils upgrade --reward`) counts as the "Spoil of the Hero Equipment Upgrade" of the table (RB
+    L1015-1016): one made with Artisan's Tools found in a Chest is the special treasure the table
+    leaves out ("without finding any special treasure along the way", RB L980). A Spoils card
     counts for the hero who earned it: one handed over with `hero give` carries `from = "Earner"`,
     so it counts in the earner's tally (found among `party`, the other logs), not the holder's."""
     me = hero.name.casefold()
@@ -83,7 +86,7 @@ def recorded(hero: Hero, party: Iterable[Hero] = ()) -> Tally:
         level2_skills=sum(1 for s in hero.skills if s.level == 2),
         class_abilities=len(hero.class_abilities),
         spoils=spoils,
-        spoils_upgrades=len(upgrades),
+        spoils_upgrades=sum(1 for u in upgrades if u.reward),
     )
 
 
@@ -100,9 +103,9 @@ def owed_for(hero: Hero, story: Story, party: Iterable[Hero] = ()) -> Tally:
     return balance(hero, story, party).owed()
 
 
-# Spoils upgrades beyond the rewards are normal: Artisan's Tools are also found in Chests (RB L405,
-# L413), and the recruit table assumes no special treasure was found (RB L980). So an excess of
-# upgrades is never reported; only a missing reward upgrade is.
+# An upgrade made with Artisan's Tools is not counted as a reward at all, so it is never an excess; a
+# reward upgrade beyond the rewards comes only from a corrected Adventure Track, and no command takes
+# an upgrade back: it is not reported either (only a missing reward upgrade is).
 NOT_EXCESS = ("spoils_upgrades",)
 
 

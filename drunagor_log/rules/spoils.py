@@ -7,6 +7,11 @@ quality, Standard -> Improved -> Ultimate (RB L421-423). Afterwards the Artisan'
 the Chest deck, while the discarded card and the old-quality card are stored for the rest of the
 campaign (RB L431).
 
+A reward upgrade, the "Spoil of the Hero Equipment Upgrade" of the new-recruit table (RB L1015-1016), is
+a reward, not an upgrade found at the table: the item goes up one step and nothing is disposed of (no
+Artisan's Tools, no other card); the old-quality card is replaced by its advanced version and stored
+as after any upgrade (RB L415, L431). It is refused when the hero is owed none.
+
 Note on RB L419 "Both cards, being disposed this way, must be in that Hero's bag": the two cards
 disposed are the Artisan's Tools and the other card; the item being improved is not disposed (it is
 replaced by its advanced version, RB L415), so it may be equipped.
@@ -19,6 +24,7 @@ from ..values import record
 from ..errors import RuleError, UsageError
 from ..model import QUALITIES, Hero, Item
 from .chest import recorded, same_card
+from .heroes import quote
 
 RULE = "spoils-upgrade"
 TOOLS = "Artisan's Tools"
@@ -89,6 +95,26 @@ def plan_upgrade(hero: Hero, item: str, discard: str, cards: dict, *, to: str | 
     tools = _tools_in_bag(hero)
     d, record = _other_card(hero, discard, it, i, cards, epic)
     return UpgradePlan(hero.name, it, i, step, tools, hero.equipment[d], d, record)
+
+
+@record
+class RewardPlan:
+    hero: str
+    item: Item
+    item_index: int
+    to: str
+
+
+def plan_reward_upgrade(hero: Hero, item: str, owed: int, *, to: str | None = None) -> RewardPlan:
+    """A reward upgrade (RB L1015-1016), or the RuleError that refuses it: none owed (`owed`, the
+    reward upgrades the hero is owed now), or the item cannot go up a step (RB L409-423)."""
+    if owed < 1:
+        raise RuleError(f"{hero.name} is owed no Spoils upgrade as a reward (the new-recruit table gives one from "
+                        f"chapter 08 on, RB L1015-1016)", rule=RULE,
+                        remedy=f"an upgrade found at the table disposes of Artisan's Tools and another card from the "
+                               f"bag: drunagor spoils upgrade {quote(hero.name)} {quote(item)} --discard OTHER")
+    i, step = _upgradable(hero, item, to)
+    return RewardPlan(hero.name, hero.equipment[i], i, step)
 
 
 def _upgradable(hero: Hero, item: str, to: str | None) -> tuple[int, str]:

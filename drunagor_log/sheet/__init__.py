@@ -49,9 +49,12 @@ def view(c: Campaign) -> dict[str, Any]:
     sheets += [{"id": f"hero-{h['slug']}", "title": f"Campaign Log: {h['name']}"} for h in heroes]
     sheets.append({"id": "decks", "title": "Chest and Commander decks"})
     if adventure is not None:
-        sheets.append({"id": "adventure", "title": f"Chapter {adventure['chapter']} under way"})
+        sheets.append({"id": "adventure", "title": f"Chapter {adventure['chapter']} under way",
+                       "heading": f"Chapter {adventure['chapter']} under way: {adventure['title']}"})
     if timeline:
         sheets.append({"id": "timeline", "title": "Timeline of adventures"})
+    for s in sheets:  # the Markdown heading each sheet has (its anchor links the list of sheets to it)
+        s.setdefault("heading", s["title"])
     return {
         "folder": c.root.name,
         "version": __version__,
@@ -231,7 +234,7 @@ def _adventure(c: Campaign) -> dict[str, Any] | None:
         "runes_on_track": sum(state.track.values()),
         "piles": [{"id": p.id, "runes": _rune_list(p.runes),
                    "counts": [r for r in _runes(p.runes) if r["count"]]} for p in state.piles],
-        "cubes": _cubes(state, c.story.rules.trauma_limit),
+        "cubes": _cubes(state, c.story.rules.trauma_limit, c.story.cards),
         **_round(c, state),
         "recent": [{"event": str(e.get("event", "")), "text": str(e["text"])}
                    for e in state.log if e.get("text")][-RECENT_EVENTS:],
@@ -246,19 +249,27 @@ def _round(c: Campaign, state) -> dict[str, Any]:
     return {"round": now["round"], "next_round": now["next_round"], "counters": counter_lines(now["counters"])}
 
 
-def _cubes(state, trauma_limit: int) -> list[dict[str, Any]]:
+def _cubes(state, trauma_limit: int, cards: dict | None = None) -> list[dict[str, Any]]:
     """The heroes' Trauma and Curse Cubes, where adventure.toml tracks them (`drunagor cube`); an
-    adventure file without them shows none. Each entry is a table or a value with those fields."""
+    adventure file without them shows none. Each entry is a table or a value with those fields. A
+    hero's Curse Cube capacity and Skills' extra Trauma Cubes are facts recorded under [cards]."""
     cubes = getattr(state, "cubes", None) or {}
     rows = []
     for hero, entry in dict(cubes).items():
         fields = entry if isinstance(entry, dict) else {k: getattr(entry, k) for k in
                                                         ("trauma", "curse", "trauma_limit", "curse_capacity")
                                                         if hasattr(entry, k)}
+        facts = (cards or {}).get(hero)
+        facts = facts if isinstance(facts, dict) else {}
         rows.append({"hero": str(hero), "trauma": fields.get("trauma", 0), "curse": fields.get("curse", 0),
-                     "trauma_limit": fields.get("trauma_limit", trauma_limit),
-                     "curse_capacity": fields.get("curse_capacity")})
+                     "trauma_limit": fields.get("trauma_limit", trauma_limit + _count(facts, "trauma_limit_bonus")),
+                     "curse_capacity": fields.get("curse_capacity", _count(facts, "curse_capacity") or None)})
     return rows
+
+
+def _count(facts: dict, key: str) -> int:
+    value = facts.get(key)
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
 def _rune_css(colour: str) -> str:
@@ -278,6 +289,12 @@ def _rune_list(counts: dict[str, int]) -> list[dict[str, Any]]:
     """One entry per rune: a Pile drawn as its runes."""
     return [{"colour": colour, "css": _rune_css(colour)} for colour, n in counts.items()
             for _ in range(min(n, MAX_DOTS))]
+
+
+def _runes_drawn(event: dict) -> int:
+    """Runes one `draw` put on the track (`runes = "red, blue"`); 1 for an entry that does not say."""
+    runes = [r for r in str(event.get("runes") or "").split(",") if r.strip()]
+    return len(runes) or 1
 
 
 def _archive_order(path: Path) -> tuple:
@@ -310,7 +327,8 @@ def _timeline(c: Campaign) -> list[dict[str, Any]]:
             "heroes": state.heroes,
             "raid_card": state.raid.card if state.raid is not None else None,
             "raids": raids,
-            "draws": sum(1 for e in state.log if e.get("event") == "draw"),
+            "draws": sum(_runes_drawn(e) for e in state.log if e.get("event") == "draw"),
+            "lost": state.lost,  # the losing condition met, in words with its rule line
         })
     return rows
 
@@ -333,8 +351,18 @@ def render(data: dict[str, Any], fmt: str = "html") -> str:
         # name like `<script>` or `*Bold*` is text, and a `|` does not break a table row.
         env = jinja2.Environment(autoescape=False, finalize=md_escape, **common)
         env.filters["names"] = md_names
+        env.filters["anchor"] = md_anchor
     env.filters["plural"] = plural
     return env.get_template(f"sheet.{fmt}.j2").render(**data)
+
+
+def md_anchor(heading: str) -> Any:
+    """The anchor GitHub gives a Markdown heading: lower case, spaces as hyphens, punctuation dropped
+    (letters and digits of any script kept), so the list of sheets links to each."""
+    from markupsafe import Markup
+
+    text = "".join(ch for ch in heading.strip().lower() if ch.isalnum() or ch in " -_")
+    return Markup(text.replace(" ", "-"))
 
 
 def md_escape(value: Any) -> Any:

@@ -380,14 +380,29 @@ def _load_toml(text: str, shown: str) -> dict[str, Any]:
                         rule="toml-syntax", remedy="flatten the nested arrays or tables") from None
 
 
+# tomllib's words for a string left open, in the words of the one who typed it.
+_OPEN_STRING = {
+    "Illegal character '\\n'": "a string is not closed: its quote has no closing quote before the end of the line",
+    "Unterminated string": "a string is not closed: the file ends inside it",
+    "Expected \"'\"": "a string is not closed: the file ends inside it",
+}
+
+
 def _syntax_error(exc: tomllib.TOMLDecodeError, text: str, shown: str) -> DataError:
     """tomllib's message, with its line as the error's line (the end of the file for an unclosed value)."""
     m = _TOML_LINE.search(str(exc))
     msg = str(exc).split(" (at line")[0]
     at: int | None = int(m.group(1)) if m else None
-    if at is None and "(at end of document)" in msg:  # an unclosed [ or { runs to the end
-        msg = msg.replace(" (at end of document)", ": the file ends inside a value")
+    at_end = at is None and "(at end of document)" in msg
+    if at_end:  # an unclosed [ or { or string runs to the end
+        msg = msg.replace(" (at end of document)", "")
         at = text.count("\n") + (0 if text.endswith("\n") else 1)
+    if msg in _OPEN_STRING:
+        return DataError(f"not valid TOML: {_OPEN_STRING[msg]}", file=shown, line=at, rule="toml-syntax",
+                         remedy='close it with the quote that opened it (" or \')'
+                                + ("" if at_end else ", on the same line"))
+    if at_end:
+        msg += ": the file ends inside a value"
     return DataError(f"not valid TOML: {msg}", file=shown, line=at,
                      rule="toml-syntax",
                      remedy="fix the syntax at that line (quotes, brackets, one key = value)")

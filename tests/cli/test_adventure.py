@@ -108,7 +108,8 @@ def test_start_a_chapter_without_raid_or_stirring_darkness(run, party):
                 "complete|skip)"),
     (("10",), 2, "no chapter '10': chapters are 01 to 09; give a chapter from 1 to 9"),
     (("--heroes", "5"), 1, "campaigns/test/story.toml: heroes (RB L941-943): 5 heroes: this campaign plays with 1 to "
-                           "4 heroes; give --heroes within the limit (rules.max_heroes in story.toml)"),
+                           "4 heroes; give --heroes from 1 to 4; with extra-hero content, allow five: "
+                           "drunagor rules set --max-heroes 5"),
     (("--heroes", "6"), 2, "--heroes must be from 1 to 5, not 6; 4 heroes; 5 with extra-hero content (RB L941-943)"),
     (("--heroes", "0"), 2, "--heroes must be from 1 to 5, not 0; 4 heroes; 5 with extra-hero content (RB L941-943)"),
     (("--models", "4"), 2, "--models is asked only when the catalog does not know a model count: each Minion has 4 "
@@ -468,9 +469,11 @@ def test_drawing_the_last_rune_fails_the_adventure(run, under_way):
     assert "(seed 1; 9 asked, but the bag held only 6) to the Initiative Track" in r.stdout
     assert r.stdout.endswith("0 runes left in the bag\nThe last rune in the bag was drawn: the adventure fails "
                              "(RB L1203). Record it with `drunagor adventure end --lost`.\n")
-    r = run("draw")
-    assert (r.exit_code, r.stderr) == (1, "error: campaigns/test/adventure.toml: draw: the rune bag is empty: there "
-                                          "is no rune to draw; runes come back to the bag with the Tie Breaker\n")
+    r = run("draw")  # the adventure is lost: nothing more is drawn
+    assert (r.exit_code, r.stderr) == (1, "error: campaigns/test/adventure.toml: adventure: the adventure is lost: "
+                                          "drunagor adventure end --lost; lost by: the last rune in the bag is drawn: "
+                                          "the adventure fails, RB L1203; if that was a slip, take it back: drunagor "
+                                          "adventure undo\n")
 
 
 # --------------------------------------------------------------------------------- monsters

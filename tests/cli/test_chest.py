@@ -636,7 +636,7 @@ def test_spoils_upgrade_ultimate_and_no_tools(run, smith):
                         "Tools\" --bag\n")
 
 
-def test_spoils_upgrade_counts_toward_the_rewards_and_check_stays_clean(run, example):
+def test_spoils_upgrade_is_recorded_and_check_stays_clean(run, example):
     # Vacrem of the example holds Artisan's Tools and Captain's Brooch in the bag. At Camp after
     # chapter 04 (no adventure under way) the upgrade is recorded against chapter 04.
     (example / "adventure.toml").unlink(missing_ok=True)
@@ -645,7 +645,7 @@ def test_spoils_upgrade_counts_toward_the_rewards_and_check_stays_clean(run, exa
     assert check_json(run) == {"errors": [], "warnings": []}
     shown = json.loads(run("hero", "show", "Vacrem", "--json").stdout)
     assert shown["upgrades"] == [{"item": "Heavy Shield", "to": "improved", "discarded": "Captain's Brooch",
-                                  "chapter": "04"}]
+                                  "chapter": "04", "reward": False}]
     # the stored card can never be gained again (RB L431)
     r = run("hero", "gain", "Nyx", "Captain's Brooch", "--kind", "adventure")
     assert r.exit_code == 1 and "stored" in r.stderr

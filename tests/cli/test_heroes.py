@@ -156,8 +156,8 @@ def test_a_fifth_hero_is_refused_with_max_heroes_4(run, party):
     assert r.exit_code == 1
     assert r.stderr == ("error: campaigns/sgc/story.toml:15: max-heroes: the party already has 4 heroes (Andreas, "
                         "Catharina, Nyx, Vacrem) and max_heroes is 4 (RB L943); a hero must leave first (drunagor "
-                        "hero remove NAME), or, with extra-hero content such as Spoils of War or Hero Pack #1, set "
-                        "max_heroes = 5 under [rules] in story.toml\n")
+                        "hero remove NAME), or, with extra-hero content such as Spoils of War or Hero Pack #1, allow "
+                        "five: drunagor rules set --max-heroes 5\n")
     assert snapshot(party) == before
     # a hero who left does not count
     assert run("hero", "remove", "Vacrem").exit_code == 0
@@ -185,8 +185,8 @@ def test_a_duplicate_role_is_refused(run, party):
      "Striker, Support\n"),
     (("Vacrem", "--role", "Leader", "--gear", "A", "--gear", "B", "--gear", "C"), 2, "error: 3 pieces of --gear; "
      "a new hero starts with 2 (RB L989); give --gear twice at most; record other items with drunagor hero gain\n"),
-    (("nyx", "--role", "Leader"), 1, "error: hero-file: Nyx already has a Campaign Log (campaigns/sgc/heroes/"
-     "nyx.toml) and is in the party; choose another name\n"),
+    (("nyx", "--role", "Leader"), 1, "error: hero-file: Nyx is already in the party (Campaign Log campaigns/sgc/"
+     "heroes/nyx.toml); choose another name\n"),
     (("Jaheen", "--role", "Leader"), 1, "error: core-hero: Jaheen is a core-box hero, and core-box heroes (Elros, "
      "Jaheen, Lorelai, Maya, Vorn) are not heroes in Awakenings (RB L941-945); choose an Awakenings hero "
      "(Andreas, Catharina, Nyx, Vacrem), or a hero from another product with --class\n"),
@@ -643,8 +643,8 @@ def test_check_too_many_heroes(run, party):
     r = run("check")
     assert r.exit_code == 1
     assert ("campaigns/sgc/story.toml:15: max-heroes: 2 active heroes, but max_heroes is 1 (RB L943); mark the "
-            "heroes who left with retired = true (drunagor hero remove NAME), or set max_heroes = 5 with extra-hero "
-            "content") in r.stdout.splitlines()
+            "heroes who left with retired = true (drunagor hero remove NAME), or with extra-hero content allow five "
+            "(drunagor rules set --max-heroes 5)") in r.stdout.splitlines()
 
 
 # ------------------------------------------------------------------------------- recruit, camp
@@ -690,10 +690,11 @@ def test_camp_clears_statuses_and_lists_what_may_be_done(run, party):
     r = run("camp")
     assert r.exit_code == 0, r
     lines = r.stdout.splitlines()
-    assert lines[0] == "Camp phase: statuses removed: Andreas (Lifesaver); Nyx (Haunted)"
-    assert lines[2] == ("The Chest deck may be changed now (RB L361): drunagor chest swap OUT IN; a change of "
+    assert lines[:4] == ["Camp phase: the Campaign Log statuses go:", "  Andreas: Lifesaver", "  Nyx: Haunted",
+                         "Camp phase: 2 Campaign Log statuses removed"]
+    assert lines[5] == ("The Chest deck may be changed now (RB L361): drunagor chest swap OUT IN; a change of "
                         "composition returns every Potion and Scroll the heroes hold")
-    assert lines[3] == ("Spoils upgrade possible: Nyx's Twin-Blades standard -> improved with Artisan's Tools and one "
+    assert lines[6] == ("Spoils upgrade possible: Nyx's Twin-Blades standard -> improved with Artisan's Tools and one "
                         "of Ragged Doll (drunagor spoils upgrade Nyx Twin-Blades --discard \"Ragged Doll\")")
     assert "statuses = []\n" in text(party / "heroes" / "nyx.toml")
     assert "statuses = []\n" in text(party / "heroes" / "andreas.toml")

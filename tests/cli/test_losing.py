@@ -205,9 +205,10 @@ def test_chapter_07_the_barricade(run, root):
     assert table(run)["counters"]["barricade"] == 0
     before = snapshot(root)
     r = run("adventure", "event", "barricade")
-    assert (r.exit_code, r.stderr) == (1, "error: campaigns/test/adventure.toml: barricade (RB L1243): the Seabreeze "
-                                          "Tavern barricade is already destroyed: no Barricade token is left; take "
-                                          "back a token removed by mistake with `drunagor adventure undo`\n")
+    assert (r.exit_code, r.stderr) == (1, "error: campaigns/test/adventure.toml: adventure: the adventure is lost: "
+                                          "drunagor adventure end --lost; lost by: the last Barricade token is removed "
+                                          "and the Seabreeze Tavern barricade is destroyed: the adventure fails, RB "
+                                          "L1243, L1251; if that was a slip, take it back: drunagor adventure undo\n")
     assert snapshot(root) == before
 
 
@@ -288,7 +289,8 @@ def test_chapter_09_a_defeat_before_the_endgame_trigger_is_a_failure(run, root):
 EVENTS = [
     ("pile", "add"), ("draw", "--rune", "red"), ("tiebreak", "1", "--runes", "red,blue,green,orange"),
     ("monster", "add", "Tidehunter"), ("raid", "--seed", "3"), ("battalion", "Gremlin Horde", "--near", "1"),
-    ("monster", "remove", "1"), ("pile", "remove", "1"), ("cube", "Nyx", "trauma", "+2"), ("recall", "Andreas"),
+    ("monster", "remove", "1"), ("pile", "remove", "1"), ("recall", "Andreas"),
+    ("cube", "Nyx", "trauma", "+2"),  # the last: it loses the adventure, and nothing happens at the table after it
 ]
 
 
@@ -387,16 +389,16 @@ def test_odds_on_a_full_board_or_with_every_minion_model_out(run, root, monsters
     assert (raid["placed"], raid["failed"]) == (0, 2)  # as odds said: it tries, and nothing is placed
 
 
-def test_camp_during_an_adventure_says_the_chest_deck_cannot_change(run, tmp_path):
+def test_camp_waits_for_the_end_of_the_adventure_and_then_the_chest_deck_may_change(run, tmp_path):
     import shutil
 
     root = tmp_path / "campaigns" / "example"
     shutil.copytree(EXAMPLE, root)
-    r = ok(run("camp"))
-    assert r.stdout.splitlines()[2] == (
-        "The Chest deck may not be changed now: the adventure of chapter 05 is under way, and the deck changes "
-        "only during a Camp phase, between adventures (RB L361); end the adventure first (drunagor adventure end "
-        "--won|--lost)")
+    r = run("camp")
+    assert (r.exit_code, r.stdout) == (1, "")
+    assert r.stderr == ("error: campaigns/example/adventure.toml: camp: the adventure of chapter 05 is under way, and "
+                        "the Camp phase comes between adventures; end the adventure first (drunagor adventure end "
+                        "--won|--lost)\n")
     ok(run("adventure", "end", "--won"))
     assert ok(run("camp")).stdout.splitlines()[2].startswith("The Chest deck may be changed now (RB L361)")
 

@@ -579,6 +579,21 @@ def test_odds_without_a_raid_card_are_nil(run, camp):
     assert (data["summon_chance"], data["reason"]) == ("0/1", "chapter 06 has no Dreadful Raid card")
 
 
+def test_odds_of_a_raid_card_the_book_does_not_transcribe_are_unknown_never_none(run, camp):
+    """Chapter 04's Naval Raid summons (RB L1171), by its own text, which the book leaves out (RB L1161)."""
+    write(camp / "story.toml", STORY)
+    adventure(camp, chapter="04", piles=[{"red": 1}], raid='card = "Naval Raid", face = "A", minions = ["Tidehunter", '
+                                                           '"Boatswain"], rank = "Minion", model_limit = 4')
+    data = json.loads(run("odds", "--json").stdout)
+    assert (data["summon_chance"], data["summon_probability"], data["try_chance"], data["try_probability"]) == (
+        None, None, None, None)
+    assert data["reason"] == ("the Naval Raid card resolves by its own text, which the rulebook does not transcribe "
+                              "(chapter 04, RB L1171)")
+    assert run("odds").stdout.splitlines()[0] == (
+        "Chance it summons: unknown: the Naval Raid card resolves by its own text, which the rulebook does not "
+        "transcribe (chapter 04, RB L1171)")
+
+
 bags = st.fixed_dictionaries({c: st.integers(0, 4) for c in ("red", "blue", "green", "orange", "gray")})
 piles_st = st.lists(st.dictionaries(st.sampled_from(["red", "blue", "green", "orange", "gray"]), st.integers(1, 2),
                                     min_size=1), max_size=3)

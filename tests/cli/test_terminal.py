@@ -119,3 +119,20 @@ def test_colour_terminal_marks_each_rune_and_wraps_steps_under_their_text(campai
     lines = text.splitlines()
     i = next(n for n, line in enumerate(lines) if line.startswith("   Manifested"))
     assert lines[i + 1].startswith("   ") and not lines[i + 1].startswith("    ")  # hangs under the step's text
+
+
+def test_check_wraps_at_word_boundaries_like_every_other_command(tmp_path):
+    root = tmp_path / "example"
+    shutil.copytree(EXAMPLE, root)
+    nyx = root / "heroes" / "nyx.toml"
+    nyx.write_text(nyx.read_text().replace('joined = "01"', 'joined = "06"'))
+    args = ["-C", str(root), "check"]
+    plain = _run_piped(args)
+    assert "drunagor hero gain Nyx ITEM (warning)" in plain
+    shown = ANSI.sub("", _run_pty(args, 80))
+    for line in shown.splitlines():
+        assert len(line) <= 80, f"{len(line)} > 80 columns: {line!r}"
+    tokens = set(shown.split())
+    for word in plain.split():
+        assert word in tokens, f"{word!r} is split at 80 columns:\n{shown}"
+    assert _run_pty(args, 80, {"NO_COLOR": "1"}) == plain

@@ -89,7 +89,8 @@ def test_recorded_counts_skills_by_level_abilities_spoils_and_upgrades():
     h = hero(skills=[{"name": "A", "tree": "melee", "level": 1}, {"name": "B", "tree": "role", "level": 2}],
              class_abilities=["X"],
              equipment=[spoils("Twin-Blades"), {"name": "Potion of Healing", "kind": "consumable"}],
-             upgrades=[{"item": "Twin-Blades", "to": "improved", "discarded": "War Bow", "discarded_kind": "spoils"}])
+             upgrades=[{"item": "Twin-Blades", "to": "improved", "discarded": "War Bow", "discarded_kind": "spoils"},
+                       {"item": "Twin-Blades", "to": "ultimate", "reward": True}])
     assert rewards.recorded(h) == Tally(1, 1, 1, 2, 1)
 
 
@@ -101,13 +102,23 @@ def test_a_spoils_card_handed_over_counts_for_the_hero_who_earned_it():
     assert rewards.recorded(andreas, party).spoils == 0
 
 
-def test_an_excess_of_spoils_upgrades_is_never_reported():
+def test_an_upgrade_with_artisans_tools_is_no_reward_and_never_an_excess():
+    """RB L980: the recruit table is what heroes receive without special treasure (Artisan's Tools)."""
     h = hero(upgrades=[{"item": "Twin-Blades", "to": "improved", "discarded": "Ragged Doll",
                         "discarded_kind": "adventure"}], equipment=[spoils("Twin-Blades")])
     s = story(done("01", "02", "03"))
-    assert rewards.balance(h, s).spoils_upgrades == -1
+    assert rewards.balance(h, s).spoils_upgrades == 0
     assert rewards.excess_for(h, s) == Tally()
     assert rewards.owed_for(h, s) == Tally(level1_skills=1, class_abilities=1)
+    s = story(done("01", "02", "03", "04", "05", "06", "07"))
+    assert rewards.owed_for(h, s).spoils_upgrades == 1
+
+
+def test_a_reward_upgrade_counts_as_the_reward_and_an_excess_one_is_not_reported():
+    h = hero(upgrades=[{"item": "Twin-Blades", "to": "improved", "reward": True}], equipment=[spoils("Twin-Blades")])
+    assert rewards.recorded(h).spoils_upgrades == 1
+    assert rewards.owed_for(h, story(done("01", "02", "03", "04", "05", "06", "07"))).spoils_upgrades == 0
+    assert rewards.excess_for(h, story(done("01"))).spoils_upgrades == 0
 
 
 def test_describe():

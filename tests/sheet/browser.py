@@ -66,6 +66,7 @@ class Report:
         self.log: list[str] = []         # browser log entries: "error network: Failed to load resource ..."
         self.requests: list[str] = []    # every URL the page asked for
         self.pdf: dict[str, bytes] = {}  # "A4", "Letter": the page printed on that paper
+        self.value: object = None        # what `evaluate` gave, on the loaded page
 
     def problems(self) -> list[str]:
         """Everything a page with no script and no resource should never produce."""
@@ -144,8 +145,9 @@ class _Pipe:
         os.close(self._read)
 
 
-def devtools(chromium: str, url: str, profile: Path) -> Report:
-    """Load `url` in a fresh tab, report what it logged and requested, and print it on A4 and Letter."""
+def devtools(chromium: str, url: str, profile: Path, evaluate: str | None = None) -> Report:
+    """Load `url` in a fresh tab, report what it logged and requested, and print it on A4 and Letter;
+    `evaluate`: a JavaScript expression run on the loaded page, its JSON value in `report.value`."""
     pipe = _Pipe(chromium, profile)
     report = Report()
     try:
@@ -157,6 +159,9 @@ def devtools(chromium: str, url: str, profile: Path) -> Report:
         pipe.send("Page.navigate", {"url": url}, session=session)
         pipe.wait_for("Page.loadEventFired")
         pipe.send("Runtime.evaluate", {"expression": "document.readyState"}, session=session)  # flush events
+        if evaluate is not None:
+            result = pipe.send("Runtime.evaluate", {"expression": evaluate, "returnByValue": True}, session=session)
+            report.value = result.get("result", {}).get("value")
         for paper, size in (("A4", A4), ("Letter", LETTER)):
             printed = pipe.send("Page.printToPDF", {**size, "marginTop": 0.4, "marginBottom": 0.4}, session=session)
             report.pdf[paper] = base64.b64decode(printed["data"])

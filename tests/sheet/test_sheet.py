@@ -147,7 +147,7 @@ def test_the_example_timeline(run, example):
     assert [e.get("data-file") for e in entries] == ["adventures/03-1.toml", "adventures/04-1.toml"]
     assert [e.find("span", "outcome").text() for e in entries] == ["won", "won"]
     assert entries[1].text().startswith(
-        "04 attempt 1 Battle on the High Sea · won · 4 heroes · 3 draws · Naval Raid card")
+        "04 attempt 1 Battle on the High Sea · won · 4 heroes · 6 runes drawn · Naval Raid card")  # 3 draws of 2
 
 
 # ---------------------------------------------------------------- a campaign with every kind of entry
@@ -387,7 +387,7 @@ def test_the_markdown_of_the_example(run, example):
     assert ("- **Round 1:** At the end of round 1: the Growing Influence card, face A, draws its runes (how many: not "
             "recorded), then flips (RB L1187)\n- Mending Rope collected: 0 (RB L1205)\n") in md
     assert "| **top** | — | — | — | Flame Swipe | — |\n" in md
-    assert "- **04 Battle on the High Sea**, attempt 1: **won** · 4 heroes · 3 draws · Naval Raid card\n" in md
+    assert "- **04 Battle on the High Sea**, attempt 1: **won** · 4 heroes · 6 runes drawn · Naval Raid card\n" in md
     assert md.count("\n## ") == 8
 
 

@@ -115,8 +115,12 @@ def expect_unreadable(run, root: Path, path: Path, message: str) -> None:
 
 CASES = {
     "toml-syntax": ("story.toml", STORY.replace('party = "Night Watch"', 'party = "Night Watch'),
-                    "{f}:3: toml-syntax: not valid TOML: Illegal character '\\n'; fix the syntax at that line "
-                    "(quotes, brackets, one key = value)"),
+                    "{f}:3: toml-syntax: not valid TOML: a string is not closed: its quote has no closing quote "
+                    "before the end of the line; close it with the quote that opened it (\" or '), on the same "
+                    "line"),
+    "string-open-to-the-end": ("story.toml", STORY + 'note = """open\n',
+                               "{f}:{last}: toml-syntax: not valid TOML: a string is not closed: the file ends inside "
+                               "it; close it with the quote that opened it (\" or ')"),
     "duplicate-key": ("heroes/andreas.toml", ANDREAS + 'name = "Andreas"\n',
                       "{f}:15: toml-syntax: not valid TOML: Cannot overwrite a value; fix the syntax at that "
                       "line (quotes, brackets, one key = value)"),
@@ -161,7 +165,7 @@ def test_one_clear_message_per_kind_of_bad_file(night, run, case):
     rel, text, message = CASES[case]
     path = night / rel
     path.write_bytes(text.encode("utf-8", "surrogateescape"))
-    expect_unreadable(run, night, path, message.format(f=shown(path)))
+    expect_unreadable(run, night, path, message.format(f=shown(path), last=text.count("\n")))
 
 
 def test_a_directory_where_a_file_should_be(night, run):

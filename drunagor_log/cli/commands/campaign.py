@@ -122,11 +122,11 @@ def check(
     errors, warnings, unreadable = run_checks(campaign_root(), strict=strict)
     if json:
         term.json({"errors": [p.as_json() for p in errors], "warnings": [p.as_json() for p in warnings]})
-    else:
+    else:  # through the terminal facade: wrapped at word boundaries on a terminal, as every command
         for p in errors:
-            print(p.render())
+            term.line(p.render())
         for p in warnings:
-            print(p.render() + " (warning)")
+            term.line(p.render() + " (warning)")
     if unreadable:
         raise typer.Exit(int(ExitCode.DATA))
     if errors:

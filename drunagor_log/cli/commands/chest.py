@@ -271,12 +271,14 @@ def commander_remove(
 def spoils_upgrade(
     hero: Annotated[str, typer.Argument(help="The hero improving a Spoils card.")],
     item: Annotated[str, typer.Argument(help="The Spoils card to improve.")],
-    discard: Annotated[str, typer.Option("--discard", metavar="OTHER",
-                                         help="The other card disposed of, from the hero's bag.")],
+    discard: Annotated[Optional[str], typer.Option("--discard", metavar="OTHER",
+                                                   help="The other card disposed of, from the hero's bag.")] = None,
     to: Annotated[Optional[str], typer.Option("--to", metavar="improved|ultimate",
                                               help="The quality expected (checked: one step only).")] = None,
     epic: Annotated[Optional[bool], typer.Option(
         "--epic/--not-epic", help="Whether OTHER is an Epic Item, when drunagor does not know (remembered).")] = None,
+    reward: Annotated[bool, typer.Option(
+        "--reward", help="The Spoils upgrade owed as a reward (RB L1015-1016): nothing is disposed of.")] = False,
     commit: CommitOpt = False,
 ) -> None:
     """Improve a Spoils card one quality step, disposing of Artisan's Tools and another card.
@@ -287,9 +289,13 @@ def spoils_upgrade(
     Chest deck when it is reformed; the other card and the old-quality card are stored for the rest
     of the campaign (story.toml `stored`, RB L431). The Campaign Log gains an `upgrades` entry.
 
+    --reward records instead the "Spoil of the Hero Equipment Upgrade" a hero is owed as a reward
+    (the new-recruit table from chapter 08 on, RB L1015-1016): the item goes up one step, no
+    Artisan's Tools are needed and nothing is disposed of; refused when none is owed.
+
     Example: drunagor spoils upgrade Vacrem "Heavy Shield" --discard "Captain's Brooch" --not-epic
     """
-    perform(chest_ops.upgrade_spoils, hero, item, discard, to, epic, commit=commit)
+    perform(chest_ops.upgrade_spoils, hero, item, discard, to, epic, reward=reward, commit=commit)
 
 
 # ------------------------------------------------------------------------------------ register

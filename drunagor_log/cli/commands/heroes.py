@@ -394,16 +394,32 @@ def recruit(
     _print_recruit(data)
 
 
-def camp(json: JsonOpt = False, commit: CommitOpt = False) -> None:
-    """The Camp phase: clears every hero's Campaign Log statuses and shows what may be done now.
+def camp(
+    dry_run: Annotated[bool, typer.Option("--dry-run",
+                                          help="Show what the Camp phase removes; write nothing.")] = False,
+    json: JsonOpt = False,
+    commit: CommitOpt = False,
+) -> None:
+    """The Camp phase, between adventures: clears every hero's Campaign Log statuses and shows what may
+    be done now.
 
-    Now the Chest deck may be changed (RB L361), Spoils upgraded (RB L411), and owed rewards recorded.
+    It first lists the statuses it removes. Now the Chest deck may be changed (RB L361), Spoils
+    upgraded (RB L411), and owed rewards recorded. Refused while an adventure is under way.
 
-    Example: drunagor camp
+    Example: drunagor adventure end --won && drunagor camp --dry-run
     """
     with open_campaign(write=True) as c:
-        change = _ops().camp(c)
-        changed = finish(c, change.summary, commit, quiet=json)
+        change = _ops().camp(c, dry_run=dry_run)
+        if not json and change.data["cleared"]:
+            term.line("Camp phase: the Campaign Log statuses go:")
+            for name, statuses in change.data["cleared"].items():
+                term.line(f"  {name}: {', '.join(statuses)}")
+        if dry_run:
+            changed: list[str] = []
+            if not json:
+                term.line(change.summary)
+        else:
+            changed = finish(c, change.summary, commit, quiet=json)
     if json:
         data = {k: v for k, v in change.data.items() if k not in ("stash", "chest_blocked")}
         term.json({**data, "changed": changed})
@@ -435,7 +451,8 @@ def _print_hero(d: dict) -> None:
     else:
         term.line("Equipment: none")
     for u in d["upgrades"]:
-        term.line(f"Upgrade: {u['item']} to {u['to']}, discarding {u['discarded']}"
+        how = "a reward (nothing disposed of)" if u.get("reward") else f"discarding {u['discarded']}"
+        term.line(f"Upgrade: {u['item']} to {u['to']}, {how}"
                   + (f" (after chapter {u['chapter']})" if u["chapter"] else ""))
     if d["owes"] is not None:
         term.line("Rewards owed: " + (rewards.describe(d["owes"]) or "nothing"))
@@ -464,9 +481,13 @@ def _print_camp(data: dict) -> None:
     from ...rules.heroes import quote
 
     term.line(f"Chest deck: {data['chest_deck']}")
-    term.line("The Chest deck may be changed now (RB L361): drunagor chest swap OUT IN; a change of composition "
-              "returns every Potion and Scroll the heroes hold" if data["chest_blocked"] is None else
-              f"The Chest deck may not be changed now: {data['chest_blocked']}")
+    if data["finished"]:  # the deck is prepared for an adventure (RB L361, L435): none is left
+        term.line("The campaign is finished: no adventure is left to prepare the Chest deck for")
+    elif data["chest_blocked"] is None:
+        term.line("The Chest deck may be changed now (RB L361): drunagor chest swap OUT IN; a change of composition "
+                  "returns every Potion and Scroll the heroes hold")
+    else:
+        term.line(f"The Chest deck may not be changed now: {data['chest_blocked']}")
     for u in data["upgrades"]:
         other = quote(u["discard"][0]) if len(u["discard"]) == 1 else "OTHER"
         term.line(f"Spoils upgrade possible: {u['hero']}'s {u['item']} {u['from']} -> {u['to']} with Artisan's "

@@ -121,6 +121,22 @@ stash_app = typer.Typer(help="The party stash: Consumable Items a hero who left 
 ItemArg = Annotated[str, typer.Argument(help="The card (any case; a unique prefix of a known name is enough).")]
 
 
+@stash_app.command("show")
+def stash_show(json: JsonOpt = False) -> None:
+    """The party stash: the Consumable Items heroes who left gave the party, to hand out.
+
+    Example: drunagor stash show
+    """
+    with open_campaign() as c:
+        change = story_ops.show_stash(c)
+        warn_all(c)
+    if json:
+        term.json(change.data)
+        return
+    for line in change.notes:
+        term.line(line)
+
+
 @stash_app.command("add")
 def stash_add(item: ItemArg, new: NewOpt = False, commit: CommitOpt = False) -> None:
     """Put a Consumable Item in the party stash (to take back a `stash remove` made by mistake).

@@ -1,0 +1,60 @@
+"""House rules: `rules show` and `rules set`, the [rules] table of story.toml (SPEC 10; RB L941-943,
+L1018-1032). Each command calls one operation of `drunagor_log.ops.house`."""
+
+
+from typing import Annotated, Optional
+
+import typer
+
+from ...ops import house as house_ops
+from ..common import CommitOpt, JsonOpt, open_campaign, perform, warn_all
+from ..terminal import term
+
+rules_app = typer.Typer(help="House rules: the difficulty (Trauma Cube limit), the party's size, the rune bag.",
+                        no_args_is_help=True)
+
+
+@rules_app.command("show")
+def rules_show(json: JsonOpt = False) -> None:
+    """The house rules of the campaign: difficulty, Trauma Cube limit, heroes at most, rune bag.
+
+    Example: drunagor rules show
+    """
+    with open_campaign() as c:
+        change = house_ops.show(c)
+        warn_all(c)
+    if json:
+        term.json(change.data)
+        return
+    for line in change.notes:
+        term.line(line)
+
+
+@rules_app.command("set")
+def rules_set(
+    difficulty: Annotated[Optional[str], typer.Option(
+        "--difficulty", metavar="easy|normal|hard",
+        help="Trauma Cubes a hero holds: easy 2 (Taking It Easy), normal 1, hard 0 (RB L1018-1032).")] = None,
+    trauma_limit: Annotated[Optional[int], typer.Option(
+        "--trauma-limit", metavar="N", help="Trauma Cubes a hero holds before the next defeats them, 0 to 9.")] = None,
+    max_heroes: Annotated[Optional[int], typer.Option(
+        "--max-heroes", metavar="4|5", help="4, or 5 with extra-hero content (RB L941-943).")] = None,
+    rune_bag: Annotated[Optional[str], typer.Option(
+        "--rune-bag", metavar="red=N,...", help="The runes of each colour in your bag (colours not named are "
+                                                "kept).")] = None,
+    commit: CommitOpt = False,
+) -> None:
+    """Change the house rules in story.toml [rules].
+
+    A change the campaign already contradicts is refused and nothing is written: --max-heroes 4 with
+    five heroes in the party, a new rune bag or a lower Trauma Cube limit than a hero already holds
+    while an adventure is under way.
+
+    Example: drunagor rules set --difficulty easy
+    """
+    perform(house_ops.set_rules, difficulty_name=difficulty, trauma_limit=trauma_limit, max_heroes=max_heroes,
+            bag=rune_bag, commit=commit)
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(rules_app, name="rules")
