@@ -187,8 +187,7 @@ def main() -> None:
     if os.environ.get("_DRUNAGOR_COMPLETE"):  # the shell asks what may come next: only the typed command
         from . import completion
 
-        typed = command_typed(completion.typed_words())
-        completion.run(build_app, typed if typed in COMMANDS else None)
+        completion.run(build_app, command_typed, COMMANDS)
         return
     argv = sys.argv[1:]
     typed = command_typed(argv)

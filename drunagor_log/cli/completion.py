@@ -1,7 +1,8 @@
 """Shell completion (SPEC section 9): `drunagor completion bash|zsh|fish` prints the script, and a
-completion request (the shell runs `drunagor` with `_DRUNAGOR_COMPLETE` set) answers with commands,
-options, and the names a player would type next: heroes of the campaign, the cards a hero holds,
-monsters on the board, chapters, rune colours, and the catalog's names.
+completion request (the shell runs `drunagor` with `_DRUNAGOR_COMPLETE` set to its name) answers
+with commands, options, and the names a player would type next: heroes of the campaign, the cards a
+hero holds, monsters on the board, chapters, rune colours, and the catalog's names. How the words
+and the candidates travel between drunagor and the shell, as data only, is in completion_shells.
 
 The values come from one table keyed by the parameter's name (and the command, where a name means
 different things), attached to the built command tree at completion time only: the command modules
@@ -13,54 +14,79 @@ offers nothing: completion never prints an error into the shell.
 from __future__ import annotations
 
 import os
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Container, Iterable
 
-COMPLETE_VAR = "_DRUNAGOR_COMPLETE"
+from .completion_shells import COMPLETE_VAR
+
 SHELLS = ("bash", "zsh", "fish")
 COLOURS = ("red", "blue", "green", "orange", "gray")
 CHAPTERS = tuple(f"{n:02d}" for n in range(1, 10))
+STALE = ("drunagor: this shell loaded the completion script of an older drunagor; load it again "
+         "(see `drunagor completion --help`)\n")
 
 
 def script(shell: str) -> str:
     """The completion script of `shell`, to source from the shell's start-up file."""
-    from typer._completion_classes import completion_init
-    from typer._completion_shared import get_completion_script
+    from .completion_shells import SCRIPTS
 
-    completion_init()
-    return get_completion_script(prog_name="drunagor", complete_var=COMPLETE_VAR, shell=shell)
+    return SCRIPTS[shell]
 
 
-def requested() -> bool:
-    return bool(os.environ.get(COMPLETE_VAR))
+def _request():
+    """The shell's request (see completion_shells), or None when it is not one this drunagor reads."""
+    import sys
+
+    from .completion_shells import request
+
+    shell = os.environ.get(COMPLETE_VAR, "")
+    return shell, request(shell, sys.argv[1:]) if shell in SHELLS else None
 
 
-def typed_words() -> list[str]:
-    """The words of the command line being completed, after `drunagor` (bash, zsh and fish)."""
-    if "COMP_WORDS" in os.environ:  # bash
-        words = _split(os.environ["COMP_WORDS"])
-        return words[1:int(os.environ.get("COMP_CWORD", len(words)))]
-    return _split(os.environ.get("_TYPER_COMPLETE_ARGS", ""))[1:]
+def run(build_app: Callable[..., Any], command_typed: Callable[[list[str]], str | None],
+        commands: Container[str]) -> None:
+    """Answer one completion request: build only the typed command, attach the value completers,
+    let Click find what the cursor's word may be, and print the candidates for the shell."""
+    import sys
 
-
-def _split(line: str) -> list[str]:
-    import shlex
-
+    shell, req = _request()
+    if req is None:
+        if shell.startswith("complete_"):  # the script Typer wrote for an older drunagor
+            sys.stderr.write(STALE)
+        return
+    typed = command_typed(req.args)
     try:
-        return shlex.split(line)
-    except ValueError:  # a quote still open: the word being typed
-        return line.split()
+        items = _candidates(build_app(typed if typed in commands else None), req.args, req.incomplete)
+    except Exception:  # completion never shows an error in the shell
+        items = []
+    from .completion_shells import answer
+
+    sys.stdout.write(answer(shell, req, items))
 
 
-def run(build_app: Callable[[str | None], Any], command: str | None) -> None:
-    """Answer one completion request: build the typed command, attach the value completers, and let
-    Typer's completion classes print the answer in the shell's format."""
+def _candidates(app: Any, args: list[str], incomplete: str) -> list[tuple[str, str]]:
+    """(value, help) of every candidate for the word `incomplete` after `args`, as whole words."""
     import typer
-    from typer._completion_classes import completion_init
+    from typer._click.shell_completion import ShellComplete  # Typer vendors Click (0.26-0.28)
 
-    completion_init()
-    cmd = typer.main.get_command(build_app(command))
+    class Words(ShellComplete):
+        name = "words"
+        source_template = ""
+
+        def source_vars(self) -> dict[str, Any]:
+            return {}
+
+        def get_completion_args(self) -> tuple[list[str], str]:
+            return args, incomplete
+
+        def format_completion(self, item: Any) -> str:
+            return str(item.value)
+
+    cmd = typer.main.get_command(app)
     attach(cmd)
-    cmd.main(prog_name="drunagor", complete_var=COMPLETE_VAR)
+    items = Words(cmd, {}, "drunagor", COMPLETE_VAR).get_completions(list(args), incomplete)
+    # `--rune=r`: Click completes the value; the shell replaces the whole word
+    head = incomplete.partition("=")[0] + "=" if incomplete.startswith("-") and "=" in incomplete else ""
+    return [(head + str(i.value), str(i.help or "")) for i in items if i.type == "plain"]
 
 
 # ------------------------------------------------------------------------------ the values
@@ -246,7 +272,7 @@ def _completer(values: Callable[[Any], Iterable[str]]):
         from typer._click.shell_completion import CompletionItem  # Typer vendors Click (0.26-0.28)
 
         try:
-            options = list(dict.fromkeys(values(ctx)))
+            options = [v for v in dict.fromkeys(values(ctx)) if isinstance(v, str)]
         except Exception:  # completion never shows an error in the shell
             return []
         low = incomplete.casefold()
