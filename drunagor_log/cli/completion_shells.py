@@ -16,7 +16,9 @@ glob-expanded by the script.
 
 A candidate that holds a control character (newline, tab, NUL, escape ...) is never offered: it
 cannot travel as one line, and printed in the list it would drive the terminal. One the terminal's
-encoding cannot carry is not offered either. An empty answer lets the shell complete file names.
+encoding cannot carry is not offered either, nor, to fish, one that starts with `~` (fish inserts
+that `~` unescaped, and the word would become a home folder). An empty answer lets the shell
+complete file names.
 """
 
 from __future__ import annotations
@@ -104,6 +106,8 @@ def request(shell: str, argv: list[str]) -> Request | None:
         return _bash_request(argv[0], argv[1])
     if not argv:
         return None
+    if shell == "fish":  # fish leaves a `~` first unescaped on insertion: it would expand to a home
+        return Request(argv[:-1], argv[-1], lambda value: None if value.startswith("~") else value)
     return Request(argv[:-1], argv[-1], lambda value: value)
 
 

@@ -77,9 +77,14 @@ def run(args: list[str], *, surface: str, cwd: Path | str | None = None, env: di
     peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss  # an upper bound over children so far
     outcome = Outcome(proc.returncode, out.decode(errors="replace"), err.decode(errors="replace"),
                       seconds, peak, timed_out)
-    worst = _WORST.get(surface, (0.0, 0, 0))
-    _WORST[surface] = (max(worst[0], seconds), max(worst[1], peak), worst[2] + 1)
+    record(surface, seconds, peak)
     return outcome
+
+
+def record(surface: str, seconds: float, peak_kib: int, runs: int = 1) -> None:
+    """Count bounded runs of `surface` that did not go through run() (a shell in a pseudo-terminal)."""
+    worst = _WORST.get(surface, (0.0, 0, 0))
+    _WORST[surface] = (max(worst[0], seconds), max(worst[1], peak_kib), worst[2] + runs)
 
 
 def drunagor(*args: str, surface: str, **kw) -> Outcome:

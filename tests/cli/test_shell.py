@@ -66,7 +66,8 @@ def _complete(cwd, shell: str, line: str) -> list[str]:
 def test_completion_offers_campaign_and_catalog_names(example):
     assert _complete(example, "bash", "drunagor hero show ") == ["Andreas", "Catharina", "Nyx", "Vacrem"]
     assert _complete(example, "bash", "drunagor hero show Ca") == ["Catharina"]
-    assert _complete(example, "bash", "drunagor hero drop Nyx ") == ["Blooded\\ Sword", "Leather\\ Armor", "Twin-Blades"]
+    assert _complete(example, "bash", "drunagor hero drop Nyx ") == [
+        "Blooded\\ Sword", "Leather\\ Armor", "Twin-Blades"]
     assert _complete(example, "zsh", "drunagor hero drop Nyx ") == ["Blooded Sword", "Leather Armor", "Twin-Blades"]
     assert _complete(example, "bash", "drunagor raid --rune ") == ["red", "blue", "green", "orange", "gray"]
     assert _complete(example, "bash", "drunagor chapter show ") == [f"0{n}" for n in range(1, 10)]
@@ -84,3 +85,47 @@ def test_completion_of_monsters_on_the_board_in_zsh(example):
 
 def test_completion_outside_a_campaign_offers_nothing_and_no_error(tmp_path):
     assert _complete(tmp_path, "bash", "drunagor hero show ") == []
+
+
+def _bash(cwd, line: str, text: str) -> list[str]:
+    """bash's request: the line up to the cursor and the text after its last word break."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("COMP_", "_TYPER", "_DRUNAGOR"))}
+    env["_DRUNAGOR_COMPLETE"] = "bash"
+    r = subprocess.run([sys.executable, "-m", "drunagor_log", line, text], cwd=cwd, env=env, capture_output=True,
+                       text=True, timeout=60)
+    assert r.returncode == 0 and r.stderr == "", r.stderr
+    return r.stdout.split("\n")[:-1] if r.stdout else []
+
+
+@pytest.mark.parametrize("line, text, expected", [
+    ("drunagor hero drop Nyx Bloo", "Bloo", ["Blooded\\ Sword"]),
+    ("drunagor hero drop Nyx 'Bloo", "Bloo", ["Blooded Sword"]),  # bash closes the quote after
+    ('drunagor hero drop Nyx "Bloo', "Bloo", ["Blooded Sword"]),
+    ("drunagor hero drop Nyx Blooded\\ S", "Blooded\\ S", ["Blooded\\ Sword"]),
+    ("drunagor hero drop Nyx 'Blooded S'w", "'Blooded S'w", ["Blooded\\ Sword"]),
+    ("drunagor hero forget Nyx Ass", "Ass", ["Assassin\\ ability\\ \\(chapter\\ 03\\)"]),
+    ("drunagor hero forget Nyx \"Assassin ability (", "Assassin ability (", ["Assassin ability (chapter 03)"]),
+    ("drunagor raid --rune=gr", "gr", ["green", "gray"]),  # bash keeps `--rune=`
+    ("drunagor hero drop Nyx $(x", "x", []),  # a command substitution open: nothing is safe there
+    ("drunagor hero drop Nyx Bloo\\", "Bloo\\", []),  # what the backslash escapes is not typed yet
+])
+def test_bash_gets_each_candidate_quoted_for_the_text_it_replaces(example, line, text, expected):
+    assert _bash(example, line, text) == expected
+
+
+def test_bash_quotes_the_rest_of_a_name_after_a_word_break(example):
+    (example / "heroes" / "nyx.toml").write_text((example / "heroes" / "nyx.toml").read_text().replace(
+        'name = "Nyx"', 'name = "Nyx:the $(dark)"'))
+    assert _bash(example, "drunagor hero show Nyx:t", "t") == ["the\\ \\$\\(dark\\)"]  # bash keeps `Nyx:`
+    assert _bash(example, "drunagor hero show 'Nyx:t", "Nyx:t") == ["Nyx:the $(dark)"]
+    assert _bash(example, 'drunagor hero show "Nyx:t', "Nyx:t") == ["Nyx:the \\$(dark)"]
+
+
+def test_a_script_from_an_older_drunagor_is_told_to_load_again(example):
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("COMP_", "_TYPER", "_DRUNAGOR"))}
+    env.update(_DRUNAGOR_COMPLETE="complete_zsh", _TYPER_COMPLETE_ARGS="drunagor hero show ")
+    r = subprocess.run([sys.executable, "-m", "drunagor_log"], cwd=example, env=env, capture_output=True,
+                       text=True, timeout=60)
+    assert (r.returncode, r.stdout) == (0, "")  # zsh's old script evaluated the answer: it gets none
+    assert r.stderr == ("drunagor: this shell loaded the completion script of an older drunagor; load it "
+                        "again (see `drunagor completion --help`)\n")
