@@ -17,7 +17,11 @@ def completion(
 
     bash: add `eval "$(drunagor completion bash)"` to ~/.bashrc. zsh: `eval "$(drunagor completion
     zsh)"` in ~/.zshrc (after compinit). fish: `drunagor completion fish >
-    ~/.config/fish/completions/drunagor.fish`.
+    ~/.config/fish/completions/drunagor.fish`. Load it again after updating drunagor.
+
+    Each name reaches the shell as data and is inserted as one word, quoted for that shell: a name
+    from a campaign's files never runs as code. A name holding a control character (a newline, a
+    tab, an escape) is not offered.
 
     Example: drunagor completion bash
     """
