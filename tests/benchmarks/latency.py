@@ -230,8 +230,9 @@ def main() -> None:
             jobs[f"{label}@{root.name}"] = ([exe, "-C", str(root), *cmd], reset if label in WRITING else None)
     commands.append(("complete hero", []))  # a shell's completion request (bash) for a hero's name
     for root in (long, tenfold):
-        jobs[f"complete hero@{root.name}"] = (["env", f"COMP_WORDS=drunagor -C {root} hero show ", "COMP_CWORD=5",
-                                               "_DRUNAGOR_COMPLETE=complete_bash", exe], None)
+        # as the bash script asks: the line up to the cursor, and the text bash will replace
+        jobs[f"complete hero@{root.name}"] = (["env", "_DRUNAGOR_COMPLETE=bash", exe,
+                                               f"drunagor -C {root} hero show ", ""], None)
     med = measure(jobs, args.runs)
     for root in (long, tenfold):
         (root / "adventure.toml").write_bytes(saved[root])
