@@ -12,7 +12,7 @@ glob-expanded by the script.
   quoted relative to the part of the word bash keeps: bash replaces only the text after the last
   word break (`'`, `"`, `:` or `=`) before the cursor. The script passes the line up to the cursor
   and that text; drunagor reads the line as bash does and quotes the rest of the candidate for the
-  quoting open there (none, `'`, `"` or `$'`).
+  quoting open there (none, `'`, `"` or `$'`; see replacement_bash).
 
 A candidate that holds a control character (newline, tab, NUL, escape ...) is never offered: it
 cannot travel as one line, and printed in the list it would drive the terminal. One the terminal's
@@ -47,7 +47,9 @@ ZSH = r"""#compdef drunagor
 _drunagor_completion() {
     emulate -L zsh
     local -a values shown
-    local line value described=0
+    local line value described=0 quote=$compstate[quote]
+    # in a quote, PREFIX is the text after the opening quote, still quoted: closed, then unquoted
+    local typed=${(Q)${:-$quote$PREFIX${quote#\$}}}
     while IFS= read -r line; do
         value=${line%%$'\t'*}
         values+=("$value")
@@ -57,7 +59,7 @@ _drunagor_completion() {
         else
             shown+=("$value")
         fi
-    done < <(_DRUNAGOR_COMPLETE=zsh command drunagor "${(@Q)words[2,CURRENT-1]}" "${(Q)PREFIX}" 2>/dev/null)
+    done < <(_DRUNAGOR_COMPLETE=zsh command drunagor "${(@Q)words[2,CURRENT-1]}" "$typed" 2>/dev/null)
     if (( ${#values} == 0 )); then
         _files
     elif (( described )); then
@@ -117,7 +119,7 @@ def answer(shell: str, req: Request, items: Iterable[tuple[str, str]]) -> str:
     lines = []
     for value, help in items:
         text = req.insert(value) if showable(value, encoding) else None
-        if not text:
+        if text is None:
             continue
         hint = _hint(help)
         lines.append(f"{text}\t{hint}" if hint and shell != "bash" else text)
@@ -157,7 +159,7 @@ def _bash_request(line: str, text: str) -> Request | None:
     def insert(value: str) -> str | None:
         if value[:len(head)].casefold() != head.casefold():
             return None
-        return quote_bash(value[len(head):], state)
+        return replacement_bash(value[len(head):], state)
     return Request(full.words[1:], full.current, insert)
 
 
@@ -260,14 +262,28 @@ def _in_double(line: str, i: int, cur: list[str]) -> tuple[int, str] | None:
     return i + 2, '"'
 
 
+def replacement_bash(rest: str, quote: str) -> str:
+    """What bash inserts for the rest of a candidate, after the quoting `quote` open there.
+
+    In a quote, readline (bash 5) replaces the opening quote too when the text given starts with
+    it, and closes the quote itself unless the text ends with it; given only part, it would leave
+    the word open in some cases (a name whose rest ends in `'`) or merge quotes in others (a rest
+    that starts with one). So the text given always starts and ends with the quote's character:
+    the word is closed and one, whatever the name."""
+    if not quote:
+        return quote_bash(rest, "")
+    mark = quote[-1]  # `$'` reopens with its `'`, the `$` stays on the line before it
+    return mark + quote_bash(rest, quote) + mark
+
+
 # Characters bash reads as themselves anywhere in a word; everything else ASCII is escaped.
 _PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.,:/@%+=")
 
 
 def quote_bash(text: str, quote: str) -> str:
-    """`text` quoted for bash inside the quoting `quote` already open (bash closes it after a
-    single match). Like `printf %q`, for a word bash has partly read: every character stays itself,
-    and none starts an expansion (`$`, a backtick, a glob, `!` history, `~`, `#`)."""
+    """`text` quoted for bash inside the quoting `quote` (none, `'`, `"`, `$'`). Like `printf %q`,
+    for a word bash has partly read: every character stays itself, and none starts an expansion
+    (`$`, a backtick, a glob, `!` history, `~`, `#`)."""
     if quote == "'":
         return text.replace("'", "'\\''")
     if quote == "$'":

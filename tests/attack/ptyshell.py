@@ -18,7 +18,11 @@ from pathlib import Path
 
 from . import bounded
 
-PROMPT = "@@ready@@ "  # no hostile name the suite makes holds it
+PROMPT = "@@ready@@ "  # no hostile name the suite makes holds these
+# printed once before each fresh prompt (not when the line editor repaints one, as fish does on
+# every change): what follows it is the prompt of the next line
+DONE = "@@done@@"
+_PRINT_DONE = "printf '@@%s@@\\n' done"
 WAIT = 20.0
 
 
@@ -42,8 +46,12 @@ class Shell:
             finally:
                 os._exit(127)
         self.pid, self.fd = pid, fd
-        # wide, so that no line the suite types wraps
-        fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 1000, 0, 0))
+        fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 200, 0, 0))
+        self.next_prompt()
+
+    def next_prompt(self) -> None:
+        """Wait until the shell has finished the line and shows the prompt of the next."""
+        self.expect(DONE)
         self.expect(PROMPT)
 
     def send(self, keys: str) -> None:
@@ -60,11 +68,13 @@ class Shell:
                 self._mark = at + len(want)
                 return seen.decode(errors="replace")
             left = deadline - time.monotonic()
-            if left <= 0 or not self._read(left):
+            if left <= 0 or not self.pump(left):
                 raise ShellTimeout(f"waited {wait:.0f} s for {text!r}; the shell printed:\n"
                                    f"{self.output[self._mark:].decode(errors='replace')[-2000:]}")
 
-    def _read(self, wait: float) -> bool:
+    def pump(self, wait: float) -> bool:
+        """Read what the shell printed, waiting at most `wait` seconds. Reading all along matters:
+        a shell whose terminal output is not read blocks on its next write, and reads no more keys."""
         ready, _, _ = select.select([self.fd], [], [], wait)
         if not ready:
             return False
@@ -106,13 +116,13 @@ def start(shell: str, home: Path, cwd: Path, env: dict[str, str]) -> Shell:
     stand_in = env["STAND_IN"]
     if shell == "bash":
         (home / ".bashrc").write_text(
-            f'unset HISTFILE\nPS1={PROMPT!r}\neval "$(drunagor completion bash)"\n'
+            f'unset HISTFILE\nPS1={PROMPT!r}\nPROMPT_COMMAND="{_PRINT_DONE}"\neval "$(drunagor completion bash)"\n'
             f'drunagor() {{ {stand_in} "$@"; }}\n')
         return Shell([exe, "--noprofile", "--rcfile", str(home / ".bashrc"), "-i"], env, cwd)
     if shell == "zsh":
         env["ZDOTDIR"] = str(home)
         (home / ".zshrc").write_text(
-            f"PS1={PROMPT!r}\nunset HISTFILE\nautoload -Uz compinit && compinit -D -i\n"
+            f"PS1={PROMPT!r}\nunset HISTFILE\nprecmd() {{ {_PRINT_DONE}; }}\nautoload -Uz compinit && compinit -D -i\n"
             f'eval "$(drunagor completion zsh)"\ndrunagor() {{ {stand_in} "$@"; }}\n')
         return Shell([exe, "-i"], env, cwd)
     completions = home / ".config" / "fish" / "completions"
@@ -124,5 +134,6 @@ def start(shell: str, home: Path, cwd: Path, env: dict[str, str]) -> Shell:
     (completions / "drunagor.fish").write_text(script.stdout)
     (home / ".config" / "fish" / "config.fish").write_text(
         f"function fish_prompt; printf '%s' {PROMPT!r}; end\nfunction fish_greeting; end\n"
-        f"function drunagor; {stand_in} $argv; end\n")
+        f"function drunagor; {stand_in} $argv; end\n"
+        f"function __done --on-event fish_postexec; {_PRINT_DONE}; end\n{_PRINT_DONE}\n")
     return Shell([exe, "--private", "-i"], env, cwd)

@@ -120,11 +120,12 @@ class Table:
         deadline = time.monotonic() + ptyshell.WAIT
         while not self.argv_file.exists():
             if time.monotonic() > deadline:
+                sh.send("\x03")  # the line dropped (an open quote waits for more): the next starts clean
                 raise ptyshell.ShellTimeout(f"{self.shell}: the line {keys!r} never ran drunagor; it printed:\n"
                                             f"{sh.output.decode(errors='replace')[-3000:]}")
-            time.sleep(0.01)
+            sh.pump(0.01)
         bounded.record(self.surface, time.perf_counter() - start, 0)
-        sh.expect(ptyshell.PROMPT)
+        sh.next_prompt()
         return json.loads(self.argv_file.read_text(encoding="utf-8"))
 
 
@@ -215,7 +216,9 @@ def test_a_name_of_several_words_completes_as_one_argument(tmp_path, shell):
 
 # Given every time: the issue's names and the shells' sharpest edges
 METACHARACTER_NAMES = ["\\`touch PWNED\\`", "`touch PWNED`", "$(touch PWNED)", ";touch PWNED", "x\\",
-                       "-rf $(touch PWNED) *", "a\\\\$(touch PWNED)", "it's \"$(touch PWNED)\" !!"]
+                       "-rf $(touch PWNED) *", "a\\\\$(touch PWNED)", "it's \"$(touch PWNED)\" !!",
+                       "~root", "日本 \u202eevil\u202c", "a'b'c", "x'\\'y $(touch PWNED)",
+                       "'lead quote", "tail quote'"]
 
 FRAGMENTS = ["$(touch PWNED)", "\\$(touch PWNED)", "`touch PWNED`", "\\`touch PWNED\\`", ";touch PWNED",
              "|touch PWNED", "&touch PWNED", "&&touch PWNED", ">PWNED", "<PWNED", "$((1+1))", "${IFS}", "$HOME",
@@ -226,6 +229,9 @@ fragments = st.sampled_from(FRAGMENTS)
 # mostly the shells' metacharacters, with letters and symbols of any script between them
 letters = st.text(st.characters(codec="utf-8", categories=["L", "N", "P", "S"]), min_size=1, max_size=3)
 names = st.lists(st.one_of(fragments, fragments, fragments, letters), min_size=1, max_size=5).map("".join)
+
+
+FISH_NO_SPACE = "/=@:.,-"
 
 
 def explicit(names_given: list[str]):
@@ -260,8 +266,13 @@ def test_generated_hostile_names_complete_as_themselves_and_never_run(tmp_path, 
             table.plant(files(name))
             words = line.split()
             prefix = name[:cut]
+            if shell == "fish":
+                # fish takes a typed `*` last for a wildcard, and leaves the word as typed; after a
+                # name ending in one of `/=@:.,-` it neither adds a space nor closes an open quote
+                assume(not prefix.endswith("*"))
+                assume(not (prefix and how == "quote" and name[-1] in FISH_NO_SPACE))
             dashes = ["--"] if prefix.startswith("-") else []
-            typed = f"drunagor {line} {'-- ' if dashes else ''}{typed_prefix(shell, prefix, how) if prefix else ''}\t"
+            typed = f"drunagor {line} {'-- ' if dashes else ''}{typed_prefix(shell, prefix, how)}\t"
             complete_and_check(table, sh, typed, [*words, *dashes, name])
 
         attack()
@@ -306,14 +317,16 @@ def test_fish_is_not_offered_a_name_that_starts_with_a_tilde(tmp_path):
 @given(name=names)
 @settings(max_examples=60, deadline=None, database=None)
 def test_bash_reads_back_every_quoted_candidate_as_the_name(name):
-    """quote_bash, for each quoting a user may have opened, read back by a real bash (`printf`)."""
-    from drunagor_log.cli.completion_shells import quote_bash
+    """The text bash is given for a name, for each quoting a user may have opened before it, put on
+    the line as readline puts it (in a quote, the text starts with the quote's character and takes
+    the opening quote's place), read back by a real bash (`printf`)."""
+    from drunagor_log.cli.completion_shells import replacement_bash
 
     need("bash")
-    words = [quote_bash(name, ""), "'" + quote_bash(name, "'") + "'", '"' + quote_bash(name, '"') + '"',
-             "$'" + quote_bash(name, "$'") + "'"]
-    if len(name) > 1:  # the start typed unquoted, the rest inside a quote the user opened then
-        words.append(quote_bash(name[:1], "") + "'" + quote_bash(name[1:], "'") + "'")
+    words = [replacement_bash(name, ""), replacement_bash(name, "'"), replacement_bash(name, '"'),
+             "$" + replacement_bash(name, "$'")]
+    if len(name) > 1:  # the start typed unquoted, then a quote opened: `N'` + the rest
+        words.append(replacement_bash(name[:1], "") + replacement_bash(name[1:], "'"))
     r = bounded.run(["bash", "--norc", "--noprofile", "-c", "printf '%s\\0' " + " ".join(words)],
                     surface="completion (bash reads a quoted word)", env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"})
     assert r.returncode == 0, r.stderr

@@ -99,12 +99,15 @@ def _bash(cwd, line: str, text: str) -> list[str]:
 
 @pytest.mark.parametrize("line, text, expected", [
     ("drunagor hero drop Nyx Bloo", "Bloo", ["Blooded\\ Sword"]),
-    ("drunagor hero drop Nyx 'Bloo", "Bloo", ["Blooded Sword"]),  # bash closes the quote after
-    ('drunagor hero drop Nyx "Bloo', "Bloo", ["Blooded Sword"]),
+    # in a quote, the text starts and ends with the quote's character: bash then replaces the
+    # opening quote with it and adds no closing one, whatever the name holds
+    ("drunagor hero drop Nyx 'Bloo", "Bloo", ["'Blooded Sword'"]),
+    ('drunagor hero drop Nyx "Bloo', "Bloo", ['"Blooded Sword"']),
+    ("drunagor hero drop Nyx $'Bloo", "Bloo", ["'Blooded Sword'"]),
     ("drunagor hero drop Nyx Blooded\\ S", "Blooded\\ S", ["Blooded\\ Sword"]),
     ("drunagor hero drop Nyx 'Blooded S'w", "'Blooded S'w", ["Blooded\\ Sword"]),
     ("drunagor hero forget Nyx Ass", "Ass", ["Assassin\\ ability\\ \\(chapter\\ 03\\)"]),
-    ("drunagor hero forget Nyx \"Assassin ability (", "Assassin ability (", ["Assassin ability (chapter 03)"]),
+    ('drunagor hero forget Nyx "Assassin ability (', "Assassin ability (", ['"Assassin ability (chapter 03)"']),
     ("drunagor raid --rune=gr", "gr", ["green", "gray"]),  # bash keeps `--rune=`
     ("drunagor hero drop Nyx $(x", "x", []),  # a command substitution open: nothing is safe there
     ("drunagor hero drop Nyx Bloo\\", "Bloo\\", []),  # what the backslash escapes is not typed yet
@@ -117,8 +120,9 @@ def test_bash_quotes_the_rest_of_a_name_after_a_word_break(example):
     (example / "heroes" / "nyx.toml").write_text((example / "heroes" / "nyx.toml").read_text().replace(
         'name = "Nyx"', 'name = "Nyx:the $(dark)"'))
     assert _bash(example, "drunagor hero show Nyx:t", "t") == ["the\\ \\$\\(dark\\)"]  # bash keeps `Nyx:`
-    assert _bash(example, "drunagor hero show 'Nyx:t", "Nyx:t") == ["Nyx:the $(dark)"]
-    assert _bash(example, 'drunagor hero show "Nyx:t', "Nyx:t") == ["Nyx:the \\$(dark)"]
+    assert _bash(example, "drunagor hero show 'Nyx:t", "Nyx:t") == ["'Nyx:the $(dark)'"]
+    assert _bash(example, 'drunagor hero show "Nyx:t', "Nyx:t") == ['"Nyx:the \\$(dark)"']
+    assert _bash(example, "drunagor hero show Nyx:'t", "t") == ["'the $(dark)'"]
 
 
 def test_a_script_from_an_older_drunagor_is_told_to_load_again(example):
