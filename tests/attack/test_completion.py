@@ -228,7 +228,9 @@ FRAGMENTS = ["$(touch PWNED)", "\\$(touch PWNED)", "`touch PWNED`", "\\`touch PW
 fragments = st.sampled_from(FRAGMENTS)
 # mostly the shells' metacharacters, with letters and symbols of any script between them
 letters = st.text(st.characters(codec="utf-8", categories=["L", "N", "P", "S"]), min_size=1, max_size=3)
-names = st.lists(st.one_of(fragments, fragments, fragments, letters), min_size=1, max_size=5).map("".join)
+# a name of blanks alone is a broken file (`shape`), never a name: nothing to complete
+names = st.lists(st.one_of(fragments, fragments, fragments, letters), min_size=1, max_size=5).map("".join).filter(
+    str.strip)
 
 
 FISH_NO_SPACE = "/=@:.,-"
