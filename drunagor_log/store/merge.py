@@ -40,6 +40,18 @@ from typing import Any
 from .tomltext import basic_string
 
 IDENTITY_KEYS = ("name", "item", "id")  # what names one entry of a list of tables
+# tomlkit, which keeps a file's layout, parses about ten microseconds a byte: a version larger than
+# this (no campaign file comes near it; a Story Record is ~2 KB) is merged line by line, as git does.
+VALUE_MERGE_BYTES = 64 * 1024
+MARKER_SIZE = 7  # git's default
+MARKER_SIZE_MAX = 64  # far beyond any use; a pushed .gitattributes asking 50,000,000 made a 150 MB file
+LIMIT_RULES = ("file", "file-size", "limits")  # the store's refusals of a file's size and shape
+# A multi-line list keeps its layout and comments when the merge adds or removes at most this many
+# entries (tomlkit re-indexes the whole list at each one); beyond, it is written anew, one entry a line.
+IN_PLACE_EDITS = 64
+# The conflicting lines are compared line by line (difflib) while mine's times theirs stay under
+# this: a few thousand lines each, far beyond a campaign file, a second at most.
+DIFF_LINES_SQUARED = 1_000_000
 
 
 class _Absent:
@@ -182,6 +194,17 @@ def changes(old: Any, new: Any, path: tuple = ()) -> list[Delta]:
 # ------------------------------------------------------------------------------------ the merge
 
 
+def marker_size(text: str) -> int:
+    """A conflict marker size as git passes it (%L, from `conflict-marker-size`), clamped to
+    MARKER_SIZE..MARKER_SIZE_MAX: a size below git's default would hide the markers from drunagor's
+    scan, one of 10**30 cannot be written."""
+    try:
+        size = int(text)
+    except ValueError:  # not a number, or more digits than Python converts
+        return MARKER_SIZE
+    return min(max(size, MARKER_SIZE), MARKER_SIZE_MAX)
+
+
 def merge_text(base: str, mine: str, theirs: str, *, whole: bool = False, prefer: str | None = None,
                marker_size: int = 7, labels: tuple[str, str] = ("mine", "theirs")) -> Merged:
     """Merge three versions of one TOML file (base may be "" for a file both sides created).
@@ -195,31 +218,41 @@ def merge_text(base: str, mine: str, theirs: str, *, whole: bool = False, prefer
         return Merged(theirs)
     if whole:
         return _merge_whole(base, mine, theirs, prefer, marker_size, labels)
-    first = _run(base, mine, theirs, take_theirs=prefer == "theirs")
+    docs = _parse(base, mine, theirs)
+    first = _run(*docs, take_theirs=prefer == "theirs", keep=not prefer)
     if not first.conflicts or prefer:
         return Merged(first.text, tuple(first.conflicts), markers=False)
-    other = _run(base, mine, theirs, take_theirs=True)
+    other = _run(*docs, take_theirs=True, keep=False)
     text = _with_markers(first.text, other.text, marker_size, labels)
     return Merged(text, tuple(first.conflicts), markers=text != first.text)
 
 
-def _parse(text: str, which: str):
+def _parse(base: str, mine: str, theirs: str) -> tuple[Any, Any, Any]:
+    """The base as plain values (tomllib), mine and theirs as tomlkit documents: tomlkit's parser
+    costs about ten microseconds a byte, so each version is parsed once, whatever the passes."""
     import tomlkit
 
-    try:
-        tomllib.loads(text)
-        return tomlkit.parse(text)
-    except Exception as exc:  # noqa: BLE001 (tomllib's and tomlkit's own errors alike)
-        raise MergeError(f"{which} is not valid TOML ({exc})") from None
+    docs = []
+    for text, which in ((base, "the base"), (mine, "mine"), (theirs, "theirs")):
+        try:
+            values = tomllib.loads(text)
+            docs.append(values if which == "the base" else tomlkit.parse(text))
+        except Exception as exc:  # noqa: BLE001 (tomllib's and tomlkit's own errors alike)
+            raise MergeError(f"{which} is not valid TOML ({exc})") from None
+    return docs[0], docs[1], docs[2]
 
 
-def _run(base: str, mine: str, theirs: str, *, take_theirs: bool) -> _Pass:
+def _run(base: dict, mine: Any, theirs: Any, *, take_theirs: bool, keep: bool) -> _Pass:
+    """One pass over copies of the documents (a pass edits mine in place and moves theirs' items
+    into it), unless `keep` says no later pass needs them."""
+    import copy
+
     import tomlkit
 
-    b, o, t = _parse(base, "the base"), _parse(mine, "mine"), _parse(theirs, "theirs")
+    o, t = (mine, theirs) if not keep else (copy.deepcopy(mine), copy.deepcopy(theirs))
     merge = _Pass(take_theirs)
     try:
-        merge.table((), plain(b), o, t)
+        merge.table((), base, o, t)
         merge.text = tomlkit.dumps(o)
     except MergeError:
         raise
@@ -263,12 +296,23 @@ def _hunk(a: list[str], b: list[str], size: int, labels: tuple[str, str]) -> lis
 
 
 def _with_markers(mine: str, theirs: str, size: int, labels: tuple[str, str]) -> str:
-    """`mine` with markers around each run of lines where `theirs` differs."""
+    """`mine` with markers around each run of lines where `theirs` differs. The lines both share at
+    the start and the end are set aside first; difflib, quadratic at worst, compares what is left
+    only while that stays small, else it is one conflict (each side still whole)."""
     a, b = mine.splitlines(keepends=True), theirs.splitlines(keepends=True)
-    out: list[str] = []
-    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
-        out += a[i1:i2] if tag == "equal" else _hunk(a[i1:i2], b[j1:j2], size, labels)
-    return "".join(out)
+    head = 0
+    while head < min(len(a), len(b)) and a[head] == b[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(a), len(b)) - head and a[-1 - tail] == b[-1 - tail]:
+        tail += 1
+    x, y = a[head:len(a) - tail], b[head:len(b) - tail]
+    if len(x) * len(y) > DIFF_LINES_SQUARED:
+        return "".join(a[:head] + _hunk(x, y, size, labels) + a[len(a) - tail:])
+    out: list[str] = a[:head]
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, x, y, autojunk=False).get_opcodes():
+        out += x[i1:i2] if tag == "equal" else _hunk(x[i1:i2], y[j1:j2], size, labels)
+    return "".join(out + a[len(a) - tail:])
 
 
 # ---------------------------------------------------------------------------- tomlkit containers
@@ -301,16 +345,16 @@ def _container(parent: Any) -> Any:
 def _keys(parent: Any) -> list[str]:
     """Keys in file order, read from the container itself (tomlkit's mapping view of a table is not
     updated by an insertion into its container)."""
-    seen: list[str] = []
+    return list(dict.fromkeys(key.key for key, _ in _container(parent).body if key is not None))
+
+
+def _key_objects(parent: Any) -> dict[str, Any]:
+    """Each key's Key as the file writes it ("05" quoted, a bare word...), its first occurrence."""
+    found: dict[str, Any] = {}
     for key, _ in _container(parent).body:
-        if key is not None and key.key not in seen:
-            seen.append(key.key)
-    return seen
-
-
-def _key_object(parent: Any, name: str) -> Any:
-    """The Key as the file writes it ("05" quoted, a bare word...)."""
-    return next(k for k, _ in _container(parent).body if k is not None and k.key == name)
+        if key is not None:
+            found.setdefault(key.key, key)
+    return found
 
 
 def _text(item: Any) -> str:
@@ -346,6 +390,7 @@ class _Pass:
     take_theirs: bool
     conflicts: list[Conflict] = field(default_factory=list)
     text: str = ""
+    bodies: dict[int, _Body] = field(default_factory=dict)  # the tables being merged, by id
 
     def conflict(self, path: tuple, base: Any, mine: Any, theirs: Any) -> bool:
         """Record a true conflict; True when this pass takes theirs."""
@@ -356,25 +401,51 @@ class _Pass:
     def table(self, path: tuple, base: Any, ours: Any, theirs: Any) -> None:
         base = base if isinstance(base, dict) else {}
         mine_keys, their_keys = _keys(ours), _keys(theirs)
+        theirs_have = set(their_keys)
+        body = self.bodies[id(ours)] = _Body(ours)
         for key in mine_keys:
             was = base.get(key, ABSENT)
-            if key in their_keys:
+            if key in theirs_have:
                 self.key(path + (key,), was, ours, theirs, key)
             elif was is not ABSENT:  # theirs removed it
                 now = plain(ours.item(key))
                 if canon(was) == canon(now) or self.conflict(path + (key,), was, now, ABSENT):
-                    del ours[key]
-        only_mine = [k for k in mine_keys if k not in base and k not in their_keys]
+                    body.remove(key)
+        only_mine = {k for k in mine_keys if k not in base and k not in theirs_have}
+        present = set(_keys(ours)) | set(body.new_keys())
+        spelled = _key_objects(theirs)
         prev = None
         for key in their_keys:
-            if key in _keys(ours):
+            if key in present:
                 prev = key
                 continue
             was, value = base.get(key, ABSENT), plain(theirs.item(key))
             if was is ABSENT or (canon(was) != canon(value)
                                  and self.conflict(path + (key,), was, ABSENT, value)):
-                _insert(ours, prev, only_mine, _key_object(theirs, key), theirs.item(key))
+                body.insert(prev, only_mine, spelled[key], theirs.item(key))
                 prev = key
+        del self.bodies[id(ours)]
+        body.apply()
+
+    def put(self, ours: Any, key: str, value: Any) -> None:
+        """`ours[key] = value` for a key mine has, in place: tomlkit's own assignment looks the key
+        up in a scan of the table, and moves it when a table replaces a value or back."""
+        from tomlkit.items import AoT, Table
+
+        body = self.bodies.get(id(ours))
+        container = _container(ours)
+        index = container._map.get(key)
+        if body is None or not isinstance(index, int):
+            ours[key] = value  # an out-of-order table: tomlkit's own way
+            return
+        if isinstance(container.body[index][1], (Table, AoT)) == isinstance(value, (Table, AoT)):
+            container._replace(key, key, value)
+            if ours is not container:
+                dict.__setitem__(ours, key, value)
+            return
+        from tomlkit.items import SingleKey
+
+        body.insert(body.remove(key), set(), SingleKey(key), value)
 
     def key(self, path: tuple, base: Any, ours: Any, theirs: Any, key: str) -> None:
         """One key both sides have, in a table edited in place."""
@@ -383,36 +454,38 @@ class _Pass:
         if m == t or canon(base) == t:
             return
         if canon(base) == m:
-            ours[key] = their
+            self.put(ours, key, their)
         elif _is_table(mine) and _is_table(their):
             self.table(path, base, mine, their)
         elif _is_array(mine) and _is_array(their):
             self.array(path, base, ours, key, mine, their)
         elif isinstance(plain(mine), dict) and isinstance(plain(their), dict):
-            ours[key] = self.inline(path, base, mine, their)
+            self.put(ours, key, self.inline(path, base, mine, their))
         elif self.conflict(path, base, plain(mine), plain(their)):
-            ours[key] = their
+            self.put(ours, key, their)
 
     # -- an inline table: merged key by key, then written anew
     def inline(self, path: tuple, base: Any, mine: Any, their: Any) -> Any:
         base = base if isinstance(base, dict) else {}
         mine_keys, their_keys = _keys(mine), _keys(their)
+        mine_have, spelled, their_spelled = set(mine_keys), _key_objects(mine), _key_objects(their)
+        their_have = set(their_keys)
         entries: list[tuple[str, str]] = []
         for key in mine_keys:
             was, now = base.get(key, ABSENT), mine.item(key)
-            if key in their_keys:
-                entries.append((_key_object(mine, key).as_string().strip(),
+            if key in their_have:
+                entries.append((spelled[key].as_string().strip(),
                                 _text(self.value(path + (key,), was, now, their.item(key)))))
             elif was is ABSENT or (canon(was) != canon(plain(now))
                                    and not self.conflict(path + (key,), was, plain(now), ABSENT)):
-                entries.append((_key_object(mine, key).as_string().strip(), _text(now)))
+                entries.append((spelled[key].as_string().strip(), _text(now)))
         for key in their_keys:
-            if key in mine_keys:
+            if key in mine_have:
                 continue
             was, value = base.get(key, ABSENT), their.item(key)
             if was is ABSENT or (canon(was) != canon(plain(value))
                                  and self.conflict(path + (key,), was, ABSENT, plain(value))):
-                entries.append((_key_object(their, key).as_string().strip(), _text(value)))
+                entries.append((their_spelled[key].as_string().strip(), _text(value)))
         return _fresh("{ " + ", ".join(f"{k} = {v}" for k, v in entries) + " }" if entries else "{}")
 
     def value(self, path: tuple, base: Any, mine: Any, their: Any) -> Any:
@@ -433,8 +506,9 @@ class _Pass:
     def array(self, path: tuple, base: Any, ours: Any, key: str, mine: Any, their: Any) -> None:
         final = self.plan(path, base if isinstance(base, list) else [], mine, their)
         multiline = "\n" in mine.as_string()
-        if multiline and any(src == "o" for src, _, _ in final):
-            kept = {i for src, i, _ in final if src == "o"}
+        kept = {i for src, i, _ in final if src == "o"}
+        edits = len(mine) - len(kept) + len(final) - len(kept)
+        if multiline and kept and edits <= IN_PLACE_EDITS:
             for src, i, item in final:
                 if src == "o" and item is not mine[i]:
                     mine[i] = _fresh(_text(item))
@@ -445,7 +519,7 @@ class _Pass:
                     mine.insert(pos, _fresh(_text(item)))
             return
         lines = [_text(item) for _, _, item in final]  # one entry a line from two on, as drunagor writes lists
-        ours[key] = _array_of(lines, multiline=multiline or "\n" in their.as_string() or len(lines) > 1)
+        self.put(ours, key, _array_of(lines, multiline=multiline or "\n" in their.as_string() or len(lines) > 1))
 
     def plan(self, path: tuple, base: list, mine: Any, their: Any) -> list[tuple[str, int, Any]]:
         """The merged list as ("o", index in mine, item) and ("t", index in theirs, item) entries, in order."""
@@ -517,45 +591,183 @@ class _Lists:
         self.partner: dict[int, int] = {}  # theirs' index -> mine's, for entries both have
 
     def ordered(self, only_mine: set[int]) -> list[tuple[str, int, Any]]:
-        """Mine's entries in mine's order; each of theirs to insert after the entry theirs has before it."""
-        final: list[tuple[str, int, Any]] = [("o", i, self.take[i]) for i in range(len(self.o)) if i in self.take]
-        for j in sorted(self.insert):
-            where = [(s, x) for s, x, _ in final]
-            refs = [("o", self.partner[k]) if k in self.partner else ("t", k) for k in range(j - 1, -1, -1)]
-            ref = next((r for r in refs if r in where), None)
-            pos = 0 if ref is None else 1 + where.index(ref)
-            while pos < len(final) and final[pos][0] == "o" and final[pos][1] in only_mine:
-                pos += 1  # after mine's own additions there: mine's first, then theirs
-            final.insert(pos, ("t", j, self.their[j]))
+        """Mine's entries in mine's order; each of theirs to insert after the entry theirs has before it
+        (the nearest one the merged list holds), then after mine's own additions there. A linked
+        list, so that the cost stays linear in the list's length."""
+        head: tuple[str, int] = ("^", -1)
+        nxt: dict[tuple[str, int], tuple[str, int] | None] = {}
+        prev = head
+        for i in range(len(self.o)):
+            if i in self.take:
+                nxt[prev] = prev = ("o", i)
+        nxt[prev] = None
+        inserting = set(self.insert)
+        ref = head
+        for k in range(len(self.t)):
+            if k in inserting:
+                at = ref
+                while (following := nxt[at]) is not None and following[0] == "o" and following[1] in only_mine:
+                    at = following  # after mine's own additions there: mine's first, then theirs
+                nxt[("t", k)], nxt[at] = nxt[at], ("t", k)
+                ref = ("t", k)
+            elif k in self.partner and self.partner[k] in self.take:
+                ref = ("o", self.partner[k])
+        final: list[tuple[str, int, Any]] = []
+        node = nxt[head]
+        while node is not None:
+            final.append((node[0], node[1], self.take[node[1]] if node[0] == "o" else self.their[node[1]]))
+            node = nxt[node]
         return final
 
 
-def _insert(ours: Any, prev: str | None, only_mine: list[str], key: Any, item: Any) -> None:
-    """Put theirs' new key into mine's table: after the key theirs has before it (and after mine's
-    own additions there), a plain value never after a [table] header."""
-    from tomlkit.items import AoT, Table
+class _Body:
+    """The entries of one of mine's tables (or the document) in file order, as a linked list, with
+    theirs' new keys spliced in once, at the end of the table's merge: tomlkit's own insertion
+    re-indexes the whole container at each key, which made a merge quadratic in a table's keys.
+    Where each key goes follows tomlkit's own rules (`_insert_after`, `append`, a plain value never
+    after a [table] header), trivia included."""
 
-    from .edit import add_key, add_to_table
+    HEAD = -1
 
-    container = _container(ours)
-    order = _keys(ours)
-    anchor = prev
-    while anchor is not None and order.index(anchor) + 1 < len(order) and order[order.index(anchor) + 1] in only_mine:
-        anchor = order[order.index(anchor) + 1]
-    is_table = isinstance(item, (Table, AoT))
-    if not is_table and "\n" not in item.trivia.trail:
-        item.trivia.trail = "\n"
-    if anchor is not None:
-        after_table = isinstance(container.item(anchor), (Table, AoT))
-        if is_table == after_table:
-            container._insert_after(anchor, key, item)
+    def __init__(self, ours: Any):
+        self.ours, self.container = ours, _container(ours)
+        n = len(self.container.body)
+        self.nxt: dict[int, int | None] = {i: i + 1 for i in range(-1, n - 1)}
+        self.nxt[n - 1] = None
+        self.prv: dict[int, int] = {i: i - 1 for i in range(n)}
+        self.tail = n - 1
+        self.new: dict[int, tuple[Any, Any]] = {}  # node -> (Key, item) of a spliced entry
+        self.node_of = {k.key: i for i, (k, _) in enumerate(self.container.body) if k is not None}
+
+    def new_keys(self) -> list[str]:
+        return [k.key for k, _ in self.new.values()]
+
+    def entry(self, node: int) -> tuple[Any, Any]:
+        return self.new[node] if node in self.new else self.container.body[node]
+
+    def _keyed(self, node: int) -> bool:
+        return self.entry(node)[0] is not None
+
+    def _walk(self, node: int | None, step: dict) -> Any:
+        while node is not None and node != self.HEAD:
+            yield node
+            node = step.get(node)
+
+    def next_key(self, key: str) -> str | None:
+        for node in self._walk(self.nxt[self.node_of[key]], self.nxt):
+            k = self.entry(node)[0]
+            if k is not None and k.key != key:
+                return k.key
+        return None
+
+    def link(self, after: int, key: Any, item: Any) -> None:
+        node = len(self.container.body) + len(self.new)
+        self.new[node] = (key, item)
+        following = self.nxt[after]
+        self.nxt[after], self.nxt[node], self.prv[node] = node, following, after
+        if following is None:
+            self.tail = node
+        else:
+            self.prv[following] = node
+        self.node_of[key.key] = node
+
+    def remove(self, key: str) -> str | None:
+        """Remove mine's entry (theirs of another kind takes its place); the key before it."""
+        node = self.node_of.pop(key)
+        del self.ours[key]
+        before, after = self.prv.pop(node), self.nxt.pop(node)
+        self.nxt[before] = after  # out of the list, so that no walk passes it again
+        if after is None:
+            self.tail = before
+        else:
+            self.prv[after] = before
+        return next((self.entry(n)[0].key for n in self._walk(before, self.prv) if self._keyed(n)), None)
+
+    def insert(self, prev: str | None, only_mine: set[str], key: Any, item: Any) -> None:
+        """Theirs' new key: after the key theirs has before it (and after mine's own additions
+        there), a plain value never after a [table] header."""
+        from tomlkit.items import AoT, Table
+
+        anchor = prev
+        while anchor is not None and (following := self.next_key(anchor)) in only_mine:
+            anchor = following
+        is_table = isinstance(item, (Table, AoT))
+        if not is_table and "\n" not in item.trivia.trail:
+            item.trivia.trail = "\n"
+        if anchor is not None:
+            node = self.node_of[anchor]
+            if is_table == isinstance(self.entry(node)[1], (Table, AoT)):
+                _end_line(self.entry(node)[1])
+                return self.link(node, key, item)
+        if is_table:
+            return self._append_table(key, item)
+        first = next((n for n in self._walk(self.nxt[self.HEAD], self.nxt) if self._keyed(n)), None)
+        if anchor is None and first is not None:
+            return self._before(first, key, item)
+        self._before_tables(key, item)
+
+    def _append_table(self, key: Any, item: Any) -> None:
+        """As tomlkit appends a table: set off by a blank line unless the entry before ends with one."""
+        from tomlkit.container import ends_with_whitespace
+        from tomlkit.items import Null, Whitespace
+
+        last = next((self.entry(n)[1] for n in self._walk(self.tail, self.prv)
+                     if not isinstance(self.entry(n)[1], Null)), None)
+        if (last is not None and not (item.trivia.indent or isinstance(last, Whitespace) or ends_with_whitespace(last))
+                and not key.is_dotted()):
+            item.trivia.indent = "\n"
+        self.link(self.tail, key, item)
+
+    def _before(self, node: int, key: Any, item: Any) -> None:
+        """As tomlkit's `_insert_at`: the entry before ends its line."""
+        from tomlkit.container import ends_with_whitespace
+        from tomlkit.items import AoT, Table, Whitespace
+
+        before = self.prv[node]
+        if before != self.HEAD:
+            previous = self.entry(before)[1]
+            if not (isinstance(previous, Whitespace) or ends_with_whitespace(previous)
+                    or isinstance(item, (AoT, Table)) or "\n" in previous.trivia.trail):
+                previous.trivia.trail += "\n"
+        self.link(before, key, item)
+
+    def _before_tables(self, key: Any, item: Any) -> None:
+        """A plain value after the table's (or the document's) last plain value: before its first
+        [table], and before the blank lines that set that table off (or that end a table)."""
+        from tomlkit.items import AoT, Table, Whitespace
+
+        stop = next((n for n in self._walk(self.nxt[self.HEAD], self.nxt)
+                     if self._keyed(n) and isinstance(self.entry(n)[1], (Table, AoT))), None)
+        at = self.tail if stop is None else self.prv[stop]
+        while at != self.HEAD and not self._keyed(at) and isinstance(self.entry(at)[1], Whitespace):
+            at = self.prv[at]
+        if at == self.HEAD:
+            return self.link(self.HEAD, key, item)
+        _end_line(self.entry(at)[1])
+        self.link(at, key, item)
+
+    def apply(self) -> None:
+        """Write the spliced entries into the container (its body, key index and mapping view)."""
+        if not self.new:
             return
-    if is_table:
-        container.append(key, item)
-    elif anchor is None and order:
-        first = next(i for i, (k, _) in enumerate(container.body) if k is not None)
-        container._insert_at(first, key, item)
-    elif _is_table(ours):
-        add_to_table(ours, key, item)
-    else:
-        add_key(container, key, item)
+        order = [self.entry(n) for n in self._walk(self.nxt[self.HEAD], self.nxt)]
+        container = self.container
+        container._body = order
+        container._map = {}
+        container._table_keys = []
+        for i, (k, v) in enumerate(order):
+            if k is None:
+                continue
+            had = container._map.get(k)
+            container._map[k] = i if had is None else (*(had if isinstance(had, tuple) else (had,)), i)
+            if v.is_table():
+                container._table_keys.append(k)
+        for k, v in self.new.values():
+            dict.__setitem__(container, k.key, v.value)
+            if self.ours is not container:
+                dict.__setitem__(self.ours, k.key, v)
+
+
+def _end_line(item: Any) -> None:
+    if "\n" not in item.trivia.trail:
+        item.trivia.trail += "\n"
