@@ -32,6 +32,10 @@ from .. import gitops, store
 from ..campaign import ADVENTURE, ARCHIVE, HEROES, STORY, Campaign
 from ..errors import DataError, RuleError, UsageError
 from ..gitops import PREFIX, _GitFailed, _run, _z
+from .incoming import blob as _blob
+from .incoming import merge_versions as _merge
+from .incoming import refuse_junk as _refuse_junk
+from .incoming import vet_theirs
 
 KEEP = ("mine", "theirs")
 Say = Callable[[str], None]
@@ -225,6 +229,7 @@ def pull(root: Path, up: Upstream, keep: str | None, say: Say) -> None:
         say(f"nothing to pull: up to date with {up.shown}")
         return
     line, who = pulled_line(root, up.ref)
+    vet_theirs(root, up.ref, up.shown)
     proc = _run(root, "merge", "--no-edit", "--quiet", up.ref, ok=(0, 1, 128))
     if proc.returncode == 0:
         say(line)
@@ -239,6 +244,7 @@ def pull(root: Path, up: Upstream, keep: str | None, say: Say) -> None:
         say(line.replace("pulled", "found", 1) + " (not merged)")
         raise _stop(root, unmerged, who, started_here=True, say=say)
     resolve(root, unmerged, keep)
+    _refuse_junk(root, started_here=True)
     _run(root, "commit", "--no-edit", "--quiet")
     kept = "yours" if keep == "mine" else f"{who}'s"
     say(f"{line} (kept {kept} where both changed: " + "; ".join(d for c in unmerged for d in c.described) + ")")
@@ -331,14 +337,8 @@ def _who(top: Path, path: str) -> str:
     return names[0] if names else "the other side"
 
 
-def _blob(root: Path, sha: str | None) -> str:
-    if sha is None:
-        return ""
-    return _run(root, "cat-file", "blob", sha).stdout.decode("utf-8", "replace")
-
-
 def describe_unmerged(root: Path, c: Unmerged, who: str) -> list[str]:
-    from ..store.merge import MergeError, merge_text
+    from ..store.merge import MergeError
 
     if 2 not in c.stages:
         return [f"{c.path}: you deleted it, {who} changed it"]
@@ -348,7 +348,7 @@ def describe_unmerged(root: Path, c: Unmerged, who: str) -> list[str]:
     if not c.path.endswith(".toml"):
         return [f"{c.path}: both sides changed it"]
     try:
-        merged = merge_text(*texts, whole=Path(c.path).name == ADVENTURE)
+        merged = _merge(texts, Path(c.path).name == ADVENTURE, None)
     except MergeError as exc:
         return [f"{c.path}: both sides changed it, and it cannot be merged value by value ({exc})"]
     data = _values(texts[2].encode()) or _values(texts[1].encode()) or {}
@@ -358,7 +358,7 @@ def describe_unmerged(root: Path, c: Unmerged, who: str) -> list[str]:
 def resolve(root: Path, unmerged: list[Unmerged], keep: str) -> None:
     """Decide every conflict of the campaign's files for one side (`--keep`): value by value where
     the file merges, else the whole file of that side; then `git add` (or `git rm`) it."""
-    from ..store.merge import MergeError, merge_text
+    from ..store.merge import MergeError
 
     side = 2 if keep == "mine" else 3
     for c in unmerged:
@@ -366,7 +366,7 @@ def resolve(root: Path, unmerged: list[Unmerged], keep: str) -> None:
         if 2 in c.stages and 3 in c.stages and c.path.endswith(".toml"):
             texts = [_blob(root, c.stages.get(n)) for n in (1, 2, 3)]
             try:
-                data = merge_text(*texts, whole=path.name == ADVENTURE, prefer=keep).text
+                data = _merge(texts, path.name == ADVENTURE, keep).text
             except MergeError:
                 data = texts[side - 1]
         elif side in c.stages:
@@ -375,12 +375,14 @@ def resolve(root: Path, unmerged: list[Unmerged], keep: str) -> None:
             path.unlink(missing_ok=True)
             _run(root, "rm", "--quiet", "--cached", "--", c.path)
             continue
+        store.check_inside(path, root)  # never through a linked folder
         store.atomic_write(path, data.encode("utf-8"))
         _run(root, "add", "--", c.path)
 
 
 def finish_merge(root: Path, keep: str | None, say: Say) -> None:
     """A merge under way (a `git pull` that stopped): decide its conflicts or stop, then commit it."""
+    vet_theirs(root, "MERGE_HEAD", "the branch being merged")
     unmerged = conflicts(root)
     if unmerged:
         who = _who(gitops.repository(root), ".")
@@ -395,6 +397,7 @@ def finish_merge(root: Path, keep: str | None, say: Say) -> None:
                             file=store.display(root / rel), line=lines[0], rule="conflict-markers",
                             remedy="keep the right side of each conflict and delete the marker lines, "
                             "then drunagor sync")
+    _refuse_junk(root, started_here=False)
     _run(root, "commit", "--no-edit", "--quiet")
     say(f"finished the merge under way ({_git_text(root, 'rev-parse', '--short', 'HEAD')})"
         + (f", keeping {'yours' if keep == 'mine' else 'theirs'} where both changed" if unmerged else ""))
