@@ -259,3 +259,26 @@ def test_each_side_of_a_modify_delete_conflict_is_worded_right(table):
     out = ana.sync()
     assert out.returncode == 1
     assert "conflict: heroes/nyx.toml: Eve deleted it, you changed it\n" in out.stdout
+
+
+def test_a_merge_holding_a_file_neither_side_has_is_never_committed(table):
+    """A merge under way that holds a file git made (a `~HEAD` side file, added here by hand where
+    git would add it on a type change): `sync --keep mine` decides the conflict, then refuses to
+    commit, and leaves the merge as it is."""
+    ana, eve, remote, outside = table
+    story = eve.root / "story.toml"
+    story.write_text(story.read_text().replace('party = "', 'party = "Eve\'s ', 1))
+    push(eve, "a party name")
+    ana.git("-c", "merge.drunagor.driver=false", "pull", "--quiet", "--no-rebase", ok=1)
+    (ana.root / "story.toml~HEAD").write_bytes((ana.root / "story.toml").read_bytes())
+    ana.git("add", "--", "campaigns/example/story.toml~HEAD")
+    head = ana.git("rev-parse", "HEAD").strip()
+    out = ana.sync("--keep", "mine")
+    assert (out.returncode, out.timed_out) == (3, False)
+    assert out.stderr == ("error: campaigns/example: sync: the merge would add story.toml~HEAD, which neither side "
+                          "has (a file git made of a conflict); the merge under way stays as it is, not committed; "
+                          "give the merge up (git merge --abort) and ask the other player to push the campaign's "
+                          "files as drunagor writes them\n")
+    assert ana.git("rev-parse", "HEAD").strip() == head
+    assert (ana.top / ".git" / "MERGE_HEAD").exists()
+    assert git(remote, "rev-parse", "main") == eve.git("rev-parse", "HEAD")  # nothing pushed
