@@ -28,7 +28,7 @@ from pathlib import Path
 from .. import store
 from ..campaign import ADVENTURE, ARCHIVE, HEROES, STORY
 from ..errors import DataError
-from ..gitops import _run, _z
+from ..git.runner import run, split_z, text as git_text
 from ..store.merge import LIMIT_RULES, MARKER_SIZE_MAX, VALUE_MERGE_BYTES
 
 REGULAR = ("100644", "100755")
@@ -49,11 +49,11 @@ class _Entry:
 def _tree(root: Path, ref: str, prefix: str) -> dict[str, _Entry] | None:
     """The campaign folder as `ref` holds it: path (relative to the folder) -> entry; None when the
     folder is not a folder there."""
-    kind = _run(root, "cat-file", "-t", f"{ref}:{prefix}", ok=(0, 128)).stdout.decode().strip()
+    kind = run(root, "cat-file", "-t", f"{ref}:{prefix}", ok=(0, 128)).stdout.decode().strip()
     if kind != "tree":
         return None
     entries = {}
-    for record in _z(_run(root, "ls-tree", "--full-tree", "-r", "-t", "-l", "-z", f"{ref}:{prefix}").stdout):
+    for record in split_z(run(root, "ls-tree", "--full-tree", "-r", "-t", "-l", "-z", f"{ref}:{prefix}").stdout):
         info, path = record.split("\t", 1)
         mode, _, sha, size = info.split()
         entries[path] = _Entry(mode, sha, size)
@@ -77,7 +77,7 @@ def _what(mode: str) -> str:
 def vet_theirs(root: Path, ref: str, shown_ref: str) -> None:
     """Refuse (DataError, nothing merged) what `ref` holds for the campaign that drunagor would not
     read, or that a merge would turn into junk; see the module's doc."""
-    prefix = _git_text(root, "rev-parse", "--show-prefix")
+    prefix = git_text(root, "rev-parse", "--show-prefix")
     theirs = _tree(root, ref, prefix)
     shown = store.display(root)
     if theirs is None or STORY not in theirs:
@@ -106,7 +106,7 @@ def _vet_file(root: Path, ref: str, shown_ref: str, rel: str, entry: _Entry) -> 
     if not rel.endswith(".toml"):
         return
     try:
-        store.parse(_run(root, "cat-file", "blob", entry.sha).stdout, root / rel)
+        store.parse(run(root, "cat-file", "blob", entry.sha).stdout, root / rel)
     except DataError as exc:
         line = f" at line {exc.line}" if exc.line else ""
         raise _refusal(root, ref, shown_ref, rel, f"makes {rel} a file drunagor cannot read{line} ({exc.rule}: "
@@ -120,12 +120,12 @@ def _vet_attributes(root: Path, ref: str, shown_ref: str, prefix: str) -> None:
     for n, folder in enumerate(folders):
         rel = "../" * (depth - n) + ".gitattributes"
         spec = f"{ref}:{folder}.gitattributes"
-        if _run(root, "cat-file", "-t", spec, ok=(0, 128)).stdout.strip() != b"blob":
+        if run(root, "cat-file", "-t", spec, ok=(0, 128)).stdout.strip() != b"blob":
             continue
-        if int(_git_text(root, "cat-file", "-s", spec) or 0) > store.MAX_FILE_BYTES:
+        if int(git_text(root, "cat-file", "-s", spec) or 0) > store.MAX_FILE_BYTES:
             raise _refusal(root, ref, shown_ref, rel, "makes a .gitattributes larger than "
                            f"{store.MAX_FILE_BYTES // 1024} KiB", store.display(root))
-        for size in _MARKER_SIZE.findall(_run(root, "cat-file", "blob", spec).stdout):
+        for size in _MARKER_SIZE.findall(run(root, "cat-file", "blob", spec).stdout):
             if not size.isdigit() or int(size) > MARKER_SIZE_MAX:
                 raise _refusal(root, ref, shown_ref, rel,
                                f"sets conflict-marker-size={size[:20].decode('utf-8', 'replace')} in "
@@ -135,16 +135,12 @@ def _vet_attributes(root: Path, ref: str, shown_ref: str, prefix: str) -> None:
 
 def _refusal(root: Path, ref: str, shown_ref: str, rel: str, what: str, shown: str) -> DataError:
     """`rel`: relative to the campaign folder (`../.gitattributes` above it)."""
-    who = (_git_text(root, "log", "-1", "--format=%an", f"HEAD..{ref}", "--", rel, ok=(0, 128))
-           or _git_text(root, "log", "-1", "--format=%an", f"HEAD..{ref}", ok=(0, 128)) or "the other side")
+    who = (git_text(root, "log", "-1", "--format=%an", f"HEAD..{ref}", "--", rel, ok=(0, 128))
+           or git_text(root, "log", "-1", "--format=%an", f"HEAD..{ref}", ok=(0, 128)) or "the other side")
     return DataError(f"{who}'s change on {shown_ref} {what}; nothing was merged: the campaign is as it was before "
                      "this sync", file=shown, rule="sync",
                      remedy=f"ask {who} to put the campaign's files back as drunagor writes them (drunagor check "
                      "there) and push again, then drunagor sync")
-
-
-def _git_text(root: Path, *args: str, ok=(0,)) -> str:
-    return _run(root, *args, ok=ok).stdout.decode("utf-8", "replace").strip()
 
 
 def refuse_junk(root: Path, *, started_here: bool) -> None:
@@ -153,9 +149,9 @@ def refuse_junk(root: Path, *, started_here: bool) -> None:
     the merge is given up if this sync started it (nothing committed), and refused (exit 3)."""
     known = set()
     for side in ("HEAD", "MERGE_HEAD"):
-        known |= set(_z(_run(root, "ls-tree", "-r", "--name-only", "-z", side, "--", ".").stdout))
+        known |= set(split_z(run(root, "ls-tree", "-r", "--name-only", "-z", side, "--", ".").stdout))
     staged: dict[str, str] = {}
-    for record in _z(_run(root, "ls-files", "-s", "-z", "--", ".").stdout):
+    for record in split_z(run(root, "ls-files", "-s", "-z", "--", ".").stdout):
         info, path = record.split("\t", 1)
         staged[path] = info.split()[0]
     faults = [] if staged.get(STORY) in REGULAR else [f"the merge would leave no Story Record ({STORY})"]
@@ -167,8 +163,8 @@ def refuse_junk(root: Path, *, started_here: bool) -> None:
             faults.append(f"the merge would make {path} {_what(mode)}")
     if not faults:
         return
-    if started_here and _run(root, "rev-parse", "--verify", "--quiet", "MERGE_HEAD", ok=(0, 1)).returncode == 0:
-        _run(root, "merge", "--abort", ok=(0, 1, 128))
+    if started_here and run(root, "rev-parse", "--verify", "--quiet", "MERGE_HEAD", ok=(0, 1)).returncode == 0:
+        run(root, "merge", "--abort", ok=(0, 1, 128))
     raise DataError(faults[0] + ("; nothing was merged: the campaign is as it was before this sync" if started_here
                                  else "; the merge under way stays as it is, not committed"),
                     file=store.display(root), rule="sync",
@@ -187,12 +183,12 @@ def blob(root: Path, sha: str | None) -> str:
 
 
 def _blob_bytes(root: Path, sha: str, shown: str) -> bytes:
-    size = int(_git_text(root, "cat-file", "-s", sha) or 0)
+    size = int(git_text(root, "cat-file", "-s", sha) or 0)
     if size > store.MAX_FILE_BYTES:
         raise DataError(f"a version of the file is larger than {store.MAX_FILE_BYTES // 1024} KiB, far more "
                         "than a campaign holds; it was not read", file=shown, rule="file-size",
                         remedy="nothing was merged; merge it by hand with git, or ask its author to restore it")
-    return _run(root, "cat-file", "blob", sha).stdout
+    return run(root, "cat-file", "blob", sha).stdout
 
 
 def merge_versions(texts: list[str], whole: bool, prefer: str | None):

@@ -95,11 +95,9 @@ def _refuse_past_limits(data: bytes, path: str) -> None:
 
 
 def _line_merge(base: Path, mine: Path, theirs: Path, marker_size: int) -> int:
-    import subprocess
+    from ..git.driver import merge_file
 
-    proc = subprocess.run(["git", "merge-file", f"--marker-size={marker_size}", "-L", "mine", "-L", "base",
-                           "-L", "theirs", str(mine), str(base), str(theirs)], capture_output=True, check=False)
-    return 0 if proc.returncode == 0 else 1
+    return merge_file(mine, base, theirs, marker_size)
 
 
 def main(argv: list[str]) -> int:
