@@ -624,8 +624,10 @@ class _Body:
     """The entries of one of mine's tables (or the document) in file order, as a linked list, with
     theirs' new keys spliced in once, at the end of the table's merge: tomlkit's own insertion
     re-indexes the whole container at each key, which made a merge quadratic in a table's keys.
-    Where each key goes follows tomlkit's own rules (`_insert_after`, `append`, a plain value never
-    after a [table] header), trivia included."""
+    Beside the entries, the keys alone in file order (a second linked list), so that finding the key
+    after or before another never walks over the comments and blank lines between them. Where each
+    key goes follows tomlkit's own rules (`_insert_after`, `append`, a plain value never after a
+    [table] header), trivia included."""
 
     HEAD = -1
 
@@ -638,6 +640,11 @@ class _Body:
         self.tail = n - 1
         self.new: dict[int, tuple[Any, Any]] = {}  # node -> (Key, item) of a spliced entry
         self.node_of = {k.key: i for i, (k, _) in enumerate(self.container.body) if k is not None}
+        keys: list[str | None] = list(_keys(ours))
+        self.knext: dict[str | None, str | None] = dict(zip([None, *keys], [*keys, None]))
+        self.kprev: dict[str | None, str | None] = dict(zip(keys, [None, *keys]))
+        self.ktail = keys[-1] if keys else None
+        self.first_table = self._table_from(self.knext[None])
 
     def new_keys(self) -> list[str]:
         return [k.key for k, _ in self.new.values()]
@@ -645,22 +652,24 @@ class _Body:
     def entry(self, node: int) -> tuple[Any, Any]:
         return self.new[node] if node in self.new else self.container.body[node]
 
-    def _keyed(self, node: int) -> bool:
-        return self.entry(node)[0] is not None
+    def _is_table(self, key: str) -> bool:
+        from tomlkit.items import AoT, Table
+
+        return isinstance(self.entry(self.node_of[key])[1], (Table, AoT))
+
+    def _table_from(self, key: str | None) -> str | None:
+        """The first key from `key` on (in file order) that is a [table]."""
+        while key is not None and not self._is_table(key):
+            key = self.knext[key]
+        return key
 
     def _walk(self, node: int | None, step: dict) -> Any:
         while node is not None and node != self.HEAD:
             yield node
             node = step.get(node)
 
-    def next_key(self, key: str) -> str | None:
-        for node in self._walk(self.nxt[self.node_of[key]], self.nxt):
-            k = self.entry(node)[0]
-            if k is not None and k.key != key:
-                return k.key
-        return None
-
-    def link(self, after: int, key: Any, item: Any) -> None:
+    def link(self, after: int, key_after: str | None, key: Any, item: Any) -> None:
+        """Splice (key, item) in after the entry `after` and, in key order, after `key_after`."""
         node = len(self.container.body) + len(self.new)
         self.new[node] = (key, item)
         following = self.nxt[after]
@@ -670,9 +679,15 @@ class _Body:
         else:
             self.prv[following] = node
         self.node_of[key.key] = node
+        name, then = key.key, self.knext[key_after]
+        self.knext[key_after], self.knext[name], self.kprev[name] = name, then, key_after
+        if then is None:
+            self.ktail = name
+        else:
+            self.kprev[then] = name
 
     def remove(self, key: str) -> str | None:
-        """Remove mine's entry (theirs of another kind takes its place); the key before it."""
+        """Remove mine's entry (theirs of another kind may take its place); the key before it."""
         node = self.node_of.pop(key)
         del self.ours[key]
         before, after = self.prv.pop(node), self.nxt.pop(node)
@@ -681,7 +696,15 @@ class _Body:
             self.tail = before
         else:
             self.prv[after] = before
-        return next((self.entry(n)[0].key for n in self._walk(before, self.prv) if self._keyed(n)), None)
+        kbefore, kafter = self.kprev.pop(key), self.knext.pop(key)
+        self.knext[kbefore] = kafter
+        if kafter is None:
+            self.ktail = kbefore
+        else:
+            self.kprev[kafter] = kbefore
+        if key == self.first_table:
+            self.first_table = self._table_from(kafter)
+        return kbefore
 
     def insert(self, prev: str | None, only_mine: set[str], key: Any, item: Any) -> None:
         """Theirs' new key: after the key theirs has before it (and after mine's own additions
@@ -689,22 +712,20 @@ class _Body:
         from tomlkit.items import AoT, Table
 
         anchor = prev
-        while anchor is not None and (following := self.next_key(anchor)) in only_mine:
-            anchor = following
+        while anchor is not None and self.knext[anchor] in only_mine:
+            anchor = self.knext[anchor]
         is_table = isinstance(item, (Table, AoT))
         if not is_table and "\n" not in item.trivia.trail:
             item.trivia.trail = "\n"
-        if anchor is not None:
-            node = self.node_of[anchor]
-            if is_table == isinstance(self.entry(node)[1], (Table, AoT)):
-                _end_line(self.entry(node)[1])
-                return self.link(node, key, item)
-        if is_table:
-            return self._append_table(key, item)
-        first = next((n for n in self._walk(self.nxt[self.HEAD], self.nxt) if self._keyed(n)), None)
-        if anchor is None and first is not None:
-            return self._before(first, key, item)
-        self._before_tables(key, item)
+        if anchor is not None and is_table == self._is_table(anchor):
+            _end_line(self.entry(self.node_of[anchor])[1])
+            self.link(self.node_of[anchor], anchor, key, item)
+        elif is_table:
+            self._append_table(key, item)
+        elif anchor is None and self.knext[None] is not None:
+            self._before(self.node_of[str(self.knext[None])], key, item)
+        else:
+            self._before_tables(key, item)
 
     def _append_table(self, key: Any, item: Any) -> None:
         """As tomlkit appends a table: set off by a blank line unless the entry before ends with one."""
@@ -716,10 +737,12 @@ class _Body:
         if (last is not None and not (item.trivia.indent or isinstance(last, Whitespace) or ends_with_whitespace(last))
                 and not key.is_dotted()):
             item.trivia.indent = "\n"
-        self.link(self.tail, key, item)
+        self.link(self.tail, self.ktail, key, item)
+        if self.first_table is None:
+            self.first_table = key.key
 
     def _before(self, node: int, key: Any, item: Any) -> None:
-        """As tomlkit's `_insert_at`: the entry before ends its line."""
+        """Before the first key, as tomlkit's `_insert_at`: the entry before ends its line."""
         from tomlkit.container import ends_with_whitespace
         from tomlkit.items import AoT, Table, Whitespace
 
@@ -729,22 +752,20 @@ class _Body:
             if not (isinstance(previous, Whitespace) or ends_with_whitespace(previous)
                     or isinstance(item, (AoT, Table)) or "\n" in previous.trivia.trail):
                 previous.trivia.trail += "\n"
-        self.link(before, key, item)
+        self.link(before, None, key, item)
 
     def _before_tables(self, key: Any, item: Any) -> None:
         """A plain value after the table's (or the document's) last plain value: before its first
         [table], and before the blank lines that set that table off (or that end a table)."""
-        from tomlkit.items import AoT, Table, Whitespace
+        from tomlkit.items import Whitespace
 
-        stop = next((n for n in self._walk(self.nxt[self.HEAD], self.nxt)
-                     if self._keyed(n) and isinstance(self.entry(n)[1], (Table, AoT))), None)
-        at = self.tail if stop is None else self.prv[stop]
-        while at != self.HEAD and not self._keyed(at) and isinstance(self.entry(at)[1], Whitespace):
+        table = self.first_table
+        at = self.tail if table is None else self.prv[self.node_of[table]]
+        while at != self.HEAD and self.entry(at)[0] is None and isinstance(self.entry(at)[1], Whitespace):
             at = self.prv[at]
-        if at == self.HEAD:
-            return self.link(self.HEAD, key, item)
-        _end_line(self.entry(at)[1])
-        self.link(at, key, item)
+        if at != self.HEAD:
+            _end_line(self.entry(at)[1])
+        self.link(at, self.ktail if table is None else self.kprev[table], key, item)
 
     def apply(self) -> None:
         """Write the spliced entries into the container (its body, key index and mapping view)."""
