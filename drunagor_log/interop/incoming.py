@@ -84,6 +84,7 @@ def vet_theirs(root: Path, ref: str, shown_ref: str) -> None:
         raise _refusal(root, ref, shown_ref, prefix or ".", "holds no Story Record (story.toml) there: it is not "
                        "this campaign", shown)
     ours = _tree(root, "HEAD", prefix) or {}
+    changed = []
     for rel, entry in theirs.items():
         want = campaign_path(rel)
         if want is None:
@@ -94,23 +95,41 @@ def vet_theirs(root: Path, ref: str, shown_ref: str) -> None:
                            store.display(root / rel))
         mine = ours.get(rel)
         if want == "file" and (mine is None or mine.sha != entry.sha):
-            _vet_file(root, ref, shown_ref, rel, entry)
+            if entry.size > store.MAX_FILE_BYTES:
+                raise _refusal(root, ref, shown_ref, rel, f"makes {rel} larger than {store.MAX_FILE_BYTES // 1024} "
+                               "KiB, far more than a campaign holds (it was not read)", store.display(root / rel))
+            if rel.endswith(".toml"):
+                changed.append((rel, entry))
+    for rel, raw in _blobs(root, changed):
+        try:
+            store.parse(raw, root / rel)
+        except DataError as exc:
+            line = f" at line {exc.line}" if exc.line else ""
+            raise _refusal(root, ref, shown_ref, rel, f"makes {rel} a file drunagor cannot read{line} ({exc.rule}: "
+                           f"{exc.message})", store.display(root / rel)) from None
     _vet_attributes(root, ref, shown_ref, prefix)
 
 
-def _vet_file(root: Path, ref: str, shown_ref: str, rel: str, entry: _Entry) -> None:
-    shown = store.display(root / rel)
-    if entry.size > store.MAX_FILE_BYTES:
-        raise _refusal(root, ref, shown_ref, rel, f"makes {rel} larger than {store.MAX_FILE_BYTES // 1024} KiB, "
-                       "far more than a campaign holds (it was not read)", shown)
-    if not rel.endswith(".toml"):
-        return
-    try:
-        store.parse(run(root, "cat-file", "blob", entry.sha).stdout, root / rel)
-    except DataError as exc:
-        line = f" at line {exc.line}" if exc.line else ""
-        raise _refusal(root, ref, shown_ref, rel, f"makes {rel} a file drunagor cannot read{line} ({exc.rule}: "
-                       f"{exc.message})", shown) from None
+BATCH_BYTES = 8 << 20  # what one `git cat-file --batch` reads at most (sizes known from the tree)
+
+
+def _blobs(root: Path, files: list[tuple[str, _Entry]]):
+    """(path, bytes) of each file, read a few megabytes at a time by one git process each: not one
+    process a file (a campaign pushed with thousands of Campaign Logs), not all in memory at once."""
+    start = 0
+    while start < len(files):
+        end, total = start, 0
+        while end < len(files) and (end == start or total + files[end][1].size <= BATCH_BYTES):
+            total += files[end][1].size
+            end += 1
+        chunk = files[start:end]
+        out = run(root, "cat-file", "--batch", input="".join(e.sha + "\n" for _, e in chunk).encode()).stdout
+        at = 0
+        for rel, entry in chunk:
+            at = out.index(b"\n", at) + 1  # "<sha> blob <size>"
+            yield rel, out[at:at + entry.size]
+            at += entry.size + 1
+        start = end
 
 
 def _vet_attributes(root: Path, ref: str, shown_ref: str, prefix: str) -> None:

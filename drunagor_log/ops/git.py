@@ -10,7 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from .. import store
-from ..git import driver, history as log
+from ..campaign import Campaign
+from ..git import driver
+from ..git import history as log
 from ..git.commits import PREFIX, commit_changes
 from ..values import record
 from . import Change
@@ -38,8 +40,6 @@ def history(root: Path, n: int = 0) -> History:
 
 def undo(root: Path, *, dry_run: bool = False) -> Change:
     """Undo the last drunagor commit: restore its files and commit that (`dry_run`: only say what)."""
-    from ..campaign import Campaign
-
     with Campaign(root, write=not dry_run):  # the campaign lock, from the plan to the commit
         plan = log.plan_undo(root)
         files = ", ".join(plan.restore) or "no files"
@@ -58,8 +58,6 @@ def undo(root: Path, *, dry_run: bool = False) -> Change:
 def git_setup(root: Path, *, commit: bool = False) -> Change:
     """Register the campaign-aware merge driver in the repository (config and .gitattributes);
     commit the .gitattributes if asked. `data["changed"]` is empty when all was set up already."""
-    from ..campaign import Campaign
-
     with Campaign(root, write=True):  # the campaign lock while .gitattributes is written
         changed = driver.setup_driver(root)
         if not changed:

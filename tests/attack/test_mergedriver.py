@@ -82,7 +82,7 @@ def test_case_5_ten_thousand_followers_on_each_side_merge_or_refuse_within_the_b
     """The store's own limit is 10,000 entries: within it, the merge's cost is linear (the list
     is merged and written anew), or the merged list past the limit is refused."""
     def followers(prefix: str) -> bytes:
-        return BASE.replace('"Vorn the Warrior"', ", ".join(f'"{prefix}{i}"' for i in range(6_000))).encode()
+        return BASE.replace('"Vorn the Warrior"', ", ".join(f'"{prefix}{i}"' for i in range(5_001))).encode()
 
     out = drive(tmp_path, BASE.encode(), followers("M"), followers("T"))
     refused(out, tmp_path, followers("M"), "the merged file would hold more than 10000 entries in one list or "
