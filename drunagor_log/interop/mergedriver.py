@@ -82,7 +82,7 @@ def merge_files(base: Path, mine: Path, theirs: Path, marker_size: int, path: st
 
 
 def _refuse_past_limits(data: bytes, path: str) -> None:
-    """Both sides within the limits can still add up past them (two sides' 6,000 Followers each)."""
+    """Both sides within the limits can still add up past them (5,001 Followers added on each side)."""
     from .. import store
     from ..errors import DataError
     from ..store.merge import LIMIT_RULES

@@ -78,9 +78,9 @@ def test_case_5_fifty_thousand_followers(tmp_path):
             "a campaign holds")
 
 
-def test_case_5_ten_thousand_followers_on_each_side_merge_or_refuse_within_the_bounds(tmp_path):
-    """The store's own limit is 10,000 entries: within it, the merge's cost is linear (the list
-    is merged and written anew), or the merged list past the limit is refused."""
+def test_case_5_followers_added_on_both_sides_past_the_limit_together_are_refused(tmp_path):
+    """5,001 Followers added on each side: each side is within the store's 10,000 entries, the merged
+    list is not. The merge runs (its cost linear in the list) and its result is refused."""
     def followers(prefix: str) -> bytes:
         return BASE.replace('"Vorn the Warrior"', ", ".join(f'"{prefix}{i}"' for i in range(5_001))).encode()
 
