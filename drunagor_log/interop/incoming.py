@@ -29,7 +29,8 @@ from .. import store
 from ..campaign import ADVENTURE, ARCHIVE, HEROES, STORY
 from ..errors import DataError
 from ..git.runner import run, split_z, text as git_text
-from ..store.merge import LIMIT_RULES, MARKER_SIZE_MAX, VALUE_MERGE_BYTES
+from ..store.markers import MARKER_SIZE_MAX
+from ..store.merge import LIMIT_RULES, VALUE_MERGE_BYTES
 
 REGULAR = ("100644", "100755")
 TREE = "040000"

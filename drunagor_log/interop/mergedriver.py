@@ -18,7 +18,7 @@ texts, lists and nesting within the store's limits. A version past those limits 
 line on stderr, exit 2, %A left as it is, so git keeps the file unmerged (a conflict `git status`
 and `drunagor sync` name) and nothing of the refused version reaches the work tree. The marker size
 a .gitattributes asks for (`conflict-marker-size`) is taken between git's default, 7, and 64
-(store.merge.marker_size).
+(store.markers.marker_size).
 
 A version that is not TOML the merge can take apart (a syntax error, markers of an earlier
 conflict, not UTF-8), or one larger than 64 KiB (VALUE_MERGE_BYTES), is merged as git would without the
@@ -106,7 +106,7 @@ def main(argv: list[str]) -> int:
               "(git runs this; see `drunagor git setup`)", file=sys.stderr)
         return 2
     base, mine, theirs, size, path = argv
-    from ..store.merge import marker_size
+    from ..store.markers import marker_size
 
     shown = path[:200]  # %P comes from the repository: never trusted to be short
     try:

@@ -8,10 +8,12 @@ One command for a player who knows no git, run before and after the evening:
    with a message that says what changed ("chapter 05 completed; Nyx gains Buckler"). Anything else
    uncommitted in the campaign folder is the player's own: sync stops and names it. Files outside
    the campaign folder are left alone (git refuses the merge only if it would touch them);
-2. fetch the upstream branch and merge it, value by value (the campaign-aware merge driver, set up
-   on the way). Where both sides changed the same value, nothing is merged: the merge is given up,
-   the campaign stays as it was, and sync says in the game's words where the two sides disagree;
-   `--keep mine` or `--keep theirs` merges again, deciding those values for one side;
+2. fetch the upstream branch, check its campaign as drunagor reads any campaign (interop/incoming.py:
+   no link, no type change, no file past the store's limits; else nothing is merged, exit 3), and
+   merge it, value by value (the campaign-aware merge driver, set up on the way). Where both sides
+   changed the same value, nothing is merged: the merge is given up, the campaign stays as it was,
+   and sync says in the game's words where the two sides disagree; `--keep mine` or `--keep theirs`
+   merges again, deciding those values for one side;
 3. run `drunagor check` on the result: errors stop the push (the group's copy stays clean);
 4. push. A failed push leaves everything committed here, readable by every command: sync again.
 

@@ -25,33 +25,37 @@ go between the markers, so each side of each conflict is a whole, valid choice.
 `whole=True` (adventure.toml: the state of the table on one machine) merges nothing value by value:
 if both sides changed it, that is one conflict, and a player keeps one table state.
 
-Like store/edit.py this module uses tomlkit's private container API (`_insert_at`, `_insert_after`,
-`body`), pinned in pyproject.toml and guarded by the property tests in tests/sync/.
+The cost grows linearly with the files (a merged version may come from a stranger): each version
+is parsed once (tomlkit for mine and theirs, copied for a second pass; tomllib for the base), keys
+and list entries are found through dicts, theirs' new keys are spliced into a table in one pass
+(store/tomlsplice.py), a list's merged order is a linked list, and the markers go around a bounded
+diff (store/markers.py).
+tomlkit itself parses about ten microseconds a byte, so a version over VALUE_MERGE_BYTES is left to
+git's line merge by the driver.
+
+Like store/edit.py this module uses tomlkit's private container API (`body`, `_map`, `_replace`,
+`_table_keys`), pinned in pyproject.toml and guarded by the property tests in tests/sync/.
 """
 
 from __future__ import annotations
 
-import difflib
 import tomllib
 from collections import defaultdict, deque
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import markers
+from .tomlsplice import Body, container_of, key_spellings, keys_in_order
 from .tomltext import basic_string
 
 IDENTITY_KEYS = ("name", "item", "id")  # what names one entry of a list of tables
 # tomlkit, which keeps a file's layout, parses about ten microseconds a byte: a version larger than
 # this (no campaign file comes near it; a Story Record is ~2 KB) is merged line by line, as git does.
 VALUE_MERGE_BYTES = 64 * 1024
-MARKER_SIZE = 7  # git's default
-MARKER_SIZE_MAX = 64  # far beyond any use; a pushed .gitattributes asking 50,000,000 made a 150 MB file
 LIMIT_RULES = ("file", "file-size", "limits")  # the store's refusals of a file's size and shape
 # A multi-line list keeps its layout and comments when the merge adds or removes at most this many
 # entries (tomlkit re-indexes the whole list at each one); beyond, it is written anew, one entry a line.
 IN_PLACE_EDITS = 64
-# The conflicting lines are compared line by line (difflib) while mine's times theirs stay under
-# this: a few thousand lines each, far beyond a campaign file, a second at most.
-DIFF_LINES_SQUARED = 1_000_000
 
 
 class _Absent:
@@ -194,17 +198,6 @@ def changes(old: Any, new: Any, path: tuple = ()) -> list[Delta]:
 # ------------------------------------------------------------------------------------ the merge
 
 
-def marker_size(text: str) -> int:
-    """A conflict marker size as git passes it (%L, from `conflict-marker-size`), clamped to
-    MARKER_SIZE..MARKER_SIZE_MAX: a size below git's default would hide the markers from drunagor's
-    scan, one of 10**30 cannot be written."""
-    try:
-        size = int(text)
-    except ValueError:  # not a number, or more digits than Python converts
-        return MARKER_SIZE
-    return min(max(size, MARKER_SIZE), MARKER_SIZE_MAX)
-
-
 def merge_text(base: str, mine: str, theirs: str, *, whole: bool = False, prefer: str | None = None,
                marker_size: int = 7, labels: tuple[str, str] = ("mine", "theirs")) -> Merged:
     """Merge three versions of one TOML file (base may be "" for a file both sides created).
@@ -223,7 +216,7 @@ def merge_text(base: str, mine: str, theirs: str, *, whole: bool = False, prefer
     if not first.conflicts or prefer:
         return Merged(first.text, tuple(first.conflicts), markers=False)
     other = _run(*docs, take_theirs=True, keep=False)
-    text = _with_markers(first.text, other.text, marker_size, labels)
+    text = markers.around_differences(first.text, other.text, marker_size, labels)
     return Merged(text, tuple(first.conflicts), markers=text != first.text)
 
 
@@ -276,43 +269,7 @@ def _merge_whole(base: str, mine: str, theirs: str, prefer: str | None, size: in
     conflict = Conflict((), ABSENT, ABSENT, ABSENT)
     if prefer:
         return Merged(theirs if prefer == "theirs" else mine, (conflict,))
-    a, b = mine.splitlines(keepends=True), theirs.splitlines(keepends=True)
-    head = 0
-    while head < min(len(a), len(b)) and a[head] == b[head]:
-        head += 1
-    tail = 0
-    while tail < min(len(a), len(b)) - head and a[-1 - tail] == b[-1 - tail]:
-        tail += 1
-    body = _hunk(a[head:len(a) - tail], b[head:len(b) - tail], size, labels)
-    return Merged("".join(a[:head] + body + a[len(a) - tail:]), (conflict,), markers=True)
-
-
-def _hunk(a: list[str], b: list[str], size: int, labels: tuple[str, str]) -> list[str]:
-    def lines(part: list[str]) -> list[str]:
-        return [ln if ln.endswith("\n") else ln + "\n" for ln in part]
-
-    return ["<" * size + " " + labels[0] + "\n", *lines(a), "=" * size + "\n", *lines(b),
-            ">" * size + " " + labels[1] + "\n"]
-
-
-def _with_markers(mine: str, theirs: str, size: int, labels: tuple[str, str]) -> str:
-    """`mine` with markers around each run of lines where `theirs` differs. The lines both share at
-    the start and the end are set aside first; difflib, quadratic at worst, compares what is left
-    only while that stays small, else it is one conflict (each side still whole)."""
-    a, b = mine.splitlines(keepends=True), theirs.splitlines(keepends=True)
-    head = 0
-    while head < min(len(a), len(b)) and a[head] == b[head]:
-        head += 1
-    tail = 0
-    while tail < min(len(a), len(b)) - head and a[-1 - tail] == b[-1 - tail]:
-        tail += 1
-    x, y = a[head:len(a) - tail], b[head:len(b) - tail]
-    if len(x) * len(y) > DIFF_LINES_SQUARED:
-        return "".join(a[:head] + _hunk(x, y, size, labels) + a[len(a) - tail:])
-    out: list[str] = a[:head]
-    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, x, y, autojunk=False).get_opcodes():
-        out += x[i1:i2] if tag == "equal" else _hunk(x[i1:i2], y[j1:j2], size, labels)
-    return "".join(out + a[len(a) - tail:])
+    return Merged(markers.one_conflict(mine, theirs, size, labels), (conflict,), markers=True)
 
 
 # ---------------------------------------------------------------------------- tomlkit containers
@@ -334,27 +291,6 @@ def _is_array(item: Any) -> bool:
     from tomlkit.items import Array
 
     return isinstance(item, Array)
-
-
-def _container(parent: Any) -> Any:
-    from tomlkit.container import Container
-
-    return parent if isinstance(parent, Container) else parent.value
-
-
-def _keys(parent: Any) -> list[str]:
-    """Keys in file order, read from the container itself (tomlkit's mapping view of a table is not
-    updated by an insertion into its container)."""
-    return list(dict.fromkeys(key.key for key, _ in _container(parent).body if key is not None))
-
-
-def _key_objects(parent: Any) -> dict[str, Any]:
-    """Each key's Key as the file writes it ("05" quoted, a bare word...), its first occurrence."""
-    found: dict[str, Any] = {}
-    for key, _ in _container(parent).body:
-        if key is not None:
-            found.setdefault(key.key, key)
-    return found
 
 
 def _text(item: Any) -> str:
@@ -390,7 +326,7 @@ class _Pass:
     take_theirs: bool
     conflicts: list[Conflict] = field(default_factory=list)
     text: str = ""
-    bodies: dict[int, _Body] = field(default_factory=dict)  # the tables being merged, by id
+    bodies: dict[int, Body] = field(default_factory=dict)  # the tables being merged, by id
 
     def conflict(self, path: tuple, base: Any, mine: Any, theirs: Any) -> bool:
         """Record a true conflict; True when this pass takes theirs."""
@@ -400,9 +336,9 @@ class _Pass:
     # -- a document or a [table], edited in place
     def table(self, path: tuple, base: Any, ours: Any, theirs: Any) -> None:
         base = base if isinstance(base, dict) else {}
-        mine_keys, their_keys = _keys(ours), _keys(theirs)
+        mine_keys, their_keys = keys_in_order(ours), keys_in_order(theirs)
         theirs_have = set(their_keys)
-        body = self.bodies[id(ours)] = _Body(ours)
+        body = self.bodies[id(ours)] = Body(ours)
         for key in mine_keys:
             was = base.get(key, ABSENT)
             if key in theirs_have:
@@ -412,8 +348,8 @@ class _Pass:
                 if canon(was) == canon(now) or self.conflict(path + (key,), was, now, ABSENT):
                     body.remove(key)
         only_mine = {k for k in mine_keys if k not in base and k not in theirs_have}
-        present = set(_keys(ours)) | set(body.new_keys())
-        spelled = _key_objects(theirs)
+        present = set(keys_in_order(ours)) | set(body.new_keys())
+        spelled = key_spellings(theirs)
         prev = None
         for key in their_keys:
             if key in present:
@@ -433,7 +369,7 @@ class _Pass:
         from tomlkit.items import AoT, Table
 
         body = self.bodies.get(id(ours))
-        container = _container(ours)
+        container = container_of(ours)
         index = container._map.get(key)
         if body is None or not isinstance(index, int):
             ours[key] = value  # an out-of-order table: tomlkit's own way
@@ -467,8 +403,8 @@ class _Pass:
     # -- an inline table: merged key by key, then written anew
     def inline(self, path: tuple, base: Any, mine: Any, their: Any) -> Any:
         base = base if isinstance(base, dict) else {}
-        mine_keys, their_keys = _keys(mine), _keys(their)
-        mine_have, spelled, their_spelled = set(mine_keys), _key_objects(mine), _key_objects(their)
+        mine_keys, their_keys = keys_in_order(mine), keys_in_order(their)
+        mine_have, spelled, their_spelled = set(mine_keys), key_spellings(mine), key_spellings(their)
         their_have = set(their_keys)
         entries: list[tuple[str, str]] = []
         for key in mine_keys:
@@ -618,177 +554,3 @@ class _Lists:
             final.append((node[0], node[1], self.take[node[1]] if node[0] == "o" else self.their[node[1]]))
             node = nxt[node]
         return final
-
-
-class _Body:
-    """The entries of one of mine's tables (or the document) in file order, as a linked list, with
-    theirs' new keys spliced in once, at the end of the table's merge: tomlkit's own insertion
-    re-indexes the whole container at each key, which made a merge quadratic in a table's keys.
-    Beside the entries, the keys alone in file order (a second linked list), so that finding the key
-    after or before another never walks over the comments and blank lines between them. Where each
-    key goes follows tomlkit's own rules (`_insert_after`, `append`, a plain value never after a
-    [table] header), trivia included."""
-
-    HEAD = -1
-
-    def __init__(self, ours: Any):
-        self.ours, self.container = ours, _container(ours)
-        n = len(self.container.body)
-        self.nxt: dict[int, int | None] = {i: i + 1 for i in range(-1, n - 1)}
-        self.nxt[n - 1] = None
-        self.prv: dict[int, int] = {i: i - 1 for i in range(n)}
-        self.tail = n - 1
-        self.new: dict[int, tuple[Any, Any]] = {}  # node -> (Key, item) of a spliced entry
-        self.node_of = {k.key: i for i, (k, _) in enumerate(self.container.body) if k is not None}
-        keys: list[str | None] = list(_keys(ours))
-        self.knext: dict[str | None, str | None] = dict(zip([None, *keys], [*keys, None]))
-        self.kprev: dict[str | None, str | None] = dict(zip(keys, [None, *keys]))
-        self.ktail = keys[-1] if keys else None
-        self.first_table = self._table_from(self.knext[None])
-
-    def new_keys(self) -> list[str]:
-        return [k.key for k, _ in self.new.values()]
-
-    def entry(self, node: int) -> tuple[Any, Any]:
-        return self.new[node] if node in self.new else self.container.body[node]
-
-    def _is_table(self, key: str) -> bool:
-        from tomlkit.items import AoT, Table
-
-        return isinstance(self.entry(self.node_of[key])[1], (Table, AoT))
-
-    def _table_from(self, key: str | None) -> str | None:
-        """The first key from `key` on (in file order) that is a [table]."""
-        while key is not None and not self._is_table(key):
-            key = self.knext[key]
-        return key
-
-    def _walk(self, node: int | None, step: dict) -> Any:
-        while node is not None and node != self.HEAD:
-            yield node
-            node = step.get(node)
-
-    def link(self, after: int, key_after: str | None, key: Any, item: Any) -> None:
-        """Splice (key, item) in after the entry `after` and, in key order, after `key_after`."""
-        node = len(self.container.body) + len(self.new)
-        self.new[node] = (key, item)
-        following = self.nxt[after]
-        self.nxt[after], self.nxt[node], self.prv[node] = node, following, after
-        if following is None:
-            self.tail = node
-        else:
-            self.prv[following] = node
-        self.node_of[key.key] = node
-        name, then = key.key, self.knext[key_after]
-        self.knext[key_after], self.knext[name], self.kprev[name] = name, then, key_after
-        if then is None:
-            self.ktail = name
-        else:
-            self.kprev[then] = name
-
-    def remove(self, key: str) -> str | None:
-        """Remove mine's entry (theirs of another kind may take its place); the key before it."""
-        node = self.node_of.pop(key)
-        del self.ours[key]
-        before, after = self.prv.pop(node), self.nxt.pop(node)
-        self.nxt[before] = after  # out of the list, so that no walk passes it again
-        if after is None:
-            self.tail = before
-        else:
-            self.prv[after] = before
-        kbefore, kafter = self.kprev.pop(key), self.knext.pop(key)
-        self.knext[kbefore] = kafter
-        if kafter is None:
-            self.ktail = kbefore
-        else:
-            self.kprev[kafter] = kbefore
-        if key == self.first_table:
-            self.first_table = self._table_from(kafter)
-        return kbefore
-
-    def insert(self, prev: str | None, only_mine: set[str], key: Any, item: Any) -> None:
-        """Theirs' new key: after the key theirs has before it (and after mine's own additions
-        there), a plain value never after a [table] header."""
-        from tomlkit.items import AoT, Table
-
-        anchor = prev
-        while anchor is not None and self.knext[anchor] in only_mine:
-            anchor = self.knext[anchor]
-        is_table = isinstance(item, (Table, AoT))
-        if not is_table and "\n" not in item.trivia.trail:
-            item.trivia.trail = "\n"
-        if anchor is not None and is_table == self._is_table(anchor):
-            _end_line(self.entry(self.node_of[anchor])[1])
-            self.link(self.node_of[anchor], anchor, key, item)
-        elif is_table:
-            self._append_table(key, item)
-        elif anchor is None and self.knext[None] is not None:
-            self._before(self.node_of[str(self.knext[None])], key, item)
-        else:
-            self._before_tables(key, item)
-
-    def _append_table(self, key: Any, item: Any) -> None:
-        """As tomlkit appends a table: set off by a blank line unless the entry before ends with one."""
-        from tomlkit.container import ends_with_whitespace
-        from tomlkit.items import Null, Whitespace
-
-        last = next((self.entry(n)[1] for n in self._walk(self.tail, self.prv)
-                     if not isinstance(self.entry(n)[1], Null)), None)
-        if (last is not None and not (item.trivia.indent or isinstance(last, Whitespace) or ends_with_whitespace(last))
-                and not key.is_dotted()):
-            item.trivia.indent = "\n"
-        self.link(self.tail, self.ktail, key, item)
-        if self.first_table is None:
-            self.first_table = key.key
-
-    def _before(self, node: int, key: Any, item: Any) -> None:
-        """Before the first key, as tomlkit's `_insert_at`: the entry before ends its line."""
-        from tomlkit.container import ends_with_whitespace
-        from tomlkit.items import AoT, Table, Whitespace
-
-        before = self.prv[node]
-        if before != self.HEAD:
-            previous = self.entry(before)[1]
-            if not (isinstance(previous, Whitespace) or ends_with_whitespace(previous)
-                    or isinstance(item, (AoT, Table)) or "\n" in previous.trivia.trail):
-                previous.trivia.trail += "\n"
-        self.link(before, None, key, item)
-
-    def _before_tables(self, key: Any, item: Any) -> None:
-        """A plain value after the table's (or the document's) last plain value: before its first
-        [table], and before the blank lines that set that table off (or that end a table)."""
-        from tomlkit.items import Whitespace
-
-        table = self.first_table
-        at = self.tail if table is None else self.prv[self.node_of[table]]
-        while at != self.HEAD and self.entry(at)[0] is None and isinstance(self.entry(at)[1], Whitespace):
-            at = self.prv[at]
-        if at != self.HEAD:
-            _end_line(self.entry(at)[1])
-        self.link(at, self.ktail if table is None else self.kprev[table], key, item)
-
-    def apply(self) -> None:
-        """Write the spliced entries into the container (its body, key index and mapping view)."""
-        if not self.new:
-            return
-        order = [self.entry(n) for n in self._walk(self.nxt[self.HEAD], self.nxt)]
-        container = self.container
-        container._body = order
-        container._map = {}
-        container._table_keys = []
-        for i, (k, v) in enumerate(order):
-            if k is None:
-                continue
-            had = container._map.get(k)
-            container._map[k] = i if had is None else (*(had if isinstance(had, tuple) else (had,)), i)
-            if v.is_table():
-                container._table_keys.append(k)
-        for k, v in self.new.values():
-            dict.__setitem__(container, k.key, v.value)
-            if self.ours is not container:
-                dict.__setitem__(self.ours, k.key, v)
-
-
-def _end_line(item: Any) -> None:
-    if "\n" not in item.trivia.trail:
-        item.trivia.trail += "\n"
