@@ -189,7 +189,8 @@ def test_type_changes_and_links_are_refused_before_the_merge(table, attack, expe
     attacked(table, attack, "type change", expected)
 
 
-def test_a_3_mb_party_name_is_refused_from_its_size_never_read(table):
+def test_case_5_a_3_mb_party_name_pushed_by_another_player_is_refused_from_its_size(table):
+    """Before: the driver took over 120 s on it, twice, inside `drunagor sync`."""
     def attack(root: Path, outside: Path) -> None:
         text = (root / "story.toml").read_text()
         (root / "story.toml").write_text(text.replace('party = "', 'party = "' + "x" * (3 * 1024 * 1024), 1))
