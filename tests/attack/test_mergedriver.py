@@ -213,7 +213,7 @@ def versions(draw) -> bytes:
     return b""
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
+@settings(max_examples=8, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
 @given(base=versions(), mine=versions(), theirs=versions(), size=st.sampled_from(["7", "0", "-5", "64", "99999999999"]),
        path=st.sampled_from(["campaigns/example/story.toml", "campaigns/example/adventure.toml", "x" * 5000]))
 def test_generated_hostile_versions_merge_or_are_refused_within_the_bounds(base, mine, theirs, size, path):

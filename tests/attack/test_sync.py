@@ -96,13 +96,16 @@ def refusal(what: str, file: str = "") -> str:
             "there) and push again, then drunagor sync\n")
 
 
-def attacked(table, attack, message: str, expected: str) -> None:
+KEEPS = ((), ("--keep", "mine"), ("--keep", "theirs"))
+
+
+def attacked(table, attack, message: str, expected: str, keeps=KEEPS) -> None:
     """Eve pushes `attack`; Ana's sync, then `--keep mine`, then `--keep theirs`, each refused alike."""
     ana, eve, remote, outside = table
     attack(eve.root, outside)
     push(eve, message)
     before = state(ana, remote, outside)
-    for keep in ((), ("--keep", "mine"), ("--keep", "theirs")):
+    for keep in keeps:
         out = ana.sync(*keep)
         assert (out.returncode, out.timed_out) == (3, False), out
         assert out.stdout == "nothing to commit: every change of this campaign is committed\n"
@@ -186,7 +189,7 @@ def _campaign_to_link(root: Path, outside: Path) -> None:
 ], ids=["hero file to folder", "heroes folder to file", "hero file to link", "story to folder",
         "gitattributes to link", "campaign folder to link"])
 def test_type_changes_and_links_are_refused_before_the_merge(table, attack, expected):
-    attacked(table, attack, "type change", expected)
+    attacked(table, attack, "type change", expected, keeps=((), ("--keep", "theirs")))  # the side that took them
 
 
 def test_case_5_a_3_mb_party_name_pushed_by_another_player_is_refused_from_its_size(table):
