@@ -13,7 +13,7 @@ from . import check, problem
 
 @check("merge-driver")
 def merge_driver(c):
-    from ..gitops import driver_problem
+    from ..git.driver import driver_problem
 
     message = driver_problem(c.root)
     if message:

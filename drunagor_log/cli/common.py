@@ -46,9 +46,9 @@ def finish(c: Campaign, message: str, commit: bool = False, *, quiet: bool = Fal
     """Save every change of the command at once; print what changed; commit it if asked."""
     wants_commit = commit or c.story.autocommit
     if wants_commit:
-        from .. import gitops
+        from ..git.runner import check_can_commit
 
-        gitops.check_can_commit(c.root, explicit=commit)  # before writing: no repository, nothing written
+        check_can_commit(c.root, explicit=commit)  # before writing: no repository, nothing written
     changed = c.save()
     if not changed:
         if not quiet:
@@ -57,7 +57,9 @@ def finish(c: Campaign, message: str, commit: bool = False, *, quiet: bool = Fal
     if not quiet:
         term.done(message)
     if wants_commit:
-        sha = gitops.commit_changes(c.root, changed, message)
+        from ..git.commits import commit_changes
+
+        sha = commit_changes(c.root, changed, message)
         if not quiet:
             term.line(f"committed {sha}: drunagor: {message}" if sha
                       else "nothing to commit: the files match the last commit")

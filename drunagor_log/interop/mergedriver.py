@@ -12,8 +12,17 @@ marker size (%L) and the file's path in the repository (%P). The merge is value 
 exit status is 0 for a clean merge, 1 when the result holds conflict markers (git then reports the
 file as conflicted, and `drunagor check` points at the markers).
 
+The three versions may come from a stranger (a pushed branch, a pushed .gitattributes), so they are
+read as every campaign file is (store.read_bytes and store.parse): a regular file of at most 1 MiB,
+texts, lists and nesting within the store's limits. A version past those limits is refused: one
+line on stderr, exit 2, %A left as it is, so git keeps the file unmerged (a conflict `git status`
+and `drunagor sync` name) and nothing of the refused version reaches the work tree. The marker size
+a .gitattributes asks for (`conflict-marker-size`) is taken between git's default, 7, and 64
+(store.markers.marker_size).
+
 A version that is not TOML the merge can take apart (a syntax error, markers of an earlier
-conflict) is merged as git would without the driver: `git merge-file`, line by line.
+conflict, not UTF-8), or one larger than 64 KiB (VALUE_MERGE_BYTES), is merged as git would without the
+driver: `git merge-file`, line by line (store/merge.py says why: tomlkit's speed).
 """
 
 from __future__ import annotations
@@ -22,29 +31,73 @@ import sys
 from pathlib import Path
 
 ADVENTURE = "adventure.toml"
+REFUSED = 2  # not 1: git takes any non-zero status for "conflicted"; 2 says the driver did not merge
+
+
+class Refused(Exception):
+    """A version past the store's limits: nothing merged, git keeps the conflict."""
+
+
+def _version(path: Path, which: str) -> tuple[bytes, bool]:
+    """The bytes of one version, and whether the value merge can take them apart; Refused past
+    the store's limits."""
+    from .. import store
+    from ..errors import DataError
+    from ..store.merge import LIMIT_RULES
+
+    try:
+        raw = store.read_bytes(path)
+    except DataError as exc:
+        raise Refused(f"{which}: {exc.message}") from None
+    if not raw.strip():
+        return raw, True  # a file both sides created: git passes an empty base
+    try:
+        store.parse(raw, path)
+    except DataError as exc:
+        if exc.rule in LIMIT_RULES:
+            raise Refused(f"{which}: {exc.message}") from None
+        return raw, False  # a syntax error, old markers, not UTF-8: git's line merge
+    return raw, True
 
 
 def merge_files(base: Path, mine: Path, theirs: Path, marker_size: int, path: str) -> int:
-    """Merge into `mine`; 0 when clean, 1 when conflict markers were written."""
-    from ..store.merge import MergeError, merge_text
+    """Merge into `mine`; 0 when clean, 1 when conflict markers were written; Refused past the limits."""
+    from ..store.merge import VALUE_MERGE_BYTES, MergeError, merge_text
 
+    versions = [_version(p, which) for p, which in ((base, "the common version"), (mine, "yours"),
+                                                      (theirs, "theirs"))]
+    if not all(ok for _, ok in versions) or max(len(raw) for raw, _ in versions) > VALUE_MERGE_BYTES:
+        return _line_merge(base, mine, theirs, marker_size)
+    texts = [raw.decode("utf-8") for raw, _ in versions]
     try:
-        texts = [p.read_bytes().decode("utf-8") for p in (base, mine, theirs)]
         merged = merge_text(*texts, whole=Path(path).name == ADVENTURE, marker_size=marker_size)
-    except (UnicodeDecodeError, MergeError):
+    except MergeError:
         return _line_merge(base, mine, theirs, marker_size)
     data = merged.text.encode("utf-8")
-    if data != texts[1].encode("utf-8"):
+    if not merged.markers:
+        _refuse_past_limits(data, path)
+    if data != versions[1][0]:
         mine.write_bytes(data)  # git's own temporary file: git reads it back and writes the work tree
     return 1 if merged.markers else 0
 
 
-def _line_merge(base: Path, mine: Path, theirs: Path, marker_size: int) -> int:
-    import subprocess
+def _refuse_past_limits(data: bytes, path: str) -> None:
+    """Both sides within the limits can still add up past them (5,001 Followers added on each side)."""
+    from .. import store
+    from ..errors import DataError
+    from ..store.merge import LIMIT_RULES
 
-    proc = subprocess.run(["git", "merge-file", f"--marker-size={marker_size}", "-L", "mine", "-L", "base",
-                           "-L", "theirs", str(mine), str(base), str(theirs)], capture_output=True, check=False)
-    return 0 if proc.returncode == 0 else 1
+    try:
+        store.parse(data, Path(path))
+    except DataError as exc:
+        if exc.rule in LIMIT_RULES:
+            raise Refused(f"the merged file would hold {exc.message.split(':')[0]}") from None
+
+
+def _line_merge(base: Path, mine: Path, theirs: Path, marker_size: int) -> int:
+    from ..git.driver import merge_file
+
+    return merge_file(mine, base, theirs, marker_size)
 
 
 def main(argv: list[str]) -> int:
@@ -53,11 +106,18 @@ def main(argv: list[str]) -> int:
               "(git runs this; see `drunagor git setup`)", file=sys.stderr)
         return 2
     base, mine, theirs, size, path = argv
+    from ..store.markers import marker_size
+
+    shown = path[:200]  # %P comes from the repository: never trusted to be short
     try:
-        marker_size = int(size)
-    except ValueError:
-        marker_size = 7
-    return merge_files(Path(base), Path(mine), Path(theirs), marker_size, path)
+        return merge_files(Path(base), Path(mine), Path(theirs), marker_size(size), path)
+    except Refused as exc:
+        why = str(exc)
+    except Exception as exc:  # noqa: BLE001 (git shows the player whatever the driver prints: one line, never a traceback)
+        why = f"{type(exc).__name__}: {exc}"[:300]
+    print(f"drunagor merge driver: {shown}: not merged ({why}); git keeps it as a conflict, your version "
+          "unchanged", file=sys.stderr)
+    return REFUSED
 
 
 if __name__ == "__main__":

@@ -8,10 +8,12 @@ One command for a player who knows no git, run before and after the evening:
    with a message that says what changed ("chapter 05 completed; Nyx gains Buckler"). Anything else
    uncommitted in the campaign folder is the player's own: sync stops and names it. Files outside
    the campaign folder are left alone (git refuses the merge only if it would touch them);
-2. fetch the upstream branch and merge it, value by value (the campaign-aware merge driver, set up
-   on the way). Where both sides changed the same value, nothing is merged: the merge is given up,
-   the campaign stays as it was, and sync says in the game's words where the two sides disagree;
-   `--keep mine` or `--keep theirs` merges again, deciding those values for one side;
+2. fetch the upstream branch, check its campaign as drunagor reads any campaign (interop/incoming.py:
+   no link, no type change, no file past the store's limits; else nothing is merged, exit 3), and
+   merge it, value by value (the campaign-aware merge driver, set up on the way). Where both sides
+   changed the same value, nothing is merged: the merge is given up, the campaign stays as it was,
+   and sync says in the game's words where the two sides disagree; `--keep mine` or `--keep theirs`
+   merges again, deciding those values for one side;
 3. run `drunagor check` on the result: errors stop the push (the group's copy stays clean);
 4. push. A failed push leaves everything committed here, readable by every command: sync again.
 
@@ -28,10 +30,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .. import gitops, store
+from .. import store
 from ..campaign import ADVENTURE, ARCHIVE, HEROES, STORY, Campaign
 from ..errors import DataError, RuleError, UsageError
-from ..gitops import PREFIX, _GitFailed, _run, _z
+from ..git.commits import PREFIX, commit_changes, uncommitted
+from ..git.driver import setup_driver
+from ..git.runner import GitFailed, exists, repository, run, split_z
+from ..git.runner import reason as git_reason
+from ..git.runner import text as git_text
+from .incoming import blob as _blob
+from .incoming import merge_versions as _merge
+from .incoming import refuse_junk as _refuse_junk
+from .incoming import vet_theirs
 
 KEEP = ("mine", "theirs")
 Say = Callable[[str], None]
@@ -60,7 +70,7 @@ def sync(root: Path, keep: str | None, say: Say) -> None:
         raise UsageError(f"--keep takes mine or theirs, not {keep!r}", rule="sync",
                          remedy="--keep mine keeps your values where both sides changed one, "
                          "--keep theirs the other players'")
-    gitops.repository(root, "sync")
+    repository(root, "sync")
     # the campaign lock, from the first commit to the push; no scan for conflict markers: sync resolves them
     with Campaign(root, write=True, scan=False):
         try:
@@ -69,7 +79,7 @@ def sync(root: Path, keep: str | None, say: Say) -> None:
                 finish_merge(root, keep, say)
             else:
                 refuse_foreign(root)  # before anything is written
-                setup = gitops.setup_driver(root)
+                setup = setup_driver(root)
                 if setup:
                     say("set up the campaign-aware merge driver (" + " and ".join(setup) + ")")
                 commit_own(root, say)
@@ -77,7 +87,7 @@ def sync(root: Path, keep: str | None, say: Say) -> None:
                 pull(root, up, keep, say)
             check(root, say)
             push(root, up, say)
-        except _GitFailed as exc:
+        except GitFailed as exc:
             raise RuleError(f"git {exc.args_[0]} failed: {exc.reason}", file=store.display(root), rule="sync",
                             remedy="nothing is lost: what was committed stays committed; fix that, then "
                             "drunagor sync again") from None
@@ -86,22 +96,18 @@ def sync(root: Path, keep: str | None, say: Say) -> None:
 # ------------------------------------------------------------------------------------ the remote
 
 
-def _git_text(root: Path, *args: str, ok=(0,)) -> str:
-    return _run(root, *args, ok=ok).stdout.decode("utf-8", "replace").strip()
-
-
 def upstream(root: Path) -> Upstream:
     """The branch's upstream, or the remote to push it to; a UsageError (exit 2) without one."""
     shown = store.display(root)
-    branch = _git_text(root, "symbolic-ref", "--quiet", "--short", "HEAD", ok=(0, 1, 128))
+    branch = git_text(root, "symbolic-ref", "--quiet", "--short", "HEAD", ok=(0, 1, 128))
     if not branch:
         raise UsageError("the repository is not on a branch (a detached HEAD)", file=shown, rule="sync",
                          remedy="switch to the campaign's branch (git switch main), then drunagor sync")
-    remote = _git_text(root, "config", "--get", f"branch.{branch}.remote", ok=(0, 1))
-    merge = _git_text(root, "config", "--get", f"branch.{branch}.merge", ok=(0, 1))
+    remote = git_text(root, "config", "--get", f"branch.{branch}.remote", ok=(0, 1))
+    merge = git_text(root, "config", "--get", f"branch.{branch}.merge", ok=(0, 1))
     if remote and remote != "." and merge:
         return Upstream(remote, merge.removeprefix("refs/heads/"), True)
-    remotes = _git_text(root, "remote").split()
+    remotes = git_text(root, "remote").split()
     if not remotes:
         raise UsageError("the campaign's repository has no remote to sync with", file=shown, rule="sync",
                          remedy="add the group's shared repository once: git remote add origin URL (a hosting "
@@ -114,18 +120,14 @@ def upstream(root: Path) -> Upstream:
     return Upstream("origin" if "origin" in remotes else remotes[0], branch, False)
 
 
-def _exists(root: Path, ref: str) -> bool:
-    return _run(root, "rev-parse", "--verify", "--quiet", ref, ok=(0, 1)).returncode == 0
-
-
 def merging(root: Path) -> bool:
-    return _exists(root, "MERGE_HEAD")
+    return exists(root, "MERGE_HEAD")
 
 
 def fetch(root: Path, up: Upstream) -> None:
     try:
-        _run(root, "fetch", "--quiet", up.remote)
-    except _GitFailed as exc:
+        run(root, "fetch", "--quiet", up.remote)
+    except GitFailed as exc:
         raise RuleError(f"could not fetch from {up.remote}: {exc.reason}", file=store.display(root),
                         rule="sync", remedy="check the connection and the remote's address (git remote -v); "
                         "what was committed stays committed; drunagor sync again") from None
@@ -146,7 +148,7 @@ def own_file(rel: str) -> bool:
 def refuse_foreign(root: Path) -> None:
     """Stop when the campaign folder holds uncommitted files drunagor does not write, or changed
     campaign files that do not read: the player's own work, not sync's to commit."""
-    dirty = gitops.uncommitted(root)
+    dirty = uncommitted(root)
     other = [p for p in dirty if not own_file(p)]
     if other:
         raise RuleError("not committed, and not files drunagor writes: " + ", ".join(other), file=store.display(root),
@@ -157,7 +159,7 @@ def refuse_foreign(root: Path) -> None:
 
 
 def commit_own(root: Path, say: Say) -> None:
-    dirty = gitops.uncommitted(root)
+    dirty = uncommitted(root)
     if not dirty:
         say("nothing to commit: every change of this campaign is committed")
         return
@@ -165,7 +167,7 @@ def commit_own(root: Path, say: Say) -> None:
     for rel in sorted(dirty, key=lambda r: (["story", "adventure", "archive", "hero"] + [_kind(r)]).index(_kind(r))):
         phrases += describe_file(rel, _committed(root, rel), _current(root, rel))
     subject = summary(phrases)
-    sha = gitops.commit_changes(root, dirty, subject, body="\n".join(phrases) if len(phrases) > 1 else None)
+    sha = commit_changes(root, dirty, subject, body="\n".join(phrases) if len(phrases) > 1 else None)
     say(f"committed {sha}: {subject}" if sha else "nothing to commit: the files match the last commit")
 
 
@@ -182,7 +184,7 @@ def _refuse_unreadable(root: Path, dirty: list[str]) -> None:
 
 
 def _committed(root: Path, rel: str) -> dict | None:
-    proc = _run(root, "cat-file", "blob", f"HEAD:./{Path(rel).as_posix()}", ok=(0, 128))
+    proc = run(root, "cat-file", "blob", f"HEAD:./{Path(rel).as_posix()}", ok=(0, 128))
     return _values(proc.stdout) if proc.returncode == 0 else None
 
 
@@ -218,38 +220,40 @@ def summary(phrases: list[str], width: int = 72 - len(PREFIX)) -> str:
 
 
 def pull(root: Path, up: Upstream, keep: str | None, say: Say) -> None:
-    if not _exists(root, up.ref):
+    if not exists(root, up.ref):
         say(f"nothing to pull: {up.shown} does not exist yet (this sync creates it)")
         return
-    if _git_text(root, "rev-list", "--count", f"HEAD..{up.ref}") == "0":
+    if git_text(root, "rev-list", "--count", f"HEAD..{up.ref}") == "0":
         say(f"nothing to pull: up to date with {up.shown}")
         return
     line, who = pulled_line(root, up.ref)
-    proc = _run(root, "merge", "--no-edit", "--quiet", up.ref, ok=(0, 1, 128))
+    vet_theirs(root, up.ref, up.shown)
+    proc = run(root, "merge", "--no-edit", "--quiet", up.ref, ok=(0, 1, 128))
     if proc.returncode == 0:
         say(line)
         return
     unmerged = conflicts(root)
     if not unmerged:
         _abort(root)
-        raise RuleError(f"git could not merge {up.shown}: {gitops._reason(proc.stderr + proc.stdout)}",
+        raise RuleError(f"git could not merge {up.shown}: {git_reason(proc.stderr + proc.stdout)}",
                         file=store.display(root), rule="sync",
                         remedy="nothing was merged; commit or put away the changes git names, then drunagor sync")
     if keep is None or any(c.outside for c in unmerged):
         say(line.replace("pulled", "found", 1) + " (not merged)")
         raise _stop(root, unmerged, who, started_here=True, say=say)
     resolve(root, unmerged, keep)
-    _run(root, "commit", "--no-edit", "--quiet")
+    _refuse_junk(root, started_here=True)
+    run(root, "commit", "--no-edit", "--quiet")
     kept = "yours" if keep == "mine" else f"{who}'s"
     say(f"{line} (kept {kept} where both changed: " + "; ".join(d for c in unmerged for d in c.described) + ")")
 
 
 def pulled_line(root: Path, ref: str) -> tuple[str, str]:
     """"pulled 3 changes from Ben: ...", and who made them ("Ben", "Ben and Carla")."""
-    out = _run(root, "log", "--reverse", "--no-merges", "-z", "--format=%an%x1f%s", f"HEAD..{ref}", "--", ".").stdout
-    commits = [tuple(r.split("\x1f", 1)) for r in _z(out) if "\x1f" in r]
+    out = run(root, "log", "--reverse", "--no-merges", "-z", "--format=%an%x1f%s", f"HEAD..{ref}", "--", ".").stdout
+    commits = [tuple(r.split("\x1f", 1)) for r in split_z(out) if "\x1f" in r]
     if not commits:
-        total = _git_text(root, "rev-list", "--count", "--no-merges", f"HEAD..{ref}")
+        total = git_text(root, "rev-list", "--count", "--no-merges", f"HEAD..{ref}")
         return f"pulled {total} commit{'s' if total != '1' else ''} (none changed the campaign)", "the other side"
     authors: list[str] = []
     for author, _ in commits:
@@ -264,7 +268,7 @@ def pulled_line(root: Path, ref: str) -> tuple[str, str]:
 
 def _abort(root: Path) -> None:
     if merging(root):
-        _run(root, "merge", "--abort", ok=(0, 1, 128))
+        run(root, "merge", "--abort", ok=(0, 1, 128))
 
 
 def _stop(root: Path, unmerged: list[Unmerged], who: str, *, started_here: bool, say: Say) -> RuleError:
@@ -306,10 +310,10 @@ class Unmerged:
 
 
 def conflicts(root: Path) -> list[Unmerged]:
-    top = gitops.repository(root)
+    top = repository(root)
     here = os.path.realpath(root)
     by_path: dict[str, dict[int, str]] = {}
-    for rec in _z(_run(top, "ls-files", "-u", "-z").stdout):
+    for rec in split_z(run(top, "ls-files", "-u", "-z").stdout):
         info, path = rec.split("\t", 1)
         _, sha, stage = info.split()
         by_path.setdefault(path, {})[int(stage)] = sha
@@ -327,18 +331,12 @@ def conflicts(root: Path) -> list[Unmerged]:
 
 def _who(top: Path, path: str) -> str:
     """Who changed the file on the other side of the merge under way."""
-    names = _git_text(top, "log", "--format=%an", "HEAD..MERGE_HEAD", "--", path, ok=(0, 128)).splitlines()
+    names = git_text(top, "log", "--format=%an", "HEAD..MERGE_HEAD", "--", path, ok=(0, 128)).splitlines()
     return names[0] if names else "the other side"
 
 
-def _blob(root: Path, sha: str | None) -> str:
-    if sha is None:
-        return ""
-    return _run(root, "cat-file", "blob", sha).stdout.decode("utf-8", "replace")
-
-
 def describe_unmerged(root: Path, c: Unmerged, who: str) -> list[str]:
-    from ..store.merge import MergeError, merge_text
+    from ..store.merge import MergeError
 
     if 2 not in c.stages:
         return [f"{c.path}: you deleted it, {who} changed it"]
@@ -348,7 +346,7 @@ def describe_unmerged(root: Path, c: Unmerged, who: str) -> list[str]:
     if not c.path.endswith(".toml"):
         return [f"{c.path}: both sides changed it"]
     try:
-        merged = merge_text(*texts, whole=Path(c.path).name == ADVENTURE)
+        merged = _merge(texts, Path(c.path).name == ADVENTURE, None)
     except MergeError as exc:
         return [f"{c.path}: both sides changed it, and it cannot be merged value by value ({exc})"]
     data = _values(texts[2].encode()) or _values(texts[1].encode()) or {}
@@ -358,7 +356,7 @@ def describe_unmerged(root: Path, c: Unmerged, who: str) -> list[str]:
 def resolve(root: Path, unmerged: list[Unmerged], keep: str) -> None:
     """Decide every conflict of the campaign's files for one side (`--keep`): value by value where
     the file merges, else the whole file of that side; then `git add` (or `git rm`) it."""
-    from ..store.merge import MergeError, merge_text
+    from ..store.merge import MergeError
 
     side = 2 if keep == "mine" else 3
     for c in unmerged:
@@ -366,24 +364,26 @@ def resolve(root: Path, unmerged: list[Unmerged], keep: str) -> None:
         if 2 in c.stages and 3 in c.stages and c.path.endswith(".toml"):
             texts = [_blob(root, c.stages.get(n)) for n in (1, 2, 3)]
             try:
-                data = merge_text(*texts, whole=path.name == ADVENTURE, prefer=keep).text
+                data = _merge(texts, path.name == ADVENTURE, keep).text
             except MergeError:
                 data = texts[side - 1]
         elif side in c.stages:
             data = _blob(root, c.stages[side])
         else:
             path.unlink(missing_ok=True)
-            _run(root, "rm", "--quiet", "--cached", "--", c.path)
+            run(root, "rm", "--quiet", "--cached", "--", c.path)
             continue
+        store.check_inside(path, root)  # never through a linked folder
         store.atomic_write(path, data.encode("utf-8"))
-        _run(root, "add", "--", c.path)
+        run(root, "add", "--", c.path)
 
 
 def finish_merge(root: Path, keep: str | None, say: Say) -> None:
     """A merge under way (a `git pull` that stopped): decide its conflicts or stop, then commit it."""
+    vet_theirs(root, "MERGE_HEAD", "the branch being merged")
     unmerged = conflicts(root)
     if unmerged:
-        who = _who(gitops.repository(root), ".")
+        who = _who(repository(root), ".")
         if keep is None or any(c.outside for c in unmerged):
             say(f"a merge is under way with {len(unmerged)} conflicted file{'s' if len(unmerged) != 1 else ''}")
             raise _stop(root, unmerged, who, started_here=False, say=say)
@@ -395,8 +395,9 @@ def finish_merge(root: Path, keep: str | None, say: Say) -> None:
                             file=store.display(root / rel), line=lines[0], rule="conflict-markers",
                             remedy="keep the right side of each conflict and delete the marker lines, "
                             "then drunagor sync")
-    _run(root, "commit", "--no-edit", "--quiet")
-    say(f"finished the merge under way ({_git_text(root, 'rev-parse', '--short', 'HEAD')})"
+    _refuse_junk(root, started_here=False)
+    run(root, "commit", "--no-edit", "--quiet")
+    say(f"finished the merge under way ({git_text(root, 'rev-parse', '--short', 'HEAD')})"
         + (f", keeping {'yours' if keep == 'mine' else 'theirs'} where both changed" if unmerged else ""))
 
 
@@ -428,14 +429,14 @@ def check(root: Path, say: Say) -> None:
 
 
 def push(root: Path, up: Upstream, say: Say) -> None:
-    known = _exists(root, up.ref)
+    known = exists(root, up.ref)
     span = [f"{up.ref}..HEAD"] if known else ["HEAD", "--not", f"--remotes={up.remote}"]
-    if _git_text(root, "rev-list", "--count", *span) == "0":
+    if git_text(root, "rev-list", "--count", *span) == "0":
         say(f"nothing to push: {up.shown} has everything")
         return
-    changes = int(_git_text(root, "rev-list", "--count", "--no-merges", *span) or 0)
+    changes = int(git_text(root, "rev-list", "--count", "--no-merges", *span) or 0)
     args = ["push", "--quiet", *([] if up.tracking else ["--set-upstream"]), up.remote, f"HEAD:refs/heads/{up.branch}"]
-    proc = _run(root, *args, ok=(0, 1, 128))
+    proc = run(root, *args, ok=(0, 1, 128))
     if proc.returncode != 0:
         raise _push_failed(root, up, proc.stderr)
     say(f"pushed {changes} change{'s' if changes != 1 else ''} to {up.shown}" if changes
@@ -446,7 +447,7 @@ def _push_failed(root: Path, up: Upstream, stderr: bytes) -> RuleError:
     lines = [ln.strip() for ln in stderr.decode("utf-8", "replace").splitlines() if ln.strip()]
     told = [ln[len("remote:"):].strip() for ln in lines if ln.startswith("remote:") and ln[7:].strip()]
     rejected = [ln.lstrip("! ") for ln in lines if ln.startswith("!")]
-    reason = "; ".join(told + rejected) or gitops._reason(stderr) or "git push failed"
+    reason = "; ".join(told + rejected) or git_reason(stderr) or "git push failed"
     shown = store.display(root)
     if any("fetch first" in r or "non-fast-forward" in r for r in rejected):
         return RuleError(f"someone pushed to {up.shown} meanwhile ({reason})", file=shown, rule="sync",

@@ -11,9 +11,12 @@ import os
 from pathlib import Path
 from typing import Any
 
-from .. import catalog, gitops, store
+from .. import catalog, store
 from ..campaign import HEROES, STORY, list_campaigns
 from ..errors import DataError, UsageError
+from ..git.commits import commit_changes
+from ..git.driver import prepare_new_campaign
+from ..git.runner import check_can_commit
 from ..model import CHAPTERS
 from ..names import check_name, slug
 from ..rules import chest, rewards
@@ -77,7 +80,7 @@ def new(parent: Path, name: str, *, party: str | None = None, max_heroes: int = 
     _refuse_inside_a_campaign(parent, folder)
     _refuse_taken(parent, folder)
     if commit:
-        gitops.check_can_commit(folder)  # before writing: no repository, no campaign folder
+        check_can_commit(folder)  # before writing: no repository, no campaign folder
     text = story_template(party or name, max_heroes, trauma_limit, dict(catalog.DEFAULT_RUNE_BAG))
     written = _write_into_place(folder, text)
     summary = (f"created campaign {store.display(folder)} (Artisan's Tools and Treasure Trove replace "
@@ -87,7 +90,7 @@ def new(parent: Path, name: str, *, party: str | None = None, max_heroes: int = 
     if not commit:
         return Change(summary=summary, warnings=warnings, data=data)
     message = f"created campaign {slug(name)} ({party or name})"
-    sha = gitops.commit_changes(folder, written, message)
+    sha = commit_changes(folder, written, message)
     data["commit"] = sha
     return Change(summary=summary, warnings=warnings, data=data,
                   notes=(f"committed {sha}: drunagor: {message}" if sha else "nothing to commit",))
@@ -146,7 +149,7 @@ def _write_into_place(folder: Path, story: str) -> list[str]:
         os.mkdir(tmp)
         os.mkdir(tmp / HEROES)
         store.atomic_write(tmp / STORY, story.encode())
-        written = [STORY, *gitops.prepare_new_campaign(tmp)]  # .gitignore, .gitattributes
+        written = [STORY, *prepare_new_campaign(tmp)]  # .gitignore, .gitattributes
         _place(tmp, folder)
     except (OSError, DataError) as exc:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -25,21 +25,37 @@ go between the markers, so each side of each conflict is a whole, valid choice.
 `whole=True` (adventure.toml: the state of the table on one machine) merges nothing value by value:
 if both sides changed it, that is one conflict, and a player keeps one table state.
 
-Like store/edit.py this module uses tomlkit's private container API (`_insert_at`, `_insert_after`,
-`body`), pinned in pyproject.toml and guarded by the property tests in tests/sync/.
+The cost grows linearly with the files (a merged version may come from a stranger): each version
+is parsed once (tomlkit for mine and theirs, copied for a second pass; tomllib for the base), keys
+and list entries are found through dicts, theirs' new keys are spliced into a table in one pass
+(store/tomlsplice.py), a list's merged order is a linked list, and the markers go around a bounded
+diff (store/markers.py).
+tomlkit itself parses about ten microseconds a byte, so a version over VALUE_MERGE_BYTES is left to
+git's line merge by the driver.
+
+Like store/edit.py this module uses tomlkit's private container API (`body`, `_map`, `_replace`,
+`_table_keys`), pinned in pyproject.toml and guarded by the property tests in tests/sync/.
 """
 
 from __future__ import annotations
 
-import difflib
 import tomllib
 from collections import defaultdict, deque
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import markers
+from .tomlsplice import Body, container_of, key_spellings, keys_in_order
 from .tomltext import basic_string
 
 IDENTITY_KEYS = ("name", "item", "id")  # what names one entry of a list of tables
+# tomlkit, which keeps a file's layout, parses about ten microseconds a byte: a version larger than
+# this (no campaign file comes near it; a Story Record is ~2 KB) is merged line by line, as git does.
+VALUE_MERGE_BYTES = 64 * 1024
+LIMIT_RULES = ("file", "file-size", "limits")  # the store's refusals of a file's size and shape
+# A multi-line list keeps its layout and comments when the merge adds or removes at most this many
+# entries (tomlkit re-indexes the whole list at each one); beyond, it is written anew, one entry a line.
+IN_PLACE_EDITS = 64
 
 
 class _Absent:
@@ -195,31 +211,41 @@ def merge_text(base: str, mine: str, theirs: str, *, whole: bool = False, prefer
         return Merged(theirs)
     if whole:
         return _merge_whole(base, mine, theirs, prefer, marker_size, labels)
-    first = _run(base, mine, theirs, take_theirs=prefer == "theirs")
+    docs = _parse(base, mine, theirs)
+    first = _run(*docs, take_theirs=prefer == "theirs", keep=not prefer)
     if not first.conflicts or prefer:
         return Merged(first.text, tuple(first.conflicts), markers=False)
-    other = _run(base, mine, theirs, take_theirs=True)
-    text = _with_markers(first.text, other.text, marker_size, labels)
+    other = _run(*docs, take_theirs=True, keep=False)
+    text = markers.around_differences(first.text, other.text, marker_size, labels)
     return Merged(text, tuple(first.conflicts), markers=text != first.text)
 
 
-def _parse(text: str, which: str):
+def _parse(base: str, mine: str, theirs: str) -> tuple[Any, Any, Any]:
+    """The base as plain values (tomllib), mine and theirs as tomlkit documents: tomlkit's parser
+    costs about ten microseconds a byte, so each version is parsed once, whatever the passes."""
     import tomlkit
 
-    try:
-        tomllib.loads(text)
-        return tomlkit.parse(text)
-    except Exception as exc:  # noqa: BLE001 (tomllib's and tomlkit's own errors alike)
-        raise MergeError(f"{which} is not valid TOML ({exc})") from None
+    docs = []
+    for text, which in ((base, "the base"), (mine, "mine"), (theirs, "theirs")):
+        try:
+            values = tomllib.loads(text)
+            docs.append(values if which == "the base" else tomlkit.parse(text))
+        except Exception as exc:  # noqa: BLE001 (tomllib's and tomlkit's own errors alike)
+            raise MergeError(f"{which} is not valid TOML ({exc})") from None
+    return docs[0], docs[1], docs[2]
 
 
-def _run(base: str, mine: str, theirs: str, *, take_theirs: bool) -> _Pass:
+def _run(base: dict, mine: Any, theirs: Any, *, take_theirs: bool, keep: bool) -> _Pass:
+    """One pass over copies of the documents (a pass edits mine in place and moves theirs' items
+    into it), unless `keep` says no later pass needs them."""
+    import copy
+
     import tomlkit
 
-    b, o, t = _parse(base, "the base"), _parse(mine, "mine"), _parse(theirs, "theirs")
+    o, t = (mine, theirs) if not keep else (copy.deepcopy(mine), copy.deepcopy(theirs))
     merge = _Pass(take_theirs)
     try:
-        merge.table((), plain(b), o, t)
+        merge.table((), base, o, t)
         merge.text = tomlkit.dumps(o)
     except MergeError:
         raise
@@ -243,32 +269,7 @@ def _merge_whole(base: str, mine: str, theirs: str, prefer: str | None, size: in
     conflict = Conflict((), ABSENT, ABSENT, ABSENT)
     if prefer:
         return Merged(theirs if prefer == "theirs" else mine, (conflict,))
-    a, b = mine.splitlines(keepends=True), theirs.splitlines(keepends=True)
-    head = 0
-    while head < min(len(a), len(b)) and a[head] == b[head]:
-        head += 1
-    tail = 0
-    while tail < min(len(a), len(b)) - head and a[-1 - tail] == b[-1 - tail]:
-        tail += 1
-    body = _hunk(a[head:len(a) - tail], b[head:len(b) - tail], size, labels)
-    return Merged("".join(a[:head] + body + a[len(a) - tail:]), (conflict,), markers=True)
-
-
-def _hunk(a: list[str], b: list[str], size: int, labels: tuple[str, str]) -> list[str]:
-    def lines(part: list[str]) -> list[str]:
-        return [ln if ln.endswith("\n") else ln + "\n" for ln in part]
-
-    return ["<" * size + " " + labels[0] + "\n", *lines(a), "=" * size + "\n", *lines(b),
-            ">" * size + " " + labels[1] + "\n"]
-
-
-def _with_markers(mine: str, theirs: str, size: int, labels: tuple[str, str]) -> str:
-    """`mine` with markers around each run of lines where `theirs` differs."""
-    a, b = mine.splitlines(keepends=True), theirs.splitlines(keepends=True)
-    out: list[str] = []
-    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
-        out += a[i1:i2] if tag == "equal" else _hunk(a[i1:i2], b[j1:j2], size, labels)
-    return "".join(out)
+    return Merged(markers.one_conflict(mine, theirs, size, labels), (conflict,), markers=True)
 
 
 # ---------------------------------------------------------------------------- tomlkit containers
@@ -290,27 +291,6 @@ def _is_array(item: Any) -> bool:
     from tomlkit.items import Array
 
     return isinstance(item, Array)
-
-
-def _container(parent: Any) -> Any:
-    from tomlkit.container import Container
-
-    return parent if isinstance(parent, Container) else parent.value
-
-
-def _keys(parent: Any) -> list[str]:
-    """Keys in file order, read from the container itself (tomlkit's mapping view of a table is not
-    updated by an insertion into its container)."""
-    seen: list[str] = []
-    for key, _ in _container(parent).body:
-        if key is not None and key.key not in seen:
-            seen.append(key.key)
-    return seen
-
-
-def _key_object(parent: Any, name: str) -> Any:
-    """The Key as the file writes it ("05" quoted, a bare word...)."""
-    return next(k for k, _ in _container(parent).body if k is not None and k.key == name)
 
 
 def _text(item: Any) -> str:
@@ -346,6 +326,7 @@ class _Pass:
     take_theirs: bool
     conflicts: list[Conflict] = field(default_factory=list)
     text: str = ""
+    bodies: dict[int, Body] = field(default_factory=dict)  # the tables being merged, by id
 
     def conflict(self, path: tuple, base: Any, mine: Any, theirs: Any) -> bool:
         """Record a true conflict; True when this pass takes theirs."""
@@ -355,26 +336,52 @@ class _Pass:
     # -- a document or a [table], edited in place
     def table(self, path: tuple, base: Any, ours: Any, theirs: Any) -> None:
         base = base if isinstance(base, dict) else {}
-        mine_keys, their_keys = _keys(ours), _keys(theirs)
+        mine_keys, their_keys = keys_in_order(ours), keys_in_order(theirs)
+        theirs_have = set(their_keys)
+        body = self.bodies[id(ours)] = Body(ours)
         for key in mine_keys:
             was = base.get(key, ABSENT)
-            if key in their_keys:
+            if key in theirs_have:
                 self.key(path + (key,), was, ours, theirs, key)
             elif was is not ABSENT:  # theirs removed it
                 now = plain(ours.item(key))
                 if canon(was) == canon(now) or self.conflict(path + (key,), was, now, ABSENT):
-                    del ours[key]
-        only_mine = [k for k in mine_keys if k not in base and k not in their_keys]
+                    body.remove(key)
+        only_mine = {k for k in mine_keys if k not in base and k not in theirs_have}
+        present = set(keys_in_order(ours)) | set(body.new_keys())
+        spelled = key_spellings(theirs)
         prev = None
         for key in their_keys:
-            if key in _keys(ours):
+            if key in present:
                 prev = key
                 continue
             was, value = base.get(key, ABSENT), plain(theirs.item(key))
             if was is ABSENT or (canon(was) != canon(value)
                                  and self.conflict(path + (key,), was, ABSENT, value)):
-                _insert(ours, prev, only_mine, _key_object(theirs, key), theirs.item(key))
+                body.insert(prev, only_mine, spelled[key], theirs.item(key))
                 prev = key
+        del self.bodies[id(ours)]
+        body.apply()
+
+    def put(self, ours: Any, key: str, value: Any) -> None:
+        """`ours[key] = value` for a key mine has, in place: tomlkit's own assignment looks the key
+        up in a scan of the table, and moves it when a table replaces a value or back."""
+        from tomlkit.items import AoT, Table
+
+        body = self.bodies.get(id(ours))
+        container = container_of(ours)
+        index = container._map.get(key)
+        if body is None or not isinstance(index, int):
+            ours[key] = value  # an out-of-order table: tomlkit's own way
+            return
+        if isinstance(container.body[index][1], (Table, AoT)) == isinstance(value, (Table, AoT)):
+            container._replace(key, key, value)
+            if ours is not container:
+                dict.__setitem__(ours, key, value)
+            return
+        from tomlkit.items import SingleKey
+
+        body.insert(body.remove(key), set(), SingleKey(key), value)
 
     def key(self, path: tuple, base: Any, ours: Any, theirs: Any, key: str) -> None:
         """One key both sides have, in a table edited in place."""
@@ -383,36 +390,38 @@ class _Pass:
         if m == t or canon(base) == t:
             return
         if canon(base) == m:
-            ours[key] = their
+            self.put(ours, key, their)
         elif _is_table(mine) and _is_table(their):
             self.table(path, base, mine, their)
         elif _is_array(mine) and _is_array(their):
             self.array(path, base, ours, key, mine, their)
         elif isinstance(plain(mine), dict) and isinstance(plain(their), dict):
-            ours[key] = self.inline(path, base, mine, their)
+            self.put(ours, key, self.inline(path, base, mine, their))
         elif self.conflict(path, base, plain(mine), plain(their)):
-            ours[key] = their
+            self.put(ours, key, their)
 
     # -- an inline table: merged key by key, then written anew
     def inline(self, path: tuple, base: Any, mine: Any, their: Any) -> Any:
         base = base if isinstance(base, dict) else {}
-        mine_keys, their_keys = _keys(mine), _keys(their)
+        mine_keys, their_keys = keys_in_order(mine), keys_in_order(their)
+        mine_have, spelled, their_spelled = set(mine_keys), key_spellings(mine), key_spellings(their)
+        their_have = set(their_keys)
         entries: list[tuple[str, str]] = []
         for key in mine_keys:
             was, now = base.get(key, ABSENT), mine.item(key)
-            if key in their_keys:
-                entries.append((_key_object(mine, key).as_string().strip(),
+            if key in their_have:
+                entries.append((spelled[key].as_string().strip(),
                                 _text(self.value(path + (key,), was, now, their.item(key)))))
             elif was is ABSENT or (canon(was) != canon(plain(now))
                                    and not self.conflict(path + (key,), was, plain(now), ABSENT)):
-                entries.append((_key_object(mine, key).as_string().strip(), _text(now)))
+                entries.append((spelled[key].as_string().strip(), _text(now)))
         for key in their_keys:
-            if key in mine_keys:
+            if key in mine_have:
                 continue
             was, value = base.get(key, ABSENT), their.item(key)
             if was is ABSENT or (canon(was) != canon(plain(value))
                                  and self.conflict(path + (key,), was, ABSENT, plain(value))):
-                entries.append((_key_object(their, key).as_string().strip(), _text(value)))
+                entries.append((their_spelled[key].as_string().strip(), _text(value)))
         return _fresh("{ " + ", ".join(f"{k} = {v}" for k, v in entries) + " }" if entries else "{}")
 
     def value(self, path: tuple, base: Any, mine: Any, their: Any) -> Any:
@@ -433,8 +442,9 @@ class _Pass:
     def array(self, path: tuple, base: Any, ours: Any, key: str, mine: Any, their: Any) -> None:
         final = self.plan(path, base if isinstance(base, list) else [], mine, their)
         multiline = "\n" in mine.as_string()
-        if multiline and any(src == "o" for src, _, _ in final):
-            kept = {i for src, i, _ in final if src == "o"}
+        kept = {i for src, i, _ in final if src == "o"}
+        edits = len(mine) - len(kept) + len(final) - len(kept)
+        if multiline and kept and edits <= IN_PLACE_EDITS:
             for src, i, item in final:
                 if src == "o" and item is not mine[i]:
                     mine[i] = _fresh(_text(item))
@@ -445,7 +455,7 @@ class _Pass:
                     mine.insert(pos, _fresh(_text(item)))
             return
         lines = [_text(item) for _, _, item in final]  # one entry a line from two on, as drunagor writes lists
-        ours[key] = _array_of(lines, multiline=multiline or "\n" in their.as_string() or len(lines) > 1)
+        self.put(ours, key, _array_of(lines, multiline=multiline or "\n" in their.as_string() or len(lines) > 1))
 
     def plan(self, path: tuple, base: list, mine: Any, their: Any) -> list[tuple[str, int, Any]]:
         """The merged list as ("o", index in mine, item) and ("t", index in theirs, item) entries, in order."""
@@ -517,45 +527,30 @@ class _Lists:
         self.partner: dict[int, int] = {}  # theirs' index -> mine's, for entries both have
 
     def ordered(self, only_mine: set[int]) -> list[tuple[str, int, Any]]:
-        """Mine's entries in mine's order; each of theirs to insert after the entry theirs has before it."""
-        final: list[tuple[str, int, Any]] = [("o", i, self.take[i]) for i in range(len(self.o)) if i in self.take]
-        for j in sorted(self.insert):
-            where = [(s, x) for s, x, _ in final]
-            refs = [("o", self.partner[k]) if k in self.partner else ("t", k) for k in range(j - 1, -1, -1)]
-            ref = next((r for r in refs if r in where), None)
-            pos = 0 if ref is None else 1 + where.index(ref)
-            while pos < len(final) and final[pos][0] == "o" and final[pos][1] in only_mine:
-                pos += 1  # after mine's own additions there: mine's first, then theirs
-            final.insert(pos, ("t", j, self.their[j]))
+        """Mine's entries in mine's order; each of theirs to insert after the entry theirs has before it
+        (the nearest one the merged list holds), then after mine's own additions there. A linked
+        list, so that the cost stays linear in the list's length."""
+        head: tuple[str, int] = ("^", -1)
+        nxt: dict[tuple[str, int], tuple[str, int] | None] = {}
+        prev = head
+        for i in range(len(self.o)):
+            if i in self.take:
+                nxt[prev] = prev = ("o", i)
+        nxt[prev] = None
+        inserting = set(self.insert)
+        ref = head
+        for k in range(len(self.t)):
+            if k in inserting:
+                at = ref
+                while (following := nxt[at]) is not None and following[0] == "o" and following[1] in only_mine:
+                    at = following  # after mine's own additions there: mine's first, then theirs
+                nxt[("t", k)], nxt[at] = nxt[at], ("t", k)
+                ref = ("t", k)
+            elif k in self.partner and self.partner[k] in self.take:
+                ref = ("o", self.partner[k])
+        final: list[tuple[str, int, Any]] = []
+        node = nxt[head]
+        while node is not None:
+            final.append((node[0], node[1], self.take[node[1]] if node[0] == "o" else self.their[node[1]]))
+            node = nxt[node]
         return final
-
-
-def _insert(ours: Any, prev: str | None, only_mine: list[str], key: Any, item: Any) -> None:
-    """Put theirs' new key into mine's table: after the key theirs has before it (and after mine's
-    own additions there), a plain value never after a [table] header."""
-    from tomlkit.items import AoT, Table
-
-    from .edit import add_key, add_to_table
-
-    container = _container(ours)
-    order = _keys(ours)
-    anchor = prev
-    while anchor is not None and order.index(anchor) + 1 < len(order) and order[order.index(anchor) + 1] in only_mine:
-        anchor = order[order.index(anchor) + 1]
-    is_table = isinstance(item, (Table, AoT))
-    if not is_table and "\n" not in item.trivia.trail:
-        item.trivia.trail = "\n"
-    if anchor is not None:
-        after_table = isinstance(container.item(anchor), (Table, AoT))
-        if is_table == after_table:
-            container._insert_after(anchor, key, item)
-            return
-    if is_table:
-        container.append(key, item)
-    elif anchor is None and order:
-        first = next(i for i, (k, _) in enumerate(container.body) if k is not None)
-        container._insert_at(first, key, item)
-    elif _is_table(ours):
-        add_to_table(ours, key, item)
-    else:
-        add_key(container, key, item)

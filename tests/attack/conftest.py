@@ -11,4 +11,5 @@ def pytest_terminal_summary(terminalreporter):
         return
     terminalreporter.write_line("attack suites: worst wall time and peak memory per front end")
     for surface, (seconds, peak_kib, runs) in sorted(figures.items()):
-        terminalreporter.write_line(f"  {surface}: {runs} bounded runs, worst {seconds:.2f} s, peak <= {peak_kib // 1024} MiB")
+        terminalreporter.write_line(f"  {surface}: {runs} bounded runs, worst {seconds:.2f} s, "
+                                    f"peak <= {peak_kib // 1024} MiB")

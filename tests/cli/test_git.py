@@ -15,7 +15,7 @@ import pytest
 
 from drunagor_log.campaign import Campaign
 from drunagor_log.cli.common import finish
-from drunagor_log.gitops import _is_tool_file
+from drunagor_log.git.commits import is_tool_file as _is_tool_file
 from tests.conftest import MINIMAL_STORY, snapshot, write
 
 
@@ -693,7 +693,7 @@ def test_every_writing_command_takes_commit():
 
 
 def test_a_long_message_keeps_a_short_subject_and_goes_whole_into_the_body():
-    from drunagor_log.gitops import commit_subject
+    from drunagor_log.git.commits import commit_subject
 
     short_one = "drunagor: party name: Quiet"
     assert commit_subject(short_one) == (short_one, None)

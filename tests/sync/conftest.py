@@ -46,9 +46,9 @@ class Player:
         return (self.root / rel).read_text()
 
     def files(self) -> dict[str, bytes]:
-        from drunagor_log.gitops import _is_tool_file
+        from drunagor_log.git.commits import is_tool_file
 
-        return {k: v for k, v in snapshot(self.root).items() if not _is_tool_file(k)}
+        return {k: v for k, v in snapshot(self.root).items() if not is_tool_file(k)}
 
     def subjects(self, rev: str = "HEAD") -> list[str]:
         return self.git("log", "--format=%s", rev).splitlines()

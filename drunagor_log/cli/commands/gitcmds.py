@@ -1,5 +1,6 @@
-"""Git commands: `drunagor history` and `drunagor undo` (SPEC section 4 "Git"; the work is in gitops),
-`drunagor sync` and `drunagor git setup` (SPEC section 9; the work is in interop/sync.py and gitops)."""
+"""Git commands: `drunagor history` and `drunagor undo` (SPEC section 4 "Git"), `drunagor sync` and
+`drunagor git setup` (SPEC section 9). Each parses its options, calls one operation (ops/git.py, or
+interop/sync.py for sync) and prints what it returns."""
 
 
 from typing import Annotated
@@ -28,25 +29,22 @@ def history(
 
     Example: drunagor history -n 5
     """
-    from ... import gitops, store
+    from ...ops import git
 
-    root = campaign_root()
-    rows = gitops.history(root)
-    shown = rows[:n] if n else rows
+    found = git.history(campaign_root(), n)
     if json:
-        term.json({"campaign": store.display(root), "total": len(rows),
-                   "commits": [e.as_json(undone) for e, undone in shown]})
+        term.json(found.as_json())
         return
-    if not rows:
-        term.line(f"no drunagor commits for {store.display(root)} yet (write with --commit, "
+    if not found.total:
+        term.line(f"no drunagor commits for {found.campaign} yet (write with --commit, "
                   "or set `autocommit = true` under [git] in story.toml)")
         return
     table = [[e.date[:16].replace("T", " "), e.short, e.author, e.what + (" (undone)" if undone else "")]
-             for e, undone in shown]
+             for e, undone in found.rows]
     term.table(["Date", "Commit", "Author", "What happened"], table,
-               title=f"History of {store.display(root)}, newest first")
-    if len(shown) < len(rows):
-        term.line(f"({len(rows) - len(shown)} older: drunagor history -n 0)")
+               title=f"History of {found.campaign}, newest first")
+    if len(found.rows) < found.total:
+        term.line(f"({found.total - len(found.rows)} older: drunagor history -n 0)")
 
 
 def undo(
@@ -65,23 +63,15 @@ def undo(
 
     Example: drunagor undo
     """
-    from ... import gitops, store
-    from ...campaign import Campaign
+    from ...ops import git
 
-    root = campaign_root()
-    with Campaign(root, write=not dry_run):  # the campaign lock, from the plan to the commit
-        plan = gitops.plan_undo(root)
-        files = ", ".join(plan.restore) or "no files"
-        what = f'"{plan.target.what}" ({plan.target.short}, {plan.target.date[:10]}, {plan.target.author})'
-        if dry_run:
-            term.line(f"would undo {what}: would restore {files}")
-            return
-        sha = gitops.apply_undo(root, plan)
-    term.done(f"undid {what}: restored {files}")
-    if sha:
-        term.line(f"committed {sha}: drunagor: undo {plan.target.what}")
-    else:
-        term.line(f"nothing to commit: {store.display(root)} already matched")
+    change = git.undo(campaign_root(), dry_run=dry_run)
+    if dry_run:
+        term.line(change.summary)
+        return
+    term.done(change.summary)
+    for note in change.notes:
+        term.line(note)
 
 
 def sync(
@@ -122,21 +112,15 @@ def git_setup(commit: CommitOpt = False) -> None:
 
     Example: drunagor git setup
     """
-    from ... import gitops, store
-    from ...campaign import Campaign
+    from ...ops import git
 
-    root = campaign_root()
-    with Campaign(root, write=True):  # the campaign lock while .gitattributes is written
-        changed = gitops.setup_driver(root)
-        if not changed:
-            term.line("the campaign-aware merge driver is already set up")
-            return
-        said = {"config": "git config merge.drunagor.driver", ".gitattributes": store.display(root / ".gitattributes")}
-        term.done("set up the campaign-aware merge driver: " + " and ".join(said[c] for c in changed))
-        if commit and ".gitattributes" in changed:
-            sha = gitops.commit_changes(root, [".gitattributes"], "merge driver named in .gitattributes")
-            term.line(f"committed {sha}: drunagor: merge driver named in .gitattributes" if sha
-                      else "nothing to commit")
+    change = git.git_setup(campaign_root(), commit=commit)
+    if not change.data["changed"]:
+        term.line(change.summary)
+        return
+    term.done(change.summary)
+    for note in change.notes:
+        term.line(note)
 
 
 def register(app: typer.Typer) -> None:

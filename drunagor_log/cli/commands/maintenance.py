@@ -45,13 +45,15 @@ def _save(c, message: str, commit: bool) -> None:
     git = c.story_file.data.get("git")
     wants_commit = commit or (isinstance(git, dict) and git.get("autocommit") is True)
     if wants_commit:
-        from ... import gitops
+        from ...git.runner import check_can_commit
 
-        gitops.check_can_commit(c.root, explicit=commit)  # before writing
+        check_can_commit(c.root, explicit=commit)  # before writing
     changed = c.save()
     term.done(f"{message}: {', '.join(changed)}")
     if wants_commit:
-        sha = gitops.commit_changes(c.root, changed, message)
+        from ...git.commits import commit_changes
+
+        sha = commit_changes(c.root, changed, message)
         if sha:
             term.line(f"committed {sha}: drunagor: {message}")
 

@@ -1,0 +1,9 @@
+"""Git for campaigns, and the only caller of the `git` program (runner.run).
+
+- runner: run git, GitFailed and its reason, the repository holding a campaign;
+- commits: commit exactly the files a command changed; the campaign's uncommitted files;
+- history: the campaign's drunagor commits, and undo;
+- driver: the merge driver's registration and check, the files `new` writes for git, git's line merge.
+
+Imported and started only when a command asks for git.
+"""

@@ -1,0 +1,101 @@
+"""Commits of what a command changed (SPEC section 4 "Git").
+
+`commit_changes` commits exactly the campaign files a command changed: `git add` of those paths, then
+`git commit --only -- PATHS`, so whatever else the user has staged stays staged, uncommitted.
+`uncommitted` lists the campaign's files git has not committed (`sync` commits them).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from .. import store
+from ..errors import RuleError, UsageError
+from .runner import GitFailed, repository, run, split_z
+
+PREFIX = "drunagor: "
+
+
+SUBJECT_MAX = 72  # git's convention: a subject that fits `git log --oneline` and a mail's subject line
+
+
+def commit_subject(message: str) -> tuple[str, str | None]:
+    """(subject, body): a message longer than SUBJECT_MAX keeps its first clause (up to `;`) or its
+    first words in the subject, ending with `...`, and goes whole into the body."""
+    if len(message) <= SUBJECT_MAX:
+        return message, None
+    first = message.split("; ", 1)[0]
+    if len(first) <= SUBJECT_MAX:
+        return first, message
+    cut = message[:SUBJECT_MAX - 3].rsplit(" ", 1)[0].rstrip(",;:")
+    return cut + "...", message
+
+
+def commit_changes(root: Path, changed: list[str], message: str, *, body: str | None = None) -> str | None:
+    """Commit exactly `changed` (paths relative to the campaign folder, deleted files included) with
+    the message `drunagor: MESSAGE`; the user's other staged work stays staged and uncommitted.
+    Returns the short commit id, or None when the files already match the last commit.
+
+    Called after the files were written: any failure says so (the files stay written, not committed)."""
+    subject, details = commit_subject(message if message.startswith(PREFIX) else PREFIX + message)
+    body = "\n\n".join(b for b in (details, body) if b) or None
+    paths = sorted(set(changed))
+    try:
+        repository(root, "--commit")
+        present = [p for p in paths if (root / p).exists()]
+        gone = [p for p in paths if not (root / p).exists()]
+        if gone:  # a deleted file is committed only if git knew it (a never-committed file just vanishes)
+            known = set(split_z(run(root, "ls-files", "-z", "--", *gone).stdout))
+            known |= set(split_z(run(root, "ls-tree", "-z", "--name-only", "HEAD", "--", *gone, ok=(0, 128)).stdout))
+            gone = [p for p in gone if p in known]
+        specs = present + gone
+        if not specs:
+            return None
+        run(root, "add", "-A", "--", *specs)
+        same = run(root, "diff", "--cached", "--quiet", "HEAD", "--", *specs, ok=(0, 1, 128)).returncode
+        if same == 0:  # the files are as last committed (128: no commit yet, so not the same)
+            return None
+        args = ["commit", "--quiet", "--only", "-m", subject]
+        if body:
+            args += ["-m", body]
+        run(root, *args, "--", *specs)
+        return run(root, "rev-parse", "--short", "HEAD").stdout.decode().strip()
+    except (GitFailed, UsageError) as exc:
+        reason = exc.reason if isinstance(exc, GitFailed) else exc.message
+        shown = " ".join(shell_quote(p) for p in paths)
+        raise RuleError(f"the files were written but not committed: {reason}", file=store.display(root),
+                        rule="git", remedy=f"fix that, then commit them: git -C {shell_quote(store.display(root))} "
+                        f"commit -m {shell_quote(subject)} -- {shown}") from None
+
+
+def shell_quote(text: str) -> str:
+    import shlex
+
+    return shlex.quote(text)
+
+
+
+def is_tool_file(path: str) -> bool:
+    """drunagor's own temporary files (atomic writes, the journal, the lock): never committed."""
+    name = path.rsplit("/", 1)[-1]
+    return name == store.LOCK or name.startswith(store.JOURNAL) or name.endswith(store.TMP_SUFFIX)
+
+
+def uncommitted(root: Path) -> list[str]:
+    """Campaign files with changes git has not committed: staged, unstaged, untracked, conflicted
+    (the tool's own temporary files aside). Paths relative to the campaign folder."""
+    out = run(root, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--", ".").stdout
+    top = repository(root)
+    here = Path(os.path.realpath(root))
+    files, records, i = [], split_z(out), 0
+    while i < len(records):
+        rec = records[i]
+        status, path = rec[:2], rec[3:]
+        if status[0] in "RC":  # a rename's source path follows; not with --no-renames, kept for safety
+            i += 1
+        i += 1
+        rel = Path(os.path.relpath(top / path, here)).as_posix()  # porcelain paths are relative to the top
+        if not is_tool_file(rel):
+            files.append(rel)
+    return files

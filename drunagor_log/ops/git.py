@@ -1,0 +1,73 @@
+"""The campaign's git operations (SPEC section 4 "Git", section 9): `history`, `undo`, `git setup`.
+
+Each takes the campaign folder, does the work through drunagor_log/git/ (the only caller of git)
+under the campaign lock where it writes, and returns what a front end prints: a `Change` for undo
+and git setup, a `History` for history. Refusals are DrunagorErrors (exit 2 outside a repository,
+1 for an undo refused)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .. import store
+from ..campaign import Campaign
+from ..git import driver
+from ..git import history as log
+from ..git.commits import PREFIX, commit_changes
+from ..values import record
+from . import Change
+
+
+@record
+class History:
+    """This campaign's drunagor commits, newest first: the ones shown (each with whether a later
+    undo undid it) out of `total`."""
+
+    campaign: str
+    total: int
+    rows: tuple[tuple[log.Entry, bool], ...]
+
+    def as_json(self) -> dict:
+        return {"campaign": self.campaign, "total": self.total,
+                "commits": [e.as_json(undone) for e, undone in self.rows]}
+
+
+def history(root: Path, n: int = 0) -> History:
+    """The campaign's drunagor commits, at most `n` of them (0: all)."""
+    rows = log.history(root)
+    return History(store.display(root), len(rows), tuple(rows[:n] if n else rows))
+
+
+def undo(root: Path, *, dry_run: bool = False) -> Change:
+    """Undo the last drunagor commit: restore its files and commit that (`dry_run`: only say what)."""
+    with Campaign(root, write=not dry_run):  # the campaign lock, from the plan to the commit
+        plan = log.plan_undo(root)
+        files = ", ".join(plan.restore) or "no files"
+        t = plan.target
+        what = f'"{t.what}" ({t.short}, {t.date[:10]}, {t.author})'
+        data = {"commit": t.commit, "files": list(plan.restore), "undo": None}
+        if dry_run:
+            return Change(summary=f"would undo {what}: would restore {files}", data=data)
+        sha = log.apply_undo(root, plan)
+    data["undo"] = sha
+    note = (f"committed {sha}: {PREFIX}undo {t.what}" if sha
+            else f"nothing to commit: {store.display(root)} already matched")
+    return Change(summary=f"undid {what}: restored {files}", notes=(note,), data=data)
+
+
+def git_setup(root: Path, *, commit: bool = False) -> Change:
+    """Register the campaign-aware merge driver in the repository (config and .gitattributes);
+    commit the .gitattributes if asked. `data["changed"]` is empty when all was set up already."""
+    with Campaign(root, write=True):  # the campaign lock while .gitattributes is written
+        changed = driver.setup_driver(root)
+        if not changed:
+            return Change(summary="the campaign-aware merge driver is already set up", data={"changed": []})
+        said = {"config": "git config merge.drunagor.driver",
+                ".gitattributes": store.display(root / ".gitattributes")}
+        summary = "set up the campaign-aware merge driver: " + " and ".join(said[c] for c in changed)
+        notes: tuple[str, ...] = ()
+        if commit and ".gitattributes" in changed:
+            message = "merge driver named in .gitattributes"
+            sha = commit_changes(root, [".gitattributes"], message)
+            notes = (f"committed {sha}: {PREFIX}{message}" if sha else "nothing to commit",)
+    return Change(summary=summary, notes=notes, data={"changed": changed})
