@@ -3,9 +3,11 @@
 Reading commands load only what they show (`drunagor raid` never opens the heroes' logs). Every
 command locks the campaign before its first read (store.CampaignLock: exclusive for a writing
 command, from its first read to its last write; shared for a reading one), completes first what
-a killed command had committed (store.roll_forward, announced), then scans every campaign file once
-for git conflict markers (a conflict anywhere stops every command, exit 3). `save()` writes every
-change at once, after checking that no file it read changed meanwhile (exit 4 otherwise).
+a killed command had committed (store.roll_forward, announced; never a journal that came with the
+repository), then looks at every campaign file once (Campaign._scan: a file that is not a regular
+one, or a git conflict marker, anywhere stops every command, exit 3). That open is the one place
+that decides a campaign is unreadable, for every command. `save()` writes every change at once,
+after checking that no file it read changed meanwhile (exit 4 otherwise).
 
 A campaign may come from someone else's repository: files are read only as regular files inside
 the folder, never through a symbolic link, and within the store's limits (store.read_bytes).
@@ -93,18 +95,94 @@ def kind_of(root: Path, path: Path) -> str:
     return "other"
 
 
+def _take(entry: os.DirEntry, into: list[str], strict: bool, *, folder: bool) -> None:
+    """Add the path of `entry` to `into` if it is a regular file (`folder`: a folder), never through a
+    link; else, when `strict`, refuse it."""
+    if entry.is_dir(follow_symlinks=False) if folder else entry.is_file(follow_symlinks=False):
+        into.append(entry.path)
+    elif strict:
+        raise _not_one(entry, folder=folder)
+
+
+def _not_one(entry: os.DirEntry, *, folder: bool) -> DataError:
+    """The refusal of what stands at the name of a campaign file (or of heroes/, adventures/) and is
+    not one: the reader of that file would refuse it by name; the scan refuses it for every command."""
+    shown = store.display(Path(entry.path))
+    if folder:
+        return _not_folder(entry.name, shown, link=entry.is_symlink())
+    try:
+        mode = entry.stat(follow_symlinks=False).st_mode
+    except OSError as exc:
+        return DataError(f"cannot read the file ({exc.strerror or exc})", file=shown, rule="file",
+                         remedy="check its permissions")
+    return store.not_regular(mode, shown)
+
+
+def _not_folder(name: str, shown: str, *, link: bool) -> DataError:
+    what = "the Campaign Logs" if name == HEROES else "the finished adventures"
+    if link:
+        return DataError(f"{name} is a symbolic link; it should be the folder of {what}", file=shown,
+                         rule="file", remedy="replace the link by the folder itself: drunagor reads and "
+                                             "writes only inside the campaign folder")
+    return DataError(f"{name} is a file; it should be the folder of {what}", file=shown, rule="file",
+                     remedy=f"move the file away and create the folder {name}/")
+
+
+# A journal naming more deletes than this is not looked up in git one by one (it is refused anyway
+# if git tracks it).
+_PLANTED_DELETES = 100
+
+
+def _refuse_planted_journal(root: Path) -> None:
+    """A journal is the record of a write interrupted on this machine, and git never brings one:
+    drunagor's .gitignore hides it, and drunagor never commits it. So a journal git tracks came with the
+    repository (someone committed it), and so did one that only deletes files git has as last
+    committed (a multi-file write of drunagor's always writes a file: its one delete, of adventure.toml
+    at adventure end, comes with the archive and the Story Record). Either is left as it is (exit 3),
+    never carried out. A malformed journal is refused by store.journal_ops. Git runs only here, when
+    a journal is pending in a repository."""
+    from .git.commits import tracked_unchanged
+
+    shown = store.display(root / store.JOURNAL)
+    ops = store.journal_ops(root)
+    deletes = [op["delete"] for op in ops if "delete" in op]
+    only_deletes = len(deletes) == len(ops)
+    names = [store.JOURNAL, *(deletes[:_PLANTED_DELETES] if only_deletes else [])]
+    tracked, unchanged = tracked_unchanged(root, names)
+    if store.JOURNAL in tracked:
+        raise DataError("this journal came with the repository, not from an interrupted command here "
+                        "(git tracks it); nothing was changed", file=shown,
+                        rule="journal", remedy=f"remove it with git rm: git -C {_quoted(store.display(root))} "
+                                               f"rm -- {store.JOURNAL}, then commit")
+    kept = sorted(unchanged - {store.JOURNAL})
+    if kept:
+        raise DataError("this journal came with the files, not from an interrupted command here (it only "
+                        f"deletes {', '.join(kept[:5])}, which git has as last committed, and drunagor's journals "
+                        "always write a file); nothing was changed", file=shown,
+                        rule="journal", remedy=f"delete it: rm -- {_quoted(shown)}")
+
+
+def _quoted(text: str) -> str:
+    import shlex
+
+    return shlex.quote(text)
+
+
 class Campaign:
     """One campaign folder. Use as a context manager; `write=True` takes the exclusive lock.
 
     `migrating=True` is for `drunagor migrate` only: files of an older schema are loaded.
-    `scan=False` (for `check` only, which reads and reports every file itself) skips the scan for
-    conflict markers."""
+    `scan=False` (for `check` only, which reads and reports every file itself) skips the look at every
+    file at the open (_scan); `markers=False` (for `sync`, which finishes merges) skips only its search
+    for conflict markers."""
 
-    def __init__(self, root: Path, write: bool = False, *, migrating: bool = False, scan: bool = True):
+    def __init__(self, root: Path, write: bool = False, *, migrating: bool = False, scan: bool = True,
+                 markers: bool = True):
         self.root = root
         self.write = write
         self.migrating = migrating
         self.scan = scan
+        self.markers = markers
         self._lock: store.CampaignLock | None = None
         self._story_file: store.TomlFile | None = None
         self._story: Story | None = None
@@ -163,7 +241,10 @@ class Campaign:
 
     def _complete(self, roll: Callable[[], bool]) -> None:
         """Finish what a killed command committed (`roll`), and say so."""
-        files = ", ".join(store.journal_files(self.root)) if store.pending_journal(self.root) else ""
+        files = ""
+        if store.pending_journal(self.root):
+            _refuse_planted_journal(self.root)
+            files = ", ".join(store.journal_files(self.root))
         try:
             done = roll()
         except OSError as exc:
@@ -179,12 +260,18 @@ class Campaign:
                 self.warnings.append(notice)
 
     def _scan(self) -> None:
-        """One cheap read of every campaign file: a git conflict marker in any of them stops the
-        command (exit 3), also when it would not open that file. What is not a regular file is left to
-        the reader that needs it (which refuses it by name)."""
+        """The one place that decides, for every command, that the campaign cannot be read: one cheap
+        look at every campaign file before anything is read. Something else than a regular file where
+        a campaign file should be (a symbolic link, a folder, a FIFO), a file where heroes/ or
+        adventures/ should be, or a git conflict marker in any file stops the command (exit 3), also
+        when it would not open that file: a command that reads part of a campaign must not act on a
+        campaign whose other part is unreadable."""
         if not self.scan:
             return
-        for path in self._file_names():
+        names = self._file_names(strict=True)
+        if not self.markers:
+            return
+        for path in names:
             raw = store.peek(path)
             if raw is not None and store.has_conflict(raw):
                 error = store.conflict_error(raw, store.display(Path(path)))
@@ -196,27 +283,31 @@ class Campaign:
         adventures/*.toml (not hidden files, not through a symbolic link), in that order."""
         return [Path(p) for p in self._file_names()]
 
-    def _file_names(self) -> list[str]:
-        """files() as strings (the scan at every command's start: no Path objects, ~0.1 ms a hundred)."""
+    def _file_names(self, strict: bool = False) -> list[str]:
+        """files() as strings (the scan at every command's start: no Path objects, ~0.1 ms a hundred).
+        `strict`: refuse what stands at a campaign file's or folder's name and is not one (_not_one)."""
         found: list[str] = []
         folders: list[str] = []
         try:
             with os.scandir(self.root) as entries:
                 for e in entries:
-                    if e.name in (STORY, ADVENTURE) and e.is_file(follow_symlinks=False):
-                        found.append(e.path)
-                    elif e.name in (HEROES, ARCHIVE) and e.is_dir(follow_symlinks=False):
-                        folders.append(e.path)
+                    if e.name in (STORY, ADVENTURE):
+                        _take(e, found, strict, folder=False)
+                    elif e.name in (HEROES, ARCHIVE):
+                        _take(e, folders, strict, folder=True)
         except OSError:
             return found
         found.sort(key=lambda p: not p.endswith(STORY))
         for folder in sorted(folders, key=lambda f: not f.endswith(HEROES)):
+            inside: list[str] = []
             try:
                 with os.scandir(folder) as entries:
-                    found += sorted(e.path for e in entries if e.name.endswith(".toml")
-                                    and e.name[0] != "." and e.is_file(follow_symlinks=False))
+                    for e in entries:
+                        if e.name.endswith(".toml") and e.name[0] != ".":
+                            _take(e, inside, strict, folder=False)
             except OSError:
                 continue
+            found += sorted(inside)
         return found
 
     def _release(self) -> None:
@@ -241,13 +332,13 @@ class Campaign:
     def hero_paths(self) -> list[Path]:
         """The Campaign Log files under heroes/, sorted. Hidden files are an editor's
         (.#andreas.toml, a lock) or ours (temp files), not logs."""
-        return self._folder(HEROES, "the Campaign Logs")
+        return self._folder(HEROES)
 
     def archive_paths(self) -> list[Path]:
         """The archived adventures under adventures/, sorted (hidden files excluded)."""
-        return self._folder(ARCHIVE, "the finished adventures")
+        return self._folder(ARCHIVE)
 
-    def _folder(self, name: str, what: str) -> list[Path]:
+    def _folder(self, name: str) -> list[Path]:
         self._acquire()
         folder = self.root / name
         try:
@@ -259,15 +350,8 @@ class Campaign:
                             rule="file", remedy="check its permissions") from None
         import stat
 
-        if stat.S_ISLNK(mode):
-            raise DataError(f"{name} is a symbolic link; it should be the folder of {what}",
-                            file=store.display(folder), rule="file",
-                            remedy="replace the link by the folder itself: drunagor reads and writes only "
-                                   "inside the campaign folder")
         if not stat.S_ISDIR(mode):
-            raise DataError(f"{name} is a file; it should be the folder of {what}",
-                            file=store.display(folder), rule="file",
-                            remedy=f"move the file away and create the folder {name}/")
+            raise _not_folder(name, store.display(folder), link=stat.S_ISLNK(mode))
         return sorted(p for p in folder.glob("*.toml") if not p.name.startswith("."))
 
     @property

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from . import store
-from .campaign import ARCHIVE, Campaign, kind_of
+from .campaign import Campaign, kind_of
 from .errors import DataError
 
 Step = Callable[[Any, str], None]
@@ -122,9 +122,7 @@ def campaign_files(c: Campaign) -> list[store.TomlFile]:
     files = [c.story_file, *c.hero_files.values()]
     if c.adventure_file is not None:
         files.append(c.adventure_file)
-    archive = c.root / ARCHIVE
-    if archive.is_dir():
-        files += [c.file(p) for p in sorted(archive.glob("*.toml")) if not p.name.startswith(".")]
+    files += [c.file(p) for p in c.archive_paths()]  # refuses a file or a link standing as adventures/
     return files
 
 

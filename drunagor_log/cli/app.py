@@ -13,7 +13,6 @@ from typing import Annotated, Optional
 import typer
 from typer.core import TyperGroup
 
-from .. import __version__
 from ..errors import DrunagorError
 from .common import state
 from .terminal import term
@@ -95,7 +94,9 @@ class DrunagorGroup(TyperGroup):
 
 def _version(value: bool) -> None:
     if value:
-        print(f"drunagor {__version__}")
+        from .. import installed_version
+
+        print(f"drunagor {installed_version()}")
         raise typer.Exit()
 
 

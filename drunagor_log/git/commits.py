@@ -99,3 +99,23 @@ def uncommitted(root: Path) -> list[str]:
         if not is_tool_file(rel):
             files.append(rel)
     return files
+
+
+def tracked_unchanged(root: Path, names: list[str]) -> tuple[set[str], set[str]]:
+    """(tracked, unchanged): of `names` (relative to the campaign folder), those git tracks, and of
+    those the ones as last committed. Nothing is known (two empty sets) outside a repository, without
+    git, or when git fails; git is started only inside a repository."""
+    from .driver import git_dir
+
+    if not names or git_dir(root) is None:
+        return set(), set()
+    try:
+        tracked = set(split_z(run(root, "ls-files", "-z", "--", *names).stdout))
+        if not tracked:
+            return tracked, set()
+        diff = run(root, "diff", "--name-only", "--relative", "-z", "HEAD", "--", *sorted(tracked), ok=(0, 128))
+    except (GitFailed, UsageError, OSError):
+        return set(), set()
+    if diff.returncode:  # no commit yet: nothing is as last committed
+        return tracked, set()
+    return tracked, tracked - set(split_z(diff.stdout))

@@ -71,8 +71,8 @@ def sync(root: Path, keep: str | None, say: Say) -> None:
                          remedy="--keep mine keeps your values where both sides changed one, "
                          "--keep theirs the other players'")
     repository(root, "sync")
-    # the campaign lock, from the first commit to the push; no scan for conflict markers: sync resolves them
-    with Campaign(root, write=True, scan=False):
+    # the campaign lock, from the first commit to the push; no search for conflict markers: sync resolves them
+    with Campaign(root, write=True, markers=False):
         try:
             up = upstream(root)
             if merging(root):

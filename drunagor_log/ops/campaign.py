@@ -66,34 +66,67 @@ autocommit = false
 """
 
 def new(parent: Path, name: str, *, party: str | None = None, max_heroes: int = 4, trauma_limit: int = 1,
-        commit: bool = False) -> Change:
+        commit: bool = False, example: bool = False) -> Change:
     """Create the campaign `parent/<slug of name>` with its Story Record (the compulsory chest
     replacement applied), its heroes/ folder, .gitignore and .gitattributes; commit them if asked.
+    `example`: the campaign is a copy of the shipped example instead (SPEC 2), to try every command.
     Every refusal comes before anything is written; every failure after leaves nothing behind."""
-    if max_heroes not in (4, 5):
-        raise UsageError(f"--max-heroes must be 4 or 5, not {max_heroes}",
-                         remedy="4 heroes; 5 only with extra-hero content (RB L941-943)")
-    if not 0 <= trauma_limit <= 9:
-        raise UsageError(f"--trauma-limit must be from 0 to 9, not {trauma_limit}")
+    files = (example_files(party, max_heroes, trauma_limit) if example
+             else {STORY: _new_story(name, party, max_heroes, trauma_limit)})
     check_name(name, "campaign")  # the party's name is any text (written escaped): not a file name
     folder = parent / slug(name)
     _refuse_inside_a_campaign(parent, folder)
     _refuse_taken(parent, folder)
     if commit:
         check_can_commit(folder)  # before writing: no repository, no campaign folder
-    text = story_template(party or name, max_heroes, trauma_limit, dict(catalog.DEFAULT_RUNE_BAG))
-    written = _write_into_place(folder, text)
-    summary = (f"created campaign {store.display(folder)} (Artisan's Tools and Treasure Trove replace "
+    written = _write_into_place(folder, files)
+    summary = (f"created campaign {store.display(folder)}, a copy of the shipped example campaign" if example else
+               f"created campaign {store.display(folder)} (Artisan's Tools and Treasure Trove replace "
                f"Cosmic Gemstone and Forgotten Treasure)")
     data = {"path": str(folder), "files": written, "commit": None}
     warnings = _ambiguity(parent, folder)
     if not commit:
         return Change(summary=summary, warnings=warnings, data=data)
-    message = f"created campaign {slug(name)} ({party or name})"
+    message = f"created campaign {slug(name)} ({'a copy of the example' if example else party or name})"
     sha = commit_changes(folder, written, message)
     data["commit"] = sha
     return Change(summary=summary, warnings=warnings, data=data,
                   notes=(f"committed {sha}: drunagor: {message}" if sha else "nothing to commit",))
+
+
+def _new_story(name: str, party: str | None, max_heroes: int, trauma_limit: int) -> bytes:
+    if max_heroes not in (4, 5):
+        raise UsageError(f"--max-heroes must be 4 or 5, not {max_heroes}",
+                         remedy="4 heroes; 5 only with extra-hero content (RB L941-943)")
+    if not 0 <= trauma_limit <= 9:
+        raise UsageError(f"--trauma-limit must be from 0 to 9, not {trauma_limit}")
+    return story_template(party or name, max_heroes, trauma_limit, dict(catalog.DEFAULT_RUNE_BAG)).encode()
+
+
+def shipped_example() -> Path:
+    """The example campaign that ships with drunagor: drunagor_log/example/ where it was installed
+    from the wheel (setup.py copies it there), campaigns/example/ beside the package in a clone (an
+    editable install, or run from the source)."""
+    package = Path(__file__).resolve().parent.parent
+    for folder in (package / "example", package.parent / "campaigns" / "example"):
+        if (folder / STORY).is_file():
+            return folder
+    raise DataError("the example campaign did not come with this drunagor", file=display(package / "example"),
+                    rule="file", remedy="reinstall drunagor (pip install --force-reinstall drunagor)")
+
+
+def example_files(party: str | None = None, max_heroes: int = 4, trauma_limit: int = 1) -> dict[str, bytes]:
+    """The shipped example's files (path relative to the campaign -> bytes), read as every campaign
+    file is (store.read_bytes). The example's Story Record is copied as it is: the options that shape
+    a new one are refused with it."""
+    if party is not None or max_heroes != 4 or trauma_limit != 1:
+        raise UsageError("--example copies the example's Story Record as it is; --party, --max-heroes and "
+                         "--trauma-limit are for a new empty campaign",
+                         remedy="leave them out, or leave out --example")
+    from ..campaign import Campaign
+
+    root = shipped_example()
+    return {p.relative_to(root).as_posix(): store.read_bytes(p, root) for p in Campaign(root).files()}
 
 
 def _refuse_inside_a_campaign(parent: Path, folder: Path) -> None:
@@ -135,7 +168,7 @@ def _refuse_taken(parent: Path, folder: Path) -> None:
                          remedy="choose another NAME, or --dir, or move its files away")
 
 
-def _write_into_place(folder: Path, story: str) -> list[str]:
+def _write_into_place(folder: Path, files: dict[str, bytes]) -> list[str]:
     """Write the campaign into a hidden folder beside `folder`, then rename it into place. Returns
     the files written, relative to the folder. On any failure, removes what it made (the temporary
     folder, and --dir's folders it created) and raises one DataError."""
@@ -148,8 +181,9 @@ def _write_into_place(folder: Path, story: str) -> list[str]:
         os.makedirs(parent, exist_ok=True)
         os.mkdir(tmp)
         os.mkdir(tmp / HEROES)
-        store.atomic_write(tmp / STORY, story.encode())
-        written = [STORY, *prepare_new_campaign(tmp)]  # .gitignore, .gitattributes
+        for rel, data in files.items():
+            store.atomic_write(tmp / rel, data)
+        written = [*files, *prepare_new_campaign(tmp)]  # .gitignore, .gitattributes
         _place(tmp, folder)
     except (OSError, DataError) as exc:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -111,7 +111,7 @@ _LINK_REMEDY = ("replace the link by the file itself: drunagor reads and writes 
                 "inside the campaign folder")
 
 
-def _not_regular(st_mode: int, shown: str) -> DataError:
+def not_regular(st_mode: int, shown: str) -> DataError:
     if stat.S_ISDIR(st_mode):
         return DataError("a directory stands where a file should be", rule="file", file=shown,
                          remedy="move the directory away and restore the file (git checkout -- FILE)")
@@ -199,13 +199,13 @@ def _open_regular(path: Path, shown: str) -> int:
     try:
         mode = os.lstat(path).st_mode
         if not stat.S_ISREG(mode):
-            raise _not_regular(mode, shown)
+            raise not_regular(mode, shown)
         return os.open(path, _OPEN_FLAGS)
     except (FileNotFoundError, NotADirectoryError):
         raise DataError("file not found", file=shown, rule="file", remedy=_RESTORE) from None
     except OSError as exc:
         if exc.errno == errno.ELOOP:  # swapped for a link since the lstat
-            raise _not_regular(stat.S_IFLNK, shown) from None
+            raise not_regular(stat.S_IFLNK, shown) from None
         raise _unreadable(exc, shown) from None
 
 
@@ -214,7 +214,7 @@ def _read_capped(fd: int, shown: str) -> bytes:
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
-            raise _not_regular(st.st_mode, shown)
+            raise not_regular(st.st_mode, shown)
         if st.st_size > MAX_FILE_BYTES:
             raise _too_big(shown)
         chunks, size, want = [], 0, st.st_size + 1
@@ -956,6 +956,12 @@ def _journal_name(name: Any, *, tmp_of: str | None = None) -> bool:
     head, _, target = tmp_of.rpartition(os.sep)
     own = re.fullmatch(re.escape(f".{target}.") + r"[0-9]+-[0-9]+" + re.escape(TMP_SUFFIX), parts[-1])
     return own is not None and name.rpartition(os.sep)[0] == head
+
+
+def journal_ops(root: Path) -> list[dict]:
+    """The operations of the pending journal, checked as roll_forward checks them (DataError if they
+    are not drunagor's own)."""
+    return _journal_ops(root)
 
 
 def _journal_ops(root: Path) -> list[dict]:

@@ -206,3 +206,38 @@ def test_new_inside_a_campaign_is_refused_and_a_second_campaign_is_announced(run
     assert r.exit_code == 0
     assert r.stderr == ("warning: 2 campaigns are now under campaigns/, so a command run here must say which: "
                         "drunagor -C campaigns/third ... (or DRUNAGOR_CAMPAIGN=campaigns/third, or cd into it)\n")
+
+
+def test_new_example_copies_the_shipped_example_byte_for_byte(run, tmp_path):
+    from tests.conftest import EXAMPLE
+
+    r = run("new", "--example", "try-it")
+    assert (r.exit_code, r.stdout, r.stderr) == (0, "created campaign campaigns/try-it, a copy of the shipped "
+                                                    "example campaign\n", "")
+    copy = tmp_path / "campaigns" / "try-it"
+    assert set(snapshot(copy)) == set(snapshot(EXAMPLE)) | {".gitignore", ".gitattributes"}
+    for rel, data in snapshot(EXAMPLE).items():
+        assert snapshot(copy)[rel] == data, rel
+    assert run("-C", str(copy), "check").exit_code == 0
+    assert run("-C", str(copy), "raid", "--dry-run", "--seed", "1").exit_code == 0  # the adventure under way
+
+
+def test_new_example_refuses_the_options_of_an_empty_campaign_and_writes_nothing(run, tmp_path):
+    for args in (["--party", "Night Watch"], ["--max-heroes", "5"], ["--trauma-limit", "2"]):
+        r = run("new", "--example", "try-it", *args)
+        assert (r.exit_code, r.stdout, r.stderr) == (2, "", (
+            "error: --example copies the example's Story Record as it is; --party, --max-heroes and --trauma-limit "
+            "are for a new empty campaign; leave them out, or leave out --example\n")), args
+    assert not (tmp_path / "campaigns").exists()
+
+
+def test_new_example_without_the_example_says_so(run, tmp_path, monkeypatch):
+    """An installation that lost its example (a copy of the package without its data)."""
+    from drunagor_log.ops import campaign
+
+    monkeypatch.setattr(campaign, "__file__", str(tmp_path / "nowhere" / "drunagor_log" / "ops" / "campaign.py"))
+    r = run("new", "--example", "try-it")
+    assert (r.exit_code, r.stdout) == (3, "")
+    assert r.stderr == ("error: nowhere/drunagor_log/example: file: the example campaign did "
+                        "not come with this drunagor; reinstall drunagor (pip install --force-reinstall drunagor)\n")
+    assert not (tmp_path / "campaigns").exists()

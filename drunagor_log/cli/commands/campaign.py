@@ -20,16 +20,19 @@ def new(
     max_heroes: Annotated[int, typer.Option(help="4, or 5 with extra-hero content (RB L941-943).")] = 4,
     trauma_limit: Annotated[int, typer.Option(
         help="Trauma Cubes a hero can hold: 1; 2 Taking It Easy; 0 harder (RB L1020-1034).")] = 1,
+    example: Annotated[bool, typer.Option(
+        "--example", help="Copy the example campaign that ships with drunagor instead, to try every command.")] = False,
     commit: CommitOpt = False,
 ) -> None:
     """Create a campaign folder with its Story Record (compulsory chest replacement applied).
 
-    The folder is written whole, then put in place: a failure leaves nothing behind.
+    The folder is written whole, then put in place: a failure leaves nothing behind. With --example,
+    the folder is a copy of the shipped example: a party of four after chapter 04, chapter 05 under way.
 
     Example: drunagor new autumn --party "Safeguard Corporation"
     """
     change = campaign_ops.new(dir, name, party=party, max_heroes=max_heroes, trauma_limit=trauma_limit,
-                              commit=commit)
+                              commit=commit, example=example)
     print_change(change)
 
 

@@ -10,7 +10,8 @@ from typing import Annotated, Callable, Optional
 
 import typer
 
-from ..common import CommitOpt, JsonOpt, finish, open_campaign, warn_all
+from ...campaign import Campaign
+from ..common import CommitOpt, JsonOpt, campaign_root, finish, open_campaign, warn_all
 from ..terminal import term
 
 hero_app = typer.Typer(
@@ -378,16 +379,19 @@ def recruit(
 
     Example: drunagor recruit --chapter 6
     """
-    from ...errors import DrunagorError
+    from ...errors import UsageError
 
-    if chapter is not None:
+    root = None
+    if chapter is None:
+        try:
+            root = campaign_root()
+        except UsageError:
+            pass  # no campaign here: the table alone (a campaign found but unreadable is refused, exit 3)
+    if root is None:
         data = _ops().recruit(None, chapter).data
     else:
-        try:
-            with open_campaign() as c:
-                data = _ops().recruit(c).data
-        except DrunagorError:
-            data = _ops().recruit(None).data  # no campaign here: the table alone
+        with Campaign(root) as c:
+            data = _ops().recruit(c).data
     if json:
         term.json(data)
         return
