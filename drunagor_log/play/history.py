@@ -20,6 +20,7 @@ from typing import Iterable, Optional
 from prompt_toolkit.history import History
 
 from .. import diskcache
+from .dispatch import LEAVE
 
 MAX_BYTES = 256 * 1024
 MAX_ENTRIES = 1000
@@ -60,6 +61,11 @@ class CampaignHistory(History):
             else:
                 fresh = True
         return ["\n".join(e) for e in reversed(entries[-MAX_ENTRIES:])]
+
+    def append_string(self, string: str) -> None:
+        """Every line entered but the one that left (Up in the next session recalls the last command)."""
+        if string.strip() not in LEAVE:
+            super().append_string(string)
 
     def store_string(self, string: str) -> None:
         try:
