@@ -16,7 +16,8 @@ from pathlib import Path
 
 from tests.attack.bounded import drunagor_script
 
-ESCAPES = re.compile(r"\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][0-9A-Za-z]|\x1b[=>78cDEHM]")
+ESCAPES = re.compile(r"\x1b\[[0-9;?<>=]*[ -/]*[@-~]"  # CSI: colours, cursor moves, modes
+                     r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][0-9A-Za-z]|\x1b[=>78cDEHM]")
 FORWARD = re.compile(r"\x1b\[(\d*)C")  # the cursor moved right over cells left as they were: spaces here
 CPR_REQUEST = b"\x1b[6n"
 TIMEOUT = 20.0
