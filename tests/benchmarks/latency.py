@@ -194,9 +194,13 @@ def main() -> None:
 
     sys.path.insert(0, str(REPO))
     compileall.compile_dir(REPO / "drunagor_log", quiet=1)
-    if args.play_only:
-        table_session(args.runs)
-        return
+    if not args.play_only:
+        one_shot(args)
+    table_session(args.runs)
+
+
+def one_shot(args: argparse.Namespace) -> None:
+    """Each command as a fresh process, on the long campaign and on ten times its history."""
     compileall.compile_file(FLOOR, quiet=1)
     compileall.compile_file(FLOOR_RICH, quiet=1)
     base = args.keep or Path(tempfile.mkdtemp(prefix="drunagor-bench-"))
@@ -271,7 +275,6 @@ def main() -> None:
     for label, _ in tty_commands:
         a = med[f"tty {label}"]
         print(f"{label:<16}{a * 1000:9.1f}{a / tty_floor:9.2f}{'<=1.2 ' + ('ok' if a / tty_floor <= 1.2 else 'OVER'):>9}")
-    table_session(args.runs)
     if not args.keep:
         shutil.rmtree(base, ignore_errors=True)
 
@@ -460,7 +463,8 @@ def table_session(runs: int) -> None:
     med = {k: statistics.median(v) for k, v in inside.items()}
     print(f"\ntable session (drunagor play) on campaigns/example, {runs} runs each, medians; piped: the line "
           "to its output;\non a pty (80 columns, colour): the line to the next prompt and toolbar drawn")
-    print(f"{'command':<24}{'one-shot ms':>12}{'session ms':>11}  {'target':<28}{'pty one-shot':>13}{'pty session':>12}")
+    print(f"{'command':<24}{'one-shot ms':>12}{'session ms':>11}  {'target':<28}"
+          f"{'pty one-shot':>13}{'pty session':>12}")
     for label, line, read in PLAY_COMMANDS:
         ms = med[label] * 1000
         if read is None:
