@@ -29,6 +29,7 @@ from ..cli.terminal import term
 from .watch import stamp
 
 LEAVE = ("exit", "quit")
+INTERRUPTED = 130  # the exit code of a command stopped by Ctrl-C (Typer's, a shell's)
 MAX_DETAIL = 200  # characters of an unexpected exception's text in its one line
 
 
@@ -111,14 +112,15 @@ class Dispatcher:
         """run() that reports anything unexpected in one line instead of a traceback."""
         before = stamp(self.root)
         try:
-            return self.run(words)
+            code = self.run(words)
+            if code != INTERRUPTED:
+                return code
+            message = f"interrupted: {self.name(words)}"  # Ctrl-C, which Typer turns into exit 130
         except KeyboardInterrupt:
-            message = f"interrupted: {self.name(words)}"
-            code = 130
+            message, code = f"interrupted: {self.name(words)}", INTERRUPTED
         except Exception as exc:  # a defect in a command: one line, and the session goes on
             detail = " ".join(f"{type(exc).__name__}: {exc}".split())[:MAX_DETAIL]
-            message = f"internal error in '{self.name(words)}': {detail}"
-            code = 1
+            message, code = f"internal error in '{self.name(words)}': {detail}", 1
         finally:
             _flush()
         gc.collect()  # a Campaign the traceback held would keep its lock while the prompt waits

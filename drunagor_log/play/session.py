@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import IO, Iterator
 
 from ..cli.terminal import term
-from .dispatch import Dispatcher
+from .dispatch import Dispatcher, Outcome
 
 PROMPT = "drunagor> "
 MAX_LINE = 64 * 1024  # bytes of one line of a script; a longer one is refused, never held whole
@@ -82,16 +82,26 @@ def prompt_loop(root: Path, front: list[str]) -> int:
             return 0
 
 
-def script_loop(dispatcher: Dispatcher, stream: IO) -> int:
+def script_loop(dispatcher: Dispatcher, stream: IO | None) -> int:
     failed = 0
-    for number, line in _lines(stream):
-        where = f"line {number}"
-        outcome = dispatcher.refuse(line.message, where) if isinstance(line, _Bad) \
-            else dispatcher.handle(line, where)
-        if outcome.leave:
-            break
-        failed = failed or outcome.code
+    if stream is None:  # started with standard input closed: no line to run
+        return 0
+    try:
+        for number, line in _lines(stream):
+            outcome = _run_line(dispatcher, number, line)
+            if outcome.leave:
+                break
+            failed = failed or outcome.code
+    except (OSError, ValueError) as exc:  # standard input closed, or not readable at all
+        term.error(f"cannot read the lines from standard input ({getattr(exc, 'strerror', None) or exc}); "
+                   "give them through a pipe or a file: drunagor play < events.txt")
+        return failed or 2
     return failed
+
+
+def _run_line(dispatcher: Dispatcher, number: int, line: str | _Bad) -> Outcome:
+    where = f"line {number}"
+    return dispatcher.refuse(line.message, where) if isinstance(line, _Bad) else dispatcher.handle(line, where)
 
 
 class _Bad:

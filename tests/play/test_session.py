@@ -94,6 +94,7 @@ def test_ctrl_c_inside_a_command_is_reported_and_the_session_goes_on(dispatcher,
 
     monkeypatch.setattr(adventure, "odds", interrupted)
     assert dispatcher.handle("odds").code == 130  # Typer's code for it, as the one-shot command has
+    assert capsys.readouterr().err == "error: interrupted: odds; files untouched\n"
     monkeypatch.undo()
     assert dispatcher.handle("odds").code == 0
 
