@@ -21,7 +21,7 @@ from prompt_toolkit.document import Document
 from ..cli import completion
 from ..cli.app import COMMANDS, command_typed
 from .dispatch import LEAVE, Dispatcher, session_words
-from .watch import stamp
+from .watch import Busy, stamp, without_waiting
 
 MAX_CANDIDATES = 200
 SAFE = re.compile(r"[\w@%+=:,./-]+")  # a word the session's split keeps as it is
@@ -89,7 +89,11 @@ class Candidates:
             mapped, option = [*mapped, name], False
         key = (tuple(mapped), option)
         if key not in self._kept:
-            self._kept[key] = self.ask(mapped, "-" if option else "")
+            try:
+                with without_waiting(self.dispatcher.root):
+                    self._kept[key] = self.ask(mapped, "-" if option else "")
+            except Busy:  # another drunagor is writing: nothing offered now, asked again at the next key
+                return []
         low = incomplete.casefold()
         return [(v, h) for v, h in self._kept[key] if v.casefold().startswith(low)][:MAX_CANDIDATES]
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Optional
 
-from .watch import stamp
+from .watch import Busy, stamp, without_waiting
 
 Fragment = tuple[str, str]
 Item = list[Fragment]
@@ -49,11 +49,15 @@ class Status:
     def fragments(self, width: int) -> list[Fragment]:
         """The toolbar's text, wrapped to `width` columns."""
         now = stamp(self.root)
+        busy = False
         if now != self._stamp:
-            self._items = self.read()
-            self._stamp = now
+            try:
+                self._items, self._stamp = self.read(), now
+            except Busy:  # another drunagor is writing: the last board, read again at the next redraw
+                busy = True
         out: list[Fragment] = []
-        for row in self._items:
+        rows = self._items + ([[self._text("(another drunagor is writing)", "status.warn")]] if busy else [])
+        for row in rows:
             for line in wrap(row, width):
                 if out:
                     out.append(("", "\n"))
@@ -68,6 +72,8 @@ class Status:
         announce, campaign.announce = campaign.announce, None  # never print into the prompt
         try:
             data, warnings = _table(self.root)
+        except Busy:
+            raise
         except DrunagorError as exc:
             return [[self._text(self.root.name, "status.head"), self._text(_short(exc))]]
         except Exception as exc:  # the toolbar never takes the session down
@@ -86,7 +92,7 @@ def _table(root: Path) -> tuple[dict[str, Any], list[str]]:
     from ..campaign import Campaign
     from ..ops import adventure as ops
 
-    with Campaign(root) as c:
+    with without_waiting(root), Campaign(root) as c:  # the Campaign takes the same lock again, at once
         change = ops.show(c)
         return change.data, [*c.warnings, *change.warnings]
 

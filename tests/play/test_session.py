@@ -219,3 +219,42 @@ def test_a_history_that_cannot_be_written_is_no_failure(tmp_path):
     h = CampaignHistory(blocked / "history" / "x")
     h.store_string("odds")  # no exception
     assert list(h.load_history_strings()) == []
+
+
+# ------------------------------------------------------------------ another program writing meanwhile
+
+def writer_holding_the_lock(example):
+    """Another process holding the campaign's exclusive lock (a long `drunagor sync`, say)."""
+    import subprocess
+    import sys
+
+    code = ("import sys, time\nfrom pathlib import Path\nfrom drunagor_log.store import CampaignLock\n"
+            "with CampaignLock(Path(sys.argv[1])):\n    print('held', flush=True)\n    time.sleep(30)\n")
+    proc = subprocess.Popen([sys.executable, "-c", code, str(example)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None and proc.stdout.readline() == "held\n"
+        yield proc
+    finally:
+        proc.kill()
+        proc.wait(timeout=20)
+
+
+def test_the_toolbar_and_completion_never_wait_for_another_writer(example, dispatcher, monkeypatch):
+    import time
+
+    monkeypatch.setenv("DRUNAGOR_LOCK_TIMEOUT", "20")
+    board = status.Status(example, colour=False)
+    first = board.fragments(200)
+    ask = Candidates(dispatcher)
+    path = example / "adventure.toml"
+    path.write_text(path.read_text().replace("bag = { red = 2,", "bag = { red = 5,"))
+    proc = None
+    for proc in writer_holding_the_lock(example):
+        start = time.monotonic()
+        shown = "".join(t for _, t in board.fragments(200))
+        assert shown == "".join(t for _, t in first) + "\n(another drunagor is writing)"  # the last board
+        assert ask(["hero", "show"], "") == []
+        assert time.monotonic() - start < 5  # far below the lock's 20 s: nothing waited for it
+    assert proc is not None
+    assert "bag 10:" in "".join(t for _, t in board.fragments(200))  # read once the writer is done
+    assert [v for v, _ in ask(["hero", "show"], "")] == ["Andreas", "Catharina", "Nyx", "Vacrem"]
