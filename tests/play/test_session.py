@@ -48,13 +48,13 @@ def test_a_line_is_split_as_a_shell_splits_it_and_an_open_quote_is_refused():
 
 
 def test_an_unexpected_exception_is_one_line_and_the_session_goes_on(dispatcher, example, capsys, monkeypatch):
-    from drunagor_log.ops import adventure
+    from drunagor_log.ops import board
 
     def broken(c, *args, **kwargs):
         c.story  # noqa: B018  (the campaign is open, its lock held, when the defect strikes)
         raise RuntimeError("boom\nat the second line")
 
-    monkeypatch.setattr(adventure, "add_monster", broken)
+    monkeypatch.setattr(board, "add_monster", broken)
     before = snapshot(example)
     outcome = dispatcher.handle("monster add Horde")
     out, err = capsys.readouterr()
@@ -70,16 +70,16 @@ def test_an_unexpected_exception_is_one_line_and_the_session_goes_on(dispatcher,
 
 
 def test_a_defect_after_the_write_says_the_write_is_whole(dispatcher, example, capsys, monkeypatch):
-    from drunagor_log.ops import adventure
+    from drunagor_log.ops import board
 
-    real = adventure.add_monster
+    real = board.add_monster
 
     def saves_then_breaks(c, *args, **kwargs):
         real(c, *args, **kwargs)
         c.save()
         raise KeyError("after the save")
 
-    monkeypatch.setattr(adventure, "add_monster", saves_then_breaks)
+    monkeypatch.setattr(board, "add_monster", saves_then_breaks)
     assert dispatcher.handle("monster add Horde").code == 1
     assert capsys.readouterr().err == ("error: internal error in 'monster add': KeyError: 'after the save'; "
                                        "its changes were written whole before it stopped\n")
@@ -87,12 +87,12 @@ def test_a_defect_after_the_write_says_the_write_is_whole(dispatcher, example, c
 
 
 def test_ctrl_c_inside_a_command_is_reported_and_the_session_goes_on(dispatcher, capsys, monkeypatch):
-    from drunagor_log.ops import adventure
+    from drunagor_log.ops import odds
 
     def interrupted(c):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(adventure, "odds", interrupted)
+    monkeypatch.setattr(odds, "odds", interrupted)
     assert dispatcher.handle("odds").code == 130  # Typer's code for it, as the one-shot command has
     assert capsys.readouterr().err == "error: interrupted: odds; files untouched\n"
     monkeypatch.undo()
