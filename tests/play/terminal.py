@@ -14,7 +14,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from tests.attack.bounded import drunagor_script
+from tests.play.runner import script as drunagor_script
 
 ESCAPES = re.compile(r"\x1b\[[0-9;?<>=]*[ -/]*[@-~]"  # CSI: colours, cursor moves, modes
                      r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][0-9A-Za-z]|\x1b[=>78cDEHM]")

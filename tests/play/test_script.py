@@ -9,7 +9,7 @@ import shutil
 
 import pytest
 
-from tests.attack import bounded
+from tests.play import runner
 from tests.conftest import EXAMPLE, snapshot
 
 # Twenty table events on the example (chapter 05 under way, raid card face B, 4 monsters): writes,
@@ -52,11 +52,11 @@ def test_twenty_table_events_print_and_write_what_the_one_shot_commands_do(tmp_p
     one_shot, session = _copy(tmp_path, "one-shot"), _copy(tmp_path, "session")
     out, err, codes = "", "", []
     for line in EVENTS:
-        r = bounded.drunagor("-C", str(one_shot), *shlex.split(line), surface="play", env=_env(), cwd=tmp_path)
+        r = runner.drunagor("-C", str(one_shot), *shlex.split(line), env=_env(), cwd=tmp_path)
         out, err = out + r.stdout, err + r.stderr
         codes.append(r.returncode)
     assert codes.count(0) == 18 and codes[15] != 0 and codes[18] == 2  # the refusal and the slip
-    r = bounded.drunagor("-C", str(session), "play", surface="play", env=_env(), cwd=tmp_path,
+    r = runner.drunagor("-C", str(session), "play", env=_env(), cwd=tmp_path,
                          input="\n".join(EVENTS) + "\n")
     assert r.stdout == out
     assert r.stderr == err
@@ -68,7 +68,7 @@ def test_twenty_table_events_print_and_write_what_the_one_shot_commands_do(tmp_p
 def test_a_line_the_session_refuses_names_its_line_and_the_script_goes_on(example):
     script = "\n".join(["# the table, round 3", "", 'monster add "Grem', "play", "monster add Horde", "exit",
                         "monster add Horde"]) + "\n"
-    r = bounded.drunagor("-C", str(example), "play", surface="play", env=_env(), input=script)
+    r = runner.drunagor("-C", str(example), "play", env=_env(), input=script)
     assert r.stdout == "Horde placed in slot 5 (dark red)\n"  # once: `exit` ends the script
     assert r.stderr == (
         'error: line 3: a quote is not closed: monster add "Grem; quote a name with spaces whole, '
@@ -80,7 +80,7 @@ def test_a_line_the_session_refuses_names_its_line_and_the_script_goes_on(exampl
 def test_a_line_too_long_or_not_utf8_is_refused_whole(example):
     before = snapshot(example)
     script = b"monster add " + b"x" * 70_000 + b"\nmonster add \xff\nodds --json\n"
-    r = bounded.drunagor("-C", str(example), "play", surface="play", env=_env(), input=script)
+    r = runner.drunagor("-C", str(example), "play", env=_env(), input=script)
     assert r.stderr == ("error: line 1: longer than 65536 bytes; nothing of it was run\n"
                         "error: line 2: not UTF-8 text; nothing of it was run\n")
     assert r.stdout.startswith("{\n") and r.returncode == 2
@@ -88,13 +88,13 @@ def test_a_line_too_long_or_not_utf8_is_refused_whole(example):
 
 
 def test_a_command_in_a_script_never_reads_the_rest_of_the_script(example):
-    r = bounded.drunagor("-C", str(example), "play", surface="play", env=_env(), input="import -\nodds\n")
+    r = runner.drunagor("-C", str(example), "play", env=_env(), input="import -\nodds\n")
     assert "Chance it summons: 2/7 (28.6%)" in r.stdout  # the line after `import -` still ran
     assert r.stderr.startswith("error: ")
 
 
 def test_no_campaign_is_a_usage_slip_at_once(tmp_path):
-    r = bounded.drunagor("play", surface="play", env=_env(), cwd=tmp_path, input="odds\n")
+    r = runner.drunagor("play", env=_env(), cwd=tmp_path, input="odds\n")
     assert r.returncode == 2
     assert r.stderr.startswith("error: no campaign here") and r.stdout == ""
 
@@ -115,7 +115,8 @@ def test_a_script_through_a_pipe_does_not_import_prompt_toolkit_either(example):
 
     env = {"PATH": "/usr/bin:/bin", "NO_COLOR": "1", "HOME": str(example),
            "XDG_CACHE_HOME": os.environ["XDG_CACHE_HOME"]}
-    r = bounded.run([sys.executable, "-c", PROBE, json.dumps(["-C", str(example), "play"])], surface="play",
+    env.update({k: os.environ[k] for k in ("SYSTEMROOT",) if k in os.environ})  # Windows' Python needs it
+    r = runner.run([sys.executable, "-c", PROBE, json.dumps(["-C", str(example), "play"])],
                     env=env, input="odds\n")
     assert "Chance it summons: 2/7 (28.6%)" in r.stdout
     [line] = [x for x in r.stderr.splitlines() if x.startswith("MODULES ")]

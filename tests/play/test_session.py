@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from drunagor_log.play import status
 from drunagor_log.play.complete import Candidates, partial, quoted
 from drunagor_log.play.dispatch import Dispatcher, LineRefused, session_words, split
-from tests.attack import bounded
+from tests.play import runner
 from tests.conftest import snapshot
 
 
@@ -62,7 +62,7 @@ def test_an_unexpected_exception_is_one_line_and_the_session_goes_on(dispatcher,
     assert err == "error: internal error in 'monster add': RuntimeError: boom at the second line; files untouched\n"
     assert snapshot(example) == before
     # its lock went with it: another drunagor writes at once (exit 0, not 4)
-    other = bounded.drunagor("-C", str(example), "monster", "add", "Horde", surface="play",
+    other = runner.drunagor("-C", str(example), "monster", "add", "Horde",
                              env={**os.environ, "NO_COLOR": "1"})
     assert (other.returncode, other.stdout) == (0, "Horde placed in slot 5 (dark red)\n")
     assert dispatcher.handle("odds").code == 0

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.attack import bounded
+from tests.play import runner
 from tests.conftest import snapshot
 
 if sys.platform == "win32":  # pragma: no cover
@@ -125,7 +125,7 @@ def test_another_drunagor_writes_while_the_session_waits_and_the_next_command_se
     s.line("adventure show")
     s.expect("Last at the table:")
     s.settle()
-    other = bounded.drunagor("-C", str(example), "monster", "add", "Horde", surface="play",
+    other = runner.drunagor("-C", str(example), "monster", "add", "Horde",
                              env=_env(NO_COLOR="1"))
     assert (other.returncode, other.stdout, other.stderr) == (0, "Horde placed in slot 5 (dark red)\n", "")
     s.expect("5: Horde")  # the toolbar follows while it waits
