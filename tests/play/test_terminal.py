@@ -83,6 +83,12 @@ def test_the_toolbar_shows_the_table_and_follows_a_raid(session):
     s.expect("the card now shows")
     s.expect("face A (seed 1)")
     s.expect("raid face A")  # the toolbar drawn under the next prompt
+    s.line("cube Nyx trauma +1")
+    s.expect("Nyx receives 1 Trauma Cube: 1 held, 1 can be held")
+    s.expect("cubes:  Nyx trauma 1/1")  # one more defeats Nyx
+    s.line("cube Nyx trauma +1")
+    s.expect("the adventure fails")
+    s.expect("LOST: ")
 
 
 def test_the_toolbar_is_plain_text_under_no_color(session):
