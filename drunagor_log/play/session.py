@@ -29,9 +29,11 @@ MAX_LINE = 64 * 1024  # bytes of one line of a script; a longer one is refused, 
 def run(option: str | None) -> int:
     """The session on the campaign `-C`/`--campaign` names (or the one found as every command finds
     it); its exit code."""
-    from ..campaign import find_campaign
+    from ..campaign import Campaign, find_campaign
 
     root = find_campaign(option)
+    with Campaign(root):  # opened as every command opens it: an interrupted write finished, conflicts refused
+        pass
     front = ["-C", option or str(root)] + (["--no-color"] if term.no_color else [])
     if _is_terminal(sys.stdin) and _is_terminal(sys.stdout):
         return prompt_loop(root, front)

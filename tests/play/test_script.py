@@ -123,3 +123,11 @@ def test_a_script_through_a_pipe_does_not_import_prompt_toolkit_either(example):
     mods = set(json.loads(line[len("MODULES "):]))
     assert "drunagor_log.play.dispatch" in mods
     assert "prompt_toolkit" not in top(mods)
+
+
+def test_a_campaign_with_conflict_markers_stops_the_session_at_once(example):
+    path = example / "heroes" / "nyx.toml"
+    path.write_text(path.read_text() + "<<<<<<< HEAD\nplayer = \"Ana\"\n=======\nplayer = \"Bo\"\n>>>>>>> theirs\n")
+    r = runner.drunagor("-C", str(example), "play", env=_env(), input="odds\n")
+    assert (r.returncode, r.stdout) == (3, "")
+    assert r.stderr.startswith("error: ") and "conflict-markers: unresolved git conflict markers" in r.stderr
