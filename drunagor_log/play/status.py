@@ -13,6 +13,7 @@ every style is empty and the rune marks are left out: the words say everything t
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any, Optional
 
@@ -75,7 +76,7 @@ class Status:
         except Busy:
             raise
         except DrunagorError as exc:
-            return [[self._text(self.root.name, "status.head"), self._text(_short(exc))]]
+            return [[self._text(self.root.name, "status.head"), self._text(_short(self.root, exc))]]
         except Exception as exc:  # the toolbar never takes the session down
             return [[self._text(f"status unavailable: {type(exc).__name__}", "status.warn")]]
         finally:
@@ -97,11 +98,16 @@ def _table(root: Path) -> tuple[dict[str, Any], list[str]]:
         return change.data, [*c.warnings, *change.warnings]
 
 
-def _short(exc: Any) -> str:
+def _short(root: Path, exc: Any) -> str:
     """An error in a line of the toolbar: what is wrong, without the remedy's detail."""
-    if getattr(exc, "rule", None) == "adventure":
+    from ..campaign import ADVENTURE
+
+    if not os.path.lexists(root / ADVENTURE):
         return "no adventure under way (adventure start begins the next chapter)"
-    return str(exc.message)
+    if not exc.file:
+        return str(exc.message)
+    line = f":{exc.line}" if exc.line else ""
+    return f"{Path(exc.file).name}{line}: {exc.message}"
 
 
 def board_rows(d: dict[str, Any], campaign: str, *, colour: bool) -> list[list[Item]]:

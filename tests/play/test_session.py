@@ -187,6 +187,12 @@ def test_the_toolbar_says_when_no_adventure_is_under_way(example):
         "example  no adventure under way (adventure start begins the next chapter)"]
 
 
+def test_the_toolbar_names_what_is_wrong_with_a_broken_file(example):
+    (example / "adventure.toml").write_text("schema = 1\nchapter = \n")
+    [line] = _text(status.Status(example, colour=False).read())
+    assert line == "example  adventure.toml:2: not valid TOML: Invalid value"
+
+
 @given(st.lists(st.text(min_size=0, max_size=60), max_size=12), st.integers(10, 120))
 def test_toolbar_lines_fit_the_terminal(words, width):
     for line in status.wrap([[("", w)] for w in words], width):
