@@ -297,6 +297,15 @@ class PipedSession:
         env = dict(os.environ, NO_COLOR="1")
         self.proc = subprocess.Popen([exe, "-C", str(root), "play"], cwd=REPO, env=env, stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        self.last_cpu = 0.0  # CPU seconds the last timed line cost the session
+
+    def cpu(self) -> float:
+        """Seconds of CPU the session has used (Linux's schedstat, in ns; 0 elsewhere)."""
+        try:
+            with open(f"/proc/{self.proc.pid}/schedstat") as f:
+                return int(f.read().split()[0]) / 1e9
+        except (OSError, ValueError, IndexError):
+            return 0.0
 
     def time(self, line: str, expected: bytes) -> float:
         import select
@@ -304,6 +313,7 @@ class PipedSession:
         assert self.proc.stdin is not None and self.proc.stdout is not None
         fd = self.proc.stdout.fileno()
         got = b""
+        cpu = self.cpu()
         t = time.perf_counter()
         self.proc.stdin.write(line.encode() + b"\n")
         self.proc.stdin.flush()
@@ -314,6 +324,7 @@ class PipedSession:
                 raise SystemExit(f"the session stopped answering {line!r} (got {got!r})")
             got += chunk
         elapsed = time.perf_counter() - t
+        self.last_cpu = self.cpu() - cpu
         if got != expected:
             raise SystemExit(f"in the session {line!r} printed {got!r}, the one-shot command {expected!r}")
         return elapsed
@@ -409,16 +420,57 @@ def fsync_floor(root: Path, runs: int = 21) -> float:
     return statistics.median(samples)
 
 
+def cpu_once(cmd: list[str], reset=None) -> float:
+    """CPU seconds (user + system) of one fresh process: what it costs whatever else the machine runs."""
+    import resource
+
+    if reset:
+        reset()
+    env = dict(os.environ, NO_COLOR="1")
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(cmd, cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
 def table_session(runs: int) -> None:
     """The one-shot commands against the same lines inside `drunagor play`, on campaigns/example."""
-    import shlex
-
     exe = shutil.which("drunagor", path=str(Path(sys.executable).parent)) or shutil.which("drunagor")
     if not exe:
         raise SystemExit("the drunagor script is not installed (run the README's install first)")
     base = Path(tempfile.mkdtemp(prefix="drunagor-play-"))
     root = base / "example"
     shutil.copytree(REPO / "campaigns" / "example", root)
+    samples = _session_samples(exe, root, runs)
+    med = {key: statistics.median(v) * 1000 for key, v in samples.items()}
+    print(f"\ntable session (drunagor play) on campaigns/example, {runs} runs each, medians in ms; piped: the line "
+          "to its output;\npty (80 columns, colour): the line to the next prompt and toolbar drawn; cpu: the CPU "
+          "time used (user + system;\nthe session's from /proc, Linux only), which the machine's load does not "
+          "inflate")
+    print(f"{'command':<24}{'one-shot':>9}{'session':>9}  {'target':<28}{'pty one-shot':>13}{'pty session':>12}"
+          f"{'cpu one-shot':>13}{'cpu session':>12}")
+    for label, line, read in PLAY_COMMANDS:
+        ms = med["session", label]
+        if read is None:
+            target = "<=10 ms " + ("ok" if ms <= 10 else "OVER")
+        else:
+            ratio = ms / med["session", read]
+            target = f"{ratio:.2f}x {read} " + ("ok" if ratio <= 2 else "OVER")
+        print(f"{line:<24}{med['one-shot', label]:9.1f}{ms:9.1f}  {target:<28}{med['pty one-shot', label]:13.1f}"
+              f"{med['pty session', label]:12.1f}{med['cpu one-shot', label]:13.1f}{med['cpu session', label]:12.1f}")
+    print(f"an atomic write's fsyncs on this disk (the file, its folder): {fsync_floor(root) * 1000:.1f} ms")
+    play, show, tty_show = med["start", "play"], med["start", "show"], med["start", "pty show"]
+    print(f"session start (pty, first prompt and toolbar) {play:.1f} ms: {play / tty_show:.2f}x one-shot show on the "
+          f"same pty ({tty_show:.1f} ms), {play / show:.2f}x piped ({show:.1f} ms); target <=2x "
+          + ("ok" if play <= 2 * tty_show else "OVER"))
+    shutil.rmtree(base, ignore_errors=True)
+
+
+def _session_samples(exe: str, root: Path, runs: int) -> dict[tuple[str, str], list[float]]:
+    """Seconds per (how, command): each way of running each line, taking turns, the first round a
+    warm-up (imports, caches) that is not counted; adventure.toml put back before every run."""
+    import shlex
+
     state = (root / "adventure.toml").read_bytes()
 
     def reset() -> None:
@@ -430,56 +482,31 @@ def table_session(runs: int) -> None:
         reset()
         expected[label] = subprocess.run([exe, "-C", str(root), *shlex.split(line)], cwd=REPO, env=env,
                                          capture_output=True, check=True).stdout
-    session = PipedSession(exe, root)
-    tty = TtySession(exe, root)
-    one_shot: dict[str, list[float]] = {label: [] for label, _, _ in PLAY_COMMANDS}
-    inside: dict[str, list[float]] = {label: [] for label, _, _ in PLAY_COMMANDS}
-    on_tty: dict[str, list[float]] = {label: [] for label, _, _ in PLAY_COMMANDS}
-    tty_one_shot: dict[str, list[float]] = {label: [] for label, _, _ in PLAY_COMMANDS}
-    starts: dict[str, list[float]] = {"play": [], "show": [], "tty show": []}
-    for n in range(runs + 1):  # the first round warms up (imports, caches) and is not counted
+    piped, tty = PipedSession(exe, root), TtySession(exe, root)
+    samples: dict[tuple[str, str], list[float]] = {}
+    for n in range(runs + 1):
+        got: dict[tuple[str, str], float] = {}
         for label, line, _ in PLAY_COMMANDS:
-            a = run_once([exe, "-C", str(root), *shlex.split(line)], reset)
+            cmd = [exe, "-C", str(root), *shlex.split(line)]
+            got["one-shot", label] = run_once(cmd, reset)
             reset()
-            b = session.time(line, expected[label])
-            c = run_once_tty([exe, "-C", str(root), *shlex.split(line)], reset)
+            got["session", label] = piped.time(line, expected[label])
+            got["cpu session", label] = piped.last_cpu
+            got["cpu one-shot", label] = cpu_once(cmd, reset)
+            got["pty one-shot", label] = run_once_tty(cmd, reset)
             reset()
-            d = tty.time(line)
+            got["pty session", label] = tty.time(line)
             reset()
+        got["start", "play"] = session_start(exe, root)
+        got["start", "show"] = run_once([exe, "-C", str(root), "show"])
+        got["start", "pty show"] = run_once_tty([exe, "-C", str(root), "show"])
+        for key, value in got.items():
             if n:
-                one_shot[label].append(a)
-                inside[label].append(b)
-                tty_one_shot[label].append(c)
-                on_tty[label].append(d)
-        a, b, c = (session_start(exe, root), run_once([exe, "-C", str(root), "show"]),
-                   run_once_tty([exe, "-C", str(root), "show"]))
-        if n:
-            starts["play"].append(a)
-            starts["show"].append(b)
-            starts["tty show"].append(c)
-    session.close()
+                samples.setdefault(key, []).append(value)
+    piped.close()
     tty.close()
     reset()
-    med = {k: statistics.median(v) for k, v in inside.items()}
-    print(f"\ntable session (drunagor play) on campaigns/example, {runs} runs each, medians; piped: the line "
-          "to its output;\non a pty (80 columns, colour): the line to the next prompt and toolbar drawn")
-    print(f"{'command':<24}{'one-shot ms':>12}{'session ms':>11}  {'target':<28}"
-          f"{'pty one-shot':>13}{'pty session':>12}")
-    for label, line, read in PLAY_COMMANDS:
-        ms = med[label] * 1000
-        if read is None:
-            target = "<=10 ms " + ("ok" if ms <= 10 else "OVER")
-        else:
-            ratio = med[label] / med[read]
-            target = f"{ratio:.2f}x {read} " + ("ok" if ratio <= 2 else "OVER")
-        print(f"{line:<24}{statistics.median(one_shot[label]) * 1000:12.1f}{ms:11.1f}  {target:<28}"
-              f"{statistics.median(tty_one_shot[label]) * 1000:13.1f}{statistics.median(on_tty[label]) * 1000:12.1f}")
-    print(f"an atomic write's fsyncs on this disk (the file, its folder): {fsync_floor(root) * 1000:.1f} ms")
-    play, show, tty_show = (statistics.median(starts[k]) for k in ("play", "show", "tty show"))
-    print(f"session start (pty, first prompt and toolbar) {play * 1000:7.1f} ms: {play / tty_show:.2f}x one-shot show "
-          f"on the same pty ({tty_show * 1000:.1f} ms), {play / show:.2f}x piped ({show * 1000:.1f} ms); "
-          f"target <=2x " + ("ok" if play <= 2 * tty_show else "OVER"))
-    shutil.rmtree(base, ignore_errors=True)
+    return samples
 
 
 if __name__ == "__main__":
