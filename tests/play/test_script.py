@@ -12,15 +12,16 @@ import pytest
 from tests.play import runner
 from tests.conftest import EXAMPLE, snapshot
 
-# Twenty table events on the example (chapter 05 under way, raid card face B, 4 monsters): writes,
-# reads, --json, a refusal (an unknown monster) and a usage slip among them. Every draw is seeded.
+# Twenty table events on the example (chapter 05 under way, raid card face B, 4 monsters): writes (the
+# end of a round among them), reads, --json, a refusal (an unknown monster) and a usage slip. Every draw
+# is seeded.
 EVENTS = [
     "odds",
     "raid --seed 1",
     "monster add Horde",
     "draw --seed 3",
     'monster add "Gremlin Horde" --count 2',
-    "adventure show",
+    "round end --draws 2 --seed 4",
     "raid --seed 5",
     "monster remove 2",
     "pile add --runes gray=2",

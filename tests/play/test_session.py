@@ -160,7 +160,7 @@ def _text(rows) -> list[str]:
 
 def test_the_toolbar_reads_the_table(example):
     lines = _text(status.Status(example, colour=False).read())
-    assert lines == ["example: 05 Tempest Island  bag 7: red 2 blue 1 green 1 orange 0 gray 3  raid face B",
+    assert lines == ["example: 05 Tempest Island  round 1  bag 7: red 2 blue 1 green 1 orange 0 gray 3  raid face B",
                      "board:  1: Fell Asteris  2: Tidehunter  3: Gremlin Horde  4: Tidehunter"]
 
 
