@@ -19,7 +19,8 @@ from .terminal import term
 
 # Module under cli/commands/ of every top-level command, in the order `--help` lists them.
 MODULES = ("campaign", "story", "house", "heroes", "chest", "cards", "adventure", "round", "sheet", "gitcmds",
-           "maintenance", "shell", "interop")
+           "maintenance", "shell", "interop",
+           "drunagor_log.play.command")  # a dotted name: a front end's own module (the table session)
 COMMANDS = {
     "new": "campaign", "show": "campaign", "check": "campaign", "list": "campaign",
     "party": "story", "leader": "story", "follower": "story", "outcome": "story", "status": "story",
@@ -34,6 +35,7 @@ COMMANDS = {
     "completion": "shell",
     "import": "interop", "export": "interop",
     "sheet": "sheet",
+    "play": "drunagor_log.play.command",
 }
 GLOBAL_WITH_VALUE = ("-C", "--campaign")
 GLOBAL_FLAGS = ("--no-color",)
@@ -132,7 +134,7 @@ def build_app(only: Optional[str] = None, sub: Optional[str] = None) -> typer.Ty
     )
     app.callback()(_global)
     for name in MODULES if only is None else (COMMANDS[only],):
-        importlib.import_module(f"{__package__}.commands.{name}").register(app)
+        importlib.import_module(name if "." in name else f"{__package__}.commands.{name}").register(app)
     if only is not None:
         app.registered_commands = [c for c in app.registered_commands if _name(c) == only]
         app.registered_groups = [g for g in app.registered_groups if _name(g) == only]

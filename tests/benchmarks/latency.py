@@ -1,7 +1,7 @@
 """Latency benchmark (SPEC section 7): fresh processes of drunagor's commands against the
 framework's floor, on the long-campaign fixture and on a copy with ten times the history.
 
-    python tests/benchmarks/latency.py [--runs N] [--keep DIR]
+    python tests/benchmarks/latency.py [--runs N] [--keep DIR] [--play-only]
 
 It builds the fixtures with drunagor's own commands (in process, so the files are exactly what the
 tool writes), compiles the package's bytecode (what a normal install has), then times each command
@@ -9,6 +9,15 @@ as a fresh process N times and prints the medians and ratios. Targets: every com
 the floor's median (`--help` against the floor's `--help`); on ten times the history at most 1.1 x
 its own figure. The `reported` commands (`drunagor sheet`, which renders the whole campaign) are measured
 and printed the same way, with no target. Not a test: nothing here asserts, it measures and prints.
+
+The table session (`drunagor play`, SPEC 10) is measured on a copy of campaigns/example: each hot
+command as a fresh process against the same line inside one session, from the line written to the
+session's standard input to the last byte of its output read (the output is the one-shot command's,
+byte for byte, so the benchmark knows when it is complete); a writing line's file is put back before
+each run, outside the timing. Targets: in the session, `odds`, `adventure show` and `raid --dry-run`
+at most 10 ms (median), `raid` and `monster add` at most 2x their reads (`raid --dry-run`, `adventure
+show`); the session's start, from the process started to its first prompt and toolbar drawn in a
+pseudo-terminal, at most 2x the one-shot `show` (in the same pseudo-terminal, and piped).
 """
 
 from __future__ import annotations
@@ -180,10 +189,18 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=21, help="fresh processes per command (median taken)")
     ap.add_argument("--keep", type=Path, help="build the fixtures here and keep them")
+    ap.add_argument("--play-only", action="store_true", help="measure the table session only")
     args = ap.parse_args()
 
     sys.path.insert(0, str(REPO))
     compileall.compile_dir(REPO / "drunagor_log", quiet=1)
+    if not args.play_only:
+        one_shot(args)
+    table_session(args.runs)
+
+
+def one_shot(args: argparse.Namespace) -> None:
+    """Each command as a fresh process, on the long campaign and on ten times its history."""
     compileall.compile_file(FLOOR, quiet=1)
     compileall.compile_file(FLOOR_RICH, quiet=1)
     base = args.keep or Path(tempfile.mkdtemp(prefix="drunagor-bench-"))
@@ -261,6 +278,236 @@ def main() -> None:
         print(f"{label:<16}{a * 1000:9.1f}{a / tty_floor:9.2f}{'<=1.2 ' + ('ok' if a / tty_floor <= 1.2 else 'OVER'):>9}")
     if not args.keep:
         shutil.rmtree(base, ignore_errors=True)
+
+
+# ---------------------------------------------------------------------------------- the table session
+
+PLAY_COMMANDS = [  # label, line, the read it is held to (None: the 10 ms target)
+    ("odds", "odds", None),
+    ("adventure show", "adventure show", None),
+    ("raid --dry-run", "raid --dry-run --seed 1", None),
+    ("raid", "raid --seed 1", "raid --dry-run"),
+    ("monster add", "monster add Horde", "adventure show"),
+]
+
+
+class PipedSession:
+    """One `drunagor play` reading lines from a pipe: time a line until its known output is read."""
+
+    def __init__(self, exe: str, root: Path):
+        env = dict(os.environ, NO_COLOR="1")
+        self.proc = subprocess.Popen([exe, "-C", str(root), "play"], cwd=REPO, env=env, stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        self.last_cpu = 0.0  # CPU seconds the last timed line cost the session
+
+    def cpu(self) -> float:
+        """Seconds of CPU the session has used (Linux's schedstat, in ns; 0 elsewhere)."""
+        try:
+            with open(f"/proc/{self.proc.pid}/schedstat") as f:
+                return int(f.read().split()[0]) / 1e9
+        except (OSError, ValueError, IndexError):
+            return 0.0
+
+    def time(self, line: str, expected: bytes) -> float:
+        import select
+
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        fd = self.proc.stdout.fileno()
+        got = b""
+        cpu = self.cpu()
+        t = time.perf_counter()
+        self.proc.stdin.write(line.encode() + b"\n")
+        self.proc.stdin.flush()
+        while len(got) < len(expected):
+            ready, _, _ = select.select([fd], [], [], 30)
+            chunk = os.read(fd, 65536) if ready else b""
+            if not chunk:
+                raise SystemExit(f"the session stopped answering {line!r} (got {got!r})")
+            got += chunk
+        elapsed = time.perf_counter() - t
+        self.last_cpu = self.cpu() - cpu
+        if got != expected:
+            raise SystemExit(f"in the session {line!r} printed {got!r}, the one-shot command {expected!r}")
+        return elapsed
+
+    def close(self) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        self.proc.wait(timeout=30)
+
+
+class TtySession:
+    """One `drunagor play` in an 80-column pseudo-terminal with colour, as at the table."""
+
+    def __init__(self, exe: str, root: Path, cols: int = 80):
+        import fcntl
+        import pty
+        import struct
+        import termios
+
+        self.master, slave = pty.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, cols, 0, 0))
+        env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "COLUMNS")}
+        env["TERM"] = "xterm-256color"
+        self.started = time.perf_counter()
+        self.proc = subprocess.Popen([exe, "-C", str(root), "play"], cwd=REPO, env=env, stdin=slave, stdout=slave,
+                                     stderr=slave, start_new_session=True)
+        os.close(slave)
+        self.until(b"board:")  # the first prompt, its toolbar drawn
+        self.start = time.perf_counter() - self.started
+
+    def until(self, needle: bytes) -> None:
+        import select
+
+        seen = b""
+        while needle not in seen:
+            ready, _, _ = select.select([self.master], [], [], 30)
+            chunk = os.read(self.master, 65536) if ready else b""
+            if not chunk:
+                raise SystemExit(f"the session stopped: {seen[-500:]!r}")
+            if b"\x1b[6n" in chunk:  # a cursor position request: answered, as a terminal does
+                os.write(self.master, b"\x1b[1;1R")
+            seen += chunk
+
+    def time(self, line: str) -> float:
+        """From the line entered to the next prompt drawn with its toolbar (the output printed between)."""
+        self.drain()
+        t = time.perf_counter()
+        os.write(self.master, line.encode() + b"\r")
+        self.until(b"board:")
+        return time.perf_counter() - t
+
+    def drain(self, quiet: float = 0.3) -> None:
+        """Read until the terminal is quiet (the prompt drawn again once its position is known)."""
+        import select
+
+        while select.select([self.master], [], [], quiet)[0]:
+            chunk = os.read(self.master, 65536)
+            if b"\x1b[6n" in chunk:
+                os.write(self.master, b"\x1b[1;1R")
+
+    def close(self) -> None:
+        os.write(self.master, b"\x04")  # Ctrl-D
+        self.proc.wait(timeout=30)
+        os.close(self.master)
+
+
+def session_start(exe: str, root: Path) -> float:
+    """Seconds from starting `drunagor play` in a pseudo-terminal to its first prompt and toolbar."""
+    session = TtySession(exe, root)
+    session.close()
+    return session.start
+
+
+def fsync_floor(root: Path, runs: int = 21) -> float:
+    """Median seconds of what every write of the store pays the disk: a file written and fsynced,
+    renamed over another, its folder fsynced."""
+    samples = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        tmp, target = root / ".fsync-probe.tmp", root / ".fsync-probe"
+        with open(tmp, "wb") as f:
+            f.write(b"x" * 2048)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, target)
+        fd = os.open(root, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        samples.append(time.perf_counter() - t)
+    (root / ".fsync-probe").unlink()
+    return statistics.median(samples)
+
+
+def cpu_once(cmd: list[str], reset=None) -> float:
+    """CPU seconds (user + system) of one fresh process: what it costs whatever else the machine runs."""
+    import resource
+
+    if reset:
+        reset()
+    env = dict(os.environ, NO_COLOR="1")
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(cmd, cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def table_session(runs: int) -> None:
+    """The one-shot commands against the same lines inside `drunagor play`, on campaigns/example."""
+    exe = shutil.which("drunagor", path=str(Path(sys.executable).parent)) or shutil.which("drunagor")
+    if not exe:
+        raise SystemExit("the drunagor script is not installed (run the README's install first)")
+    base = Path(tempfile.mkdtemp(prefix="drunagor-play-"))
+    root = base / "example"
+    shutil.copytree(REPO / "campaigns" / "example", root)
+    samples = _session_samples(exe, root, runs)
+    med = {key: statistics.median(v) * 1000 for key, v in samples.items()}
+    print(f"\ntable session (drunagor play) on campaigns/example, {runs} runs each, medians in ms; piped: the line "
+          "to its output;\npty (80 columns, colour): the line to the next prompt and toolbar drawn; cpu: the CPU "
+          "time used (user + system;\nthe session's from /proc, Linux only), which the machine's load does not "
+          "inflate")
+    print(f"{'command':<24}{'one-shot':>9}{'session':>9}  {'target':<28}{'pty one-shot':>13}{'pty session':>12}"
+          f"{'cpu one-shot':>13}{'cpu session':>12}")
+    for label, line, read in PLAY_COMMANDS:
+        ms = med["session", label]
+        if read is None:
+            target = "<=10 ms " + ("ok" if ms <= 10 else "OVER")
+        else:
+            ratio = ms / med["session", read]
+            target = f"{ratio:.2f}x {read} " + ("ok" if ratio <= 2 else "OVER")
+        print(f"{line:<24}{med['one-shot', label]:9.1f}{ms:9.1f}  {target:<28}{med['pty one-shot', label]:13.1f}"
+              f"{med['pty session', label]:12.1f}{med['cpu one-shot', label]:13.1f}{med['cpu session', label]:12.1f}")
+    print(f"an atomic write's fsyncs on this disk (the file, its folder): {fsync_floor(root) * 1000:.1f} ms")
+    play, show, tty_show = med["start", "play"], med["start", "show"], med["start", "pty show"]
+    print(f"session start (pty, first prompt and toolbar) {play:.1f} ms: {play / tty_show:.2f}x one-shot show on the "
+          f"same pty ({tty_show:.1f} ms), {play / show:.2f}x piped ({show:.1f} ms); target <=2x "
+          + ("ok" if play <= 2 * tty_show else "OVER"))
+    shutil.rmtree(base, ignore_errors=True)
+
+
+def _session_samples(exe: str, root: Path, runs: int) -> dict[tuple[str, str], list[float]]:
+    """Seconds per (how, command): each way of running each line, taking turns, the first round a
+    warm-up (imports, caches) that is not counted; adventure.toml put back before every run."""
+    import shlex
+
+    state = (root / "adventure.toml").read_bytes()
+
+    def reset() -> None:
+        (root / "adventure.toml").write_bytes(state)
+
+    env = dict(os.environ, NO_COLOR="1")
+    expected = {}
+    for label, line, _ in PLAY_COMMANDS:
+        reset()
+        expected[label] = subprocess.run([exe, "-C", str(root), *shlex.split(line)], cwd=REPO, env=env,
+                                         capture_output=True, check=True).stdout
+    piped, tty = PipedSession(exe, root), TtySession(exe, root)
+    samples: dict[tuple[str, str], list[float]] = {}
+    for n in range(runs + 1):
+        got: dict[tuple[str, str], float] = {}
+        for label, line, _ in PLAY_COMMANDS:
+            cmd = [exe, "-C", str(root), *shlex.split(line)]
+            got["one-shot", label] = run_once(cmd, reset)
+            reset()
+            got["session", label] = piped.time(line, expected[label])
+            got["cpu session", label] = piped.last_cpu
+            got["cpu one-shot", label] = cpu_once(cmd, reset)
+            got["pty one-shot", label] = run_once_tty(cmd, reset)
+            reset()
+            got["pty session", label] = tty.time(line)
+            reset()
+        got["start", "play"] = session_start(exe, root)
+        got["start", "show"] = run_once([exe, "-C", str(root), "show"])
+        got["start", "pty show"] = run_once_tty([exe, "-C", str(root), "show"])
+        for key, value in got.items():
+            if n:
+                samples.setdefault(key, []).append(value)
+    piped.close()
+    tty.close()
+    reset()
+    return samples
 
 
 if __name__ == "__main__":

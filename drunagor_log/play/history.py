@@ -1,0 +1,77 @@
+"""The session's history, one file per campaign in the user's cache folder (never in the campaign
+folder, so never in its git repository).
+
+The folder is drunagor's disk cache (diskcache.folder(): XDG_CACHE_HOME/drunagor, else
+~/.cache/drunagor), under history/; the file is named after the campaign folder and a hash of its
+absolute path, so two campaigns called `example` keep two histories. The format is prompt_toolkit's
+FileHistory's (a `# time` line, then `+line` for each line entered). Only the last MAX_BYTES of the
+file are read at start; losing the history costs nothing, so a folder that cannot be written leaves the
+session without one, silently.
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import re
+from pathlib import Path
+from typing import Iterable, Optional
+
+from prompt_toolkit.history import History
+
+from .. import diskcache
+from .dispatch import LEAVE
+
+MAX_BYTES = 256 * 1024
+MAX_ENTRIES = 1000
+
+
+def history_path(root: Path) -> Optional[Path]:
+    """Where the history of the campaign at `root` lives; None if that would be inside the campaign."""
+    full = Path(os.path.abspath(root))
+    key = diskcache.bytes_stamp(str(full).encode("utf-8", "surrogateescape"))[1].hex()[:16]
+    name = re.sub(r"[^A-Za-z0-9_-]+", "-", full.name)[:40] or "campaign"
+    path = Path(os.path.abspath(diskcache.folder())) / "history" / f"{name}-{key}"
+    return None if path.is_relative_to(full) else path
+
+
+class CampaignHistory(History):
+    """prompt_toolkit's history, kept in one file; reads the file's tail, ignores every failure."""
+
+    def __init__(self, path: Path):
+        super().__init__()
+        self.path = path
+
+    def load_history_strings(self) -> Iterable[str]:
+        """The lines entered, newest first (prompt_toolkit's order)."""
+        try:
+            with open(self.path, "rb") as f:
+                f.seek(max(0, os.fstat(f.fileno()).st_size - MAX_BYTES))
+                text = f.read(MAX_BYTES).decode("utf-8", "replace")
+        except OSError:
+            return []
+        entries: list[list[str]] = []
+        fresh = True
+        for line in text.split("\n"):
+            if line.startswith("+"):
+                if fresh:
+                    entries.append([])
+                entries[-1].append(line[1:])
+                fresh = False
+            else:
+                fresh = True
+        return ["\n".join(e) for e in reversed(entries[-MAX_ENTRIES:])]
+
+    def append_string(self, string: str) -> None:
+        """Every line entered but the one that left (Up in the next session recalls the last command)."""
+        if string.strip() not in LEAVE:
+            super().append_string(string)
+
+    def store_string(self, string: str) -> None:
+        try:
+            os.makedirs(self.path.parent, mode=0o700, exist_ok=True)
+            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            with os.fdopen(fd, "a", encoding="utf-8", newline="\n") as f:
+                f.write(f"\n# {datetime.datetime.now()}\n" + "".join(f"+{line}\n" for line in string.split("\n")))
+        except (OSError, ValueError):
+            pass
