@@ -71,11 +71,14 @@ def sync(root: Path, keep: str | None, say: Say) -> None:
                          remedy="--keep mine keeps your values where both sides changed one, "
                          "--keep theirs the other players'")
     repository(root, "sync")
-    # the campaign lock, from the first commit to the push; no search for conflict markers: sync resolves them
-    with Campaign(root, write=True, markers=False):
+    # A merge left under way is vetted by finish_merge, which names who made the other side's change: the
+    # open's own look at the files would only see its result. No search for conflict markers either way:
+    # sync resolves them. The campaign lock is held from the first commit to the push.
+    under_way = merging(root)
+    with Campaign(root, write=True, markers=False, scan=not under_way):
         try:
             up = upstream(root)
-            if merging(root):
+            if under_way:
                 finish_merge(root, keep, say)
             else:
                 refuse_foreign(root)  # before anything is written
