@@ -164,7 +164,7 @@ def _chapter_to_start(c: Campaign, chapter: str | None) -> str:
             raise RuleError("the campaign is finished: every chapter is on the Adventure Track",
                             file=c.story_file.shown, rule="adventure-track (RB L961)")
         return nxt
-    ch = catalog.chapter_id(chapter)  # UnknownChapter: a UsageError ("give a chapter from 1 to 9")
+    ch = catalog.chapter_id(chapter)  # UnknownChapter: an unknown name of the game, exit 1
     if ch != nxt:
         raise RuleError(
             f"chapter {ch} is not the next chapter on the Adventure Track ("

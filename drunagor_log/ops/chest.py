@@ -20,7 +20,7 @@ from ..rules.chest import same_card
 from ..store import edit
 from ..values import record, replace
 from . import Change
-from .cards import close_to_known, resolve_card
+from .cards import resolve_card
 from .words import choice
 
 if TYPE_CHECKING:
@@ -55,7 +55,7 @@ def _name_to_add(story: Story, card: str, new: bool, facts_given: bool) -> str:
     names = [*(e["name"] for e in catalog.chest_cards()), *story.cards, *(x.name for x in story.chest_cards)]
     if not card.strip():
         raise UsageError("the card needs a name")
-    return resolve_card(card, names, new=new or (facts_given and not close_to_known(card, names)),
+    return resolve_card(card, names, new=new, facts=facts_given,
                         new_hint="if it is a card drunagor does not know, add --new to record it")
 
 
@@ -184,10 +184,12 @@ def _holders(c: Campaign) -> dict[str, list[tuple[str, str]]]:
     return holders
 
 
-def _plan_swap(c: Campaign, out: str, into: str, copies: int, type_: str | None, rarity: str | None) -> _SwapPlan:
+def _plan_swap(c: Campaign, out: str, into: str, copies: int, type_: str | None, rarity: str | None,
+               new: bool = False) -> _SwapPlan:
     type_ = choice(type_, chest.TYPES, "--type")
     rarity = choice(rarity, chest.RARITIES, "--rarity")
     story = c.story
+    into = _name_to_add(story, into, new, type_ is not None or rarity is not None)
     wrong = chest.conflicts(into, type_, rarity)
     if wrong:
         raise UsageError("; ".join(wrong), rule="chest-swap", remedy="leave the flag out: drunagor knows this card")
@@ -209,22 +211,22 @@ def _plan_swap(c: Campaign, out: str, into: str, copies: int, type_: str | None,
 
 
 def preview_swap(c: Campaign, out: str, into: str, copies: int = 1, type_: str | None = None,
-                 rarity: str | None = None) -> Change:
+                 rarity: str | None = None, new: bool = False) -> Change:
     """What `swap` would do, writing nothing: `summary` names the cards, `data` is the `--json` report
     (which Potions and Scrolls each holder returns, RB L361; whether this is a Camp phase)."""
-    s = _plan_swap(c, out, into, copies, type_, rarity)
+    s = _plan_swap(c, out, into, copies, type_, rarity, new)
     return Change(s.summary, data=s.report)
 
 
 def swap(c: Campaign, out: str, into: str, copies: int = 1, type_: str | None = None,
-         rarity: str | None = None) -> Change:
+         rarity: str | None = None, new: bool = False) -> Change:
     """Replace `copies` of a Potion or Scroll by one of the same type and rarity (RB L345, L363), in a
     Camp phase only; every Potion and Scroll the party owns goes back to the deck (RB L361)."""
     if c.adventure_file is not None:
         raise RuleError("an adventure is under way: the Chest deck can be changed only during a Camp phase "
                         "(RB L361)", rule="chest-swap", file=c.adventure_file.shown,
                         remedy="finish the adventure first (drunagor adventure end --won|--lost)")
-    s = _plan_swap(c, out, into, copies, type_, rarity)
+    s = _plan_swap(c, out, into, copies, type_, rarity, new)
     if s.back.unknown:
         who, items = next(iter(s.back.unknown.items()))
         raise UsageError(f"drunagor cannot tell whether {items[0]} ({who}) is a Potion or a Scroll, which the "

@@ -79,12 +79,12 @@ def find_leader(c: Campaign, query: str) -> Hero:
     """The active hero `query` names (case-insensitive, unique prefix); a retired hero is refused."""
     active = {h.name: h for h in c.active_heroes().values()}
     try:
-        return lookup(query, active, "active hero")
-    except UsageError as exc:
+        return lookup(query, active, "active hero", game=True)
+    except (UsageError, RuleError) as exc:
         retired = {h.name: h for h in c.heroes.values() if not h.active}
         try:
-            gone = lookup(query, retired, "hero")
-        except UsageError:
+            gone = lookup(query, retired, "hero", game=True)
+        except (UsageError, RuleError):
             gone = None
         names = ", ".join(sorted(active))
         remedy = f"the Party Leader is one of the active heroes: {names}" if active else \
@@ -93,7 +93,7 @@ def find_leader(c: Campaign, query: str) -> Hero:
             raise RuleError(f"{gone.name} has left the party (retired); the Party Leader must be an active hero",
                             file=c.story_file.shown, rule="leader", remedy=remedy) from None
         hint = exc.remedy + "; " if exc.remedy and "did you mean" in exc.remedy else ""
-        raise UsageError(exc.message, rule="leader", remedy=hint + remedy) from None
+        raise type(exc)(exc.message, rule="leader", remedy=hint + remedy) from None
 
 
 def set_leader(c: Campaign, hero: str) -> Change:
@@ -219,7 +219,7 @@ def chapter_arg(value: Any, c: Campaign | None = None) -> str:
         done = ""
         if c is not None and c.story.next_chapter() is None:
             done = "; the campaign is finished: chapter 09 is on the Adventure Track"
-        raise UsageError(f"no chapter {str(value)!r}: the Awakenings campaign has chapters 01 to 09{done}",
+        raise RuleError(f"no chapter {str(value)!r}: the Awakenings campaign has chapters 01 to 09{done}",
                          remedy="give a chapter number from 1 to 9") from None
 
 

@@ -289,14 +289,15 @@ def _untracked_limit(c: Campaign, minion: str) -> tuple[int, str]:
 
 def battalion(c: Campaign, monsters: Sequence[str], *, near: str | None = None, siege: bool = False,
               dry_run: bool = False, ranks: Sequence[str] | Mapping[str, str] | None = None,
-              on_board: int | None = None) -> Change:
+              on_board: int | None = None, new: bool = False) -> Change:
     """Summon a Monster Battalion NEAR a reference point: place what fits, the rest activate monsters
     (RB L1311-1321; siege, RB L1237). `ranks` gives monsters the catalog does not know ("NAME=RANK");
-    `on_board` is the monsters on the board when no adventure is under way (then required)."""
+    `on_board` is the monsters on the board when no adventure is under way (then required); `new`: a
+    monster name drunagor does not know is meant as typed (--new)."""
     _check_board_flag(c, on_board)
     given = rank_options(ranks)
     state = table_state(c) if c.adventure_file is not None else None
-    names, known_ranks, limits, new_ranks = _battalion_monsters(c, state, monsters, given)
+    names, known_ranks, limits, new_ranks = _battalion_monsters(c, state, monsters, given, new)
     if state is not None:
         with c.adventure_refusals():
             for name in dict.fromkeys(names):
@@ -316,11 +317,11 @@ def battalion(c: Campaign, monsters: Sequence[str], *, near: str | None = None, 
         notes.append(nothing_written(state is not None))
         return Change(notes=tuple(notes), data=data)
 
-    new = state.replace(monsters=result.board)
+    after = state.replace(monsters=result.board)
     for name, rank in new_ranks.items():
-        new = record_rank(new, name, rank)
+        after = record_rank(after, name, rank)
     summary = battalion_summary(result, reference)
-    c.record_event(state, new, {"event": "battalion", "text": summary})
+    c.record_event(state, after, {"event": "battalion", "text": summary})
     return Change(summary=f"battalion: {summary}", notes=tuple(notes), data=data)
 
 
@@ -353,17 +354,18 @@ def rank_options(values: Sequence[str] | Mapping[str, str] | None) -> dict[str, 
     return ranks
 
 
-def _battalion_monsters(c: Campaign, state: AdventureState | None, queries: Sequence[str], given: dict[str, str]
-                        ) -> tuple[list[str], dict[str, str], dict[str, int], dict[str, str]]:
+def _battalion_monsters(c: Campaign, state: AdventureState | None, queries: Sequence[str], given: dict[str, str],
+                        new: bool = False) -> tuple[list[str], dict[str, str], dict[str, int], dict[str, str]]:
     """(names, ranks, model limits, ranks to record) of the monsters summoned."""
     names: list[str] = []
     ranks: dict[str, str] = {}
     limits: dict[str, int] = {}
     new_ranks: dict[str, str] = {}
     for query in queries:
-        name = resolve_monster(query, state)
-        rank, new = _battalion_rank(state, name, given)
-        if new:
+        ranked = any(k.casefold() == query.strip().casefold() for k in given)  # its --rank: a fact flag
+        name = resolve_monster(query, state, new=new, facts=ranked)
+        rank, new_rank = _battalion_rank(state, name, given)
+        if new_rank:
             new_ranks[name] = rank or ""
         if rank:
             ranks[name] = rank

@@ -111,11 +111,11 @@ def class_finding(hero: Hero) -> Finding | None:
 
 
 def role_name(query: str) -> str:
-    """The Dungeon Role a command line names (any case, unique prefix), else a UsageError."""
+    """The Dungeon Role a command line names (any case, unique prefix), else a refusal (exit 1)."""
     from .. import catalog
     from ..names import lookup
 
-    return lookup(query, {r: r for r in catalog.ROLES}, "Dungeon Role")
+    return lookup(query, {r: r for r in catalog.ROLES}, "Dungeon Role", game=True)
 
 
 # ------------------------------------------------------------------------------------- the party

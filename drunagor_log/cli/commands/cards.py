@@ -7,13 +7,14 @@ from typing import Annotated, Optional
 import typer
 
 from ...ops import cards as cards_ops
-from ..common import CommitOpt, JsonOpt, open_campaign, perform, warn_all
+from ..common import game, CommitOpt, JsonOpt, open_campaign, perform, warn_all
 from ..terminal import term
 
 card_app = typer.Typer(help="Facts about cards recorded under [cards]: type, rarity, Epic, Rune position, kind.",
                        no_args_is_help=True)
 
-CardArg = Annotated[str, typer.Argument(metavar="NAME", help="The card (any case; a unique prefix is enough).")]
+CardArg = Annotated[str, typer.Argument(click_type=game("card"),
+        metavar="NAME", help="The card (any case; a unique prefix is enough).")]
 COLUMNS = ("type", "rarity", "epic", "position", "kind")
 
 
@@ -27,7 +28,7 @@ def _cell(value) -> str:
 
 @card_app.command("show")
 def card_show(
-    name: Annotated[Optional[str], typer.Argument(
+    name: Annotated[Optional[str], typer.Argument(click_type=game("card"),
         metavar="[NAME]", help="One card (default: every card recorded).")] = None,
     json: JsonOpt = False,
 ) -> None:

@@ -11,7 +11,7 @@ from typing import Annotated, Optional
 import typer
 
 from ...ops import story as story_ops
-from ..common import CommitOpt, ForceOpt, JsonOpt, open_campaign, perform, warn_all
+from ..common import game, CommitOpt, ForceOpt, JsonOpt, open_campaign, perform, warn_all
 from ..terminal import term
 
 # ----------------------------------------------------------------------------------- party, leader
@@ -29,7 +29,8 @@ def party(
 
 
 def leader(
-    hero: Annotated[str, typer.Argument(help="An active hero (case-insensitive; a unique prefix is enough).")],
+    hero: Annotated[str, typer.Argument(click_type=game("hero"),
+            help="An active hero (case-insensitive; a unique prefix is enough).")],
     commit: CommitOpt = False,
 ) -> None:
     """Set the Party Leader, who breaks the ties the rules leave to the party (RB L453, L1072).
@@ -42,7 +43,7 @@ def leader(
 # ------------------------------------------------------------------------ followers, outcomes, ...
 
 
-NameArg = Annotated[str, typer.Argument(
+NameArg = Annotated[str, typer.Argument(click_type=game("story name", records=True),
     help="The name as written in the book (any case; a unique prefix of a known name is enough).")]
 
 NewOpt = Annotated[bool, typer.Option("--new", help="The name is one drunagor does not know: record it as typed.")]
@@ -118,7 +119,8 @@ def status_remove(name: NameArg, commit: CommitOpt = False) -> None:
 
 stash_app = typer.Typer(help="The party stash: Consumable Items a hero who left gave the party (RB L972-974).",
                         no_args_is_help=True)
-ItemArg = Annotated[str, typer.Argument(help="The card (any case; a unique prefix of a known name is enough).")]
+ItemArg = Annotated[str, typer.Argument(click_type=game("card", records=True),
+        help="The card (any case; a unique prefix of a known name is enough).")]
 
 
 @stash_app.command("show")
@@ -160,7 +162,7 @@ def stash_remove(item: ItemArg, commit: CommitOpt = False) -> None:
 # ---------------------------------------------------------------------------- the Adventure Track
 
 
-ChapterArg = Annotated[str, typer.Argument(metavar="N", help="Chapter number, 1 to 9.")]
+ChapterArg = Annotated[str, typer.Argument(click_type=game("chapter"), metavar="N", help="Chapter number, 1 to 9.")]
 
 chapter_app = typer.Typer(help="The Adventure Track (RB L961) and chapter briefings (RB L1058-1309).",
                           no_args_is_help=True)
@@ -204,7 +206,8 @@ def chapter_fail(n: ChapterArg, force: ForceOpt = False, commit: CommitOpt = Fal
 
 @chapter_app.command("show")
 def chapter_show(
-    n: Annotated[Optional[str], typer.Argument(metavar="[N]", help="Chapter number (default: the next one).")] = None,
+    n: Annotated[Optional[str], typer.Argument(click_type=game("chapter"),
+            metavar="[N]", help="Chapter number (default: the next one).")] = None,
     heroes: Annotated[Optional[int], typer.Option(
         "--heroes", metavar="K", help="Number of heroes (default: the party's active heroes).")] = None,
     json: JsonOpt = False,
