@@ -16,9 +16,9 @@ fact flag's value). Several names beginning with `query` is always a usage slip 
 
 A name nobody knows is kept as typed only when the user says so: `new=True` (the command's `--new`), or
 `facts=True` (a fact flag given: `--type`, `--kind`, `--rank`...), which says so for any name but a
-near miss of a known one (`near_miss`: at most two edits away, or the same letters in another case or
-punctuation), refused with "did you mean" unless `--new`. Either way the beginning of a known name is
-not taken for it.
+near miss of a known one (`near_miss`: at most two edits away (one for a short name), or the same
+letters in another case or punctuation), refused with "did you mean" unless `--new`. Either way the
+beginning of a known name is not taken for it.
 
 `resolve_known(query, kind)` does the same against the catalog's names of one kind (KINDS).
 """
@@ -194,14 +194,17 @@ def closest(query: str, candidates: Iterable[str]) -> str | None:
 
 def near_miss(query: str, candidates: Iterable[str]) -> str | None:
     """The known name `query` is a near miss of (SPEC 10): the same letters in another case or
-    punctuation ("leather-armor"), or at most two edits away ("Leathr Armor"); None when none is."""
+    punctuation ("leather-armor"), or at most two edits away ("Leathr Armor"; one for a name of
+    fewer than five letters, so that a hero "Max" of another product is no near miss of "Nyx");
+    None when none is."""
     bare = _letters(query)
     best: tuple[int, str] | None = None
     for name in dict.fromkeys(candidates):
         if bare and _letters(name) == bare:
             return name
-        d = edits(key(query), key(name), limit=2)
-        if d <= 2 and (best is None or d < best[0]):
+        limit = 1 if min(len(bare), len(_letters(name))) < 5 else 2  # "Max" is no near miss of "Nyx"
+        d = edits(key(query), key(name), limit=limit)
+        if d <= limit and (best is None or d < best[0]):
             best = (d, name)
     return best[1] if best else None
 

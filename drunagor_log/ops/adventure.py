@@ -131,6 +131,8 @@ def start(c: Campaign, chapter: str | None = None, heroes: int | None = None, mo
         # campaign's rules.max_heroes is the rule's refusal below (exit 1).
         raise UsageError(f"--heroes must be from 1 to 5, not {heroes}",
                          remedy="4 heroes; 5 with extra-hero content (RB L941-943)")
+    if chapter is not None:
+        catalog.chapter_id(chapter)  # a chapter the campaign lacks is said first, whatever is under way
     if c.adventure_file is not None:
         raise RuleError(f"an adventure is under way (chapter {c.adventure_file.data.get('chapter')})",
                         file=c.adventure_file.shown, rule="adventure",

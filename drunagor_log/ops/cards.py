@@ -34,11 +34,11 @@ def _same(a: str, b: str) -> bool:
 
 
 def resolve_card(query: str, names: Iterable[str], *, new: bool = False, facts: bool = False,
-                 new_hint: str | None = None) -> str:
+                 new_hint: str | None = None, what: str = WHAT) -> str:
     """The card `query` means among `names` (the one resolver's order; with `new`, a name nobody
     knows is kept as typed; with `facts`, too, unless a near miss of a known card); else a refusal
     (exit 1) with the closest name."""
-    return resolve(query, names, WHAT, game=True, new=new, facts=facts, new_hint=new_hint)
+    return resolve(query, names, what, game=True, new=new, facts=facts, new_hint=new_hint)
 
 
 # The facts of a card; [cards] also holds facts of a hero's board (`cube --capacity`) and of a

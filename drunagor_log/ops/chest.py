@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from .. import catalog
 from ..errors import RuleError, UsageError
 from ..model import chapter_id
+from ..names import closest
 from ..rules import chest, commander, rewards, spoils
 from ..rules.chest import same_card
 from ..store import edit
@@ -159,8 +160,9 @@ def _refuse_absent(c: Campaign, card: str) -> None:
                         "Scrolls are taken out", file=sf.shown, line=sf.line(("chest", "epic")), rule="chest-deck",
                         remedy="name a Potion or a Scroll of the deck")
     names = ", ".join(x.name for x in story.chest_cards) or "none recorded yet"
-    raise UsageError(f"{card!r} is not in the Chest deck", file=sf.shown, line=sf.line(("chest", "cards")),
-                     rule="chest-deck", remedy=f"the deck holds: {names}")
+    hint = closest(card, [x.name for x in story.chest_cards])
+    raise RuleError(f"{card!r} is not in the Chest deck", file=sf.shown, line=sf.line(("chest", "cards")),
+                    rule="chest-deck", remedy=(f"did you mean {hint!r}? " if hint else "") + f"the deck holds: {names}")
 
 
 # ------------------------------------------------------------------------------------ chest swap
@@ -298,10 +300,21 @@ def _commander_write(c: Campaign, card: str | None, out: str | None, position: s
     return p.card if p is not None else None
 
 
-def commander_add(c: Campaign, card: str, position: str | None = None) -> Change:
+def _commander_name(story: Story, card: str, new: bool, position: str | None) -> str:
+    """The Commander card `card` names: one the catalog, [cards] or the deck knows (the one resolver); a
+    card nobody knows only with --new, or its --position given (a fact flag) unless a near miss."""
+    names = [*(e["name"] for e in catalog.commander_cards()), *story.commander,
+             *(k for k, v in story.cards.items() if isinstance(v, dict) and "position" in v)]
+    return resolve_card(card, names, new=new, facts=position is not None, what="Commander card",
+                        new_hint="if it is a card drunagor does not know, give its Rune position once with "
+                                 "--position COLOUR-top|bottom")
+
+
+def commander_add(c: Campaign, card: str, position: str | None = None, new: bool = False) -> Change:
     """Put a card in the Commander Attack deck while recording it; remember its Rune position. For a
     card already in the deck, record (or correct) its position (RB L820-824)."""
     story, sf = c.story, c.story_file
+    card = _commander_name(story, card, new, position)
     with sf.about(("commander", "cards")):
         pos = commander.check_position_fact(card, position)
         present = commander.find_in_deck(story, card)
@@ -318,8 +331,9 @@ def commander_add(c: Campaign, card: str, position: str | None = None) -> Change
                   f"{commander.deck_size()} cards recorded", data={"card": name, "position": p.position})
 
 
-def commander_swap(c: Campaign, out: str, into: str, position: str | None = None) -> Change:
+def commander_swap(c: Campaign, out: str, into: str, position: str | None = None, new: bool = False) -> Change:
     """Replace a Commander Attack card; IN must not hold a Rune position another card holds (RB L822-826)."""
+    into = _commander_name(c.story, into, new, position)
     with c.story_file.about(("commander", "cards")):
         pos = commander.check_position_fact(into, position)
         old = commander.in_deck(c.story, out)

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Sequence
 from .. import catalog
 from ..errors import RuleError, UsageError
 from ..model import EQUIPMENT_KINDS, QUALITIES, TREES, Hero, Item, Skill, chapter_id
-from ..names import article, closest, known, lookup, match, resolve_known
+from ..names import article, closest, known, lookup, match, resolve, resolve_known
 from ..rules import chest, rewards
 from ..rules import heroes as rules
 from ..store import edit
@@ -193,16 +193,11 @@ def _no_log_yet(c: Campaign, hero_name: str) -> None:
                            f"{rules.quote(h.name)}")
 
 
-def _starting_gear(gear: Sequence[str], warnings: list[str]) -> list[str]:
-    names = []
-    for g in gear:
-        known = catalog.starting_gear_item(g)
-        if known is None:
-            hint = catalog.closest(g, catalog.starting_gear())
-            warnings.append(f"{g!r} is not a core-box Starting Gear card drunagor knows"
-                            + (f"; did you mean {hint!r}?" if hint else "") + " (kept as typed)")
-        names.append(known["name"] if known else g.strip())
-    return names
+def _starting_gear(gear: Sequence[str], new: bool) -> list[str]:
+    """The core box's spelling of each piece of --gear; one it does not know only with --new."""
+    return [resolve(g, catalog.starting_gear(), "core-box Starting Gear card", game=True, new=new,
+                    new_hint="if it is Starting Gear of another product, add --new to keep it as typed")
+            for g in gear]
 
 
 def owed_notes(hero_name: str, owed: rewards.Tally, why: str) -> list[str]:
@@ -217,23 +212,23 @@ def owed_notes(hero_name: str, owed: rewards.Tally, why: str) -> list[str]:
 
 
 def add(c: Campaign, name: str, role: str, *, cls: str | None = None, player: str | None = None,
-        gear: Sequence[str] = ()) -> Change:
+        gear: Sequence[str] = (), new: bool = False) -> Change:
     """A new hero joins the party before the next chapter, with Dungeon Role cards I and II and up
     to 2 pieces of Starting Gear (RB L984-989); one joining after chapter 01 is owed the recruit
     row's rewards (RB L1005-1016)."""
     core = rules.core_hero_finding(name)
     if core is not None:
         raise core.error()
-    hero_name, hero_class = rules.identity(name, cls)
+    hero_name, hero_class = rules.identity(name, cls, new)
     role_ = rules.role_name(role)
     if len(gear) > rules.STARTING_GEAR:
         raise UsageError(f"{len(gear)} pieces of --gear; a new hero starts with {rules.STARTING_GEAR} (RB L989)",
                          remedy="give --gear twice at most; record other items with drunagor hero gain")
+    gear_names = _starting_gear(gear, new)
     _no_log_yet(c, hero_name)  # before the room: a hero already in a full party is that, not one too many
     _check_room(c, role_)
     joined = rules.joining_chapter(c.story)
     warnings: list[str] = []
-    gear_names = _starting_gear(gear, warnings)
     c.create(c.hero_path(hero_name), _log_text(hero_name, hero_class, role_, player, joined, gear_names))
     notes = owed_notes(hero_name, rewards.recruit_row(joined), f"the new-recruit rewards for chapter {joined}")
     if len(gear_names) < rules.STARTING_GEAR:
@@ -395,8 +390,9 @@ def relearn(c: Campaign, name: str, old: str, new: str, *, tree: str | None = No
         raise UsageError(f"{old!r} names both a skill and a Class Ability of {hero.name}", remedy="type the full name")
     if si is None and ai is None:
         known = [s.name for s in hero.skills] + list(hero.class_abilities)
+        hint = closest(old, known)
         raise _refuse(f, None, f"{hero.name} has no skill or Class Ability called {old!r}", "relearn",
-                      "known: " + (", ".join(known) or "none"))
+                      (f"did you mean {hint!r}? " if hint else "") + "known: " + (", ".join(known) or "none"))
     if si is not None:
         what = _relearn_skill(f, hero, si, new, tree_)
     else:

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from .. import catalog
 from ..errors import RuleError, UsageError
 from ..model import chapter_id
-from ..names import lookup, resolve
+from ..names import closest, lookup, match, resolve
 from ..rules import cards, rewards, track
 from ..rules.chapters import setup_numbers
 from ..rules.heroes import RECORD_WITH
@@ -127,23 +127,24 @@ def _resolve_new(key: str, query: str, new: bool) -> str:
 
 
 def _resolve_recorded(c: Campaign, key: str, query: str) -> tuple[str, int]:
-    """(the recorded entry `query` names, its index): any case, or a unique prefix; else a refusal."""
+    """(the recorded entry `query` names, its index): the one resolver's order against the names on the
+    Story Record; else a refusal (exit 1) with the closest one."""
     f = c.story_file
     recorded: tuple[str, ...] = getattr(c.story, key)
     typed = " ".join(query.split())
-    name = catalog.canonical(typed, recorded) if typed else None
+    _, what, _, rb = LISTS[key]
+    try:
+        name = match(typed, recorded) if typed else None
+    except UsageError as exc:  # several names begin so
+        exc.remedy = f"type more of the {what}'s name"
+        raise
     if name is None:
-        starts = list(dict.fromkeys(n for n in recorded if typed and n.casefold().startswith(typed.casefold())))
-        _, what, _, rb = LISTS[key]
-        if len(starts) > 1:
-            raise UsageError(f"{typed!r} could be any of: {', '.join(starts)}",
-                             remedy=f"type more of the {what}'s name")
-        if not starts:
-            listed = ", ".join(recorded) if recorded else "none"
-            where = f" ({rb})" if rb else ""
-            raise RuleError(f"there is no {what} {typed!r} on the Story Record{where}", file=f.shown,
-                            line=f.line((key,)), rule=key, remedy=f"the {key} recorded are: {listed}")
-        name = starts[0]
+        hint = closest(typed, recorded)
+        listed = ", ".join(recorded) if recorded else "none"
+        where = f" ({rb})" if rb else ""
+        raise RuleError(f"there is no {what} {typed!r} on the Story Record{where}", file=f.shown,
+                        line=f.line((key,)), rule=key,
+                        remedy=(f"did you mean {hint!r}? " if hint else "") + f"the {key} recorded are: {listed}")
     return name, recorded.index(name)
 
 

@@ -24,7 +24,7 @@ from ..rules.battalion import resolve_battalion
 from ..rules.chapters import allowed_monsters, check_monster
 from ..rules.board import next_free_slot
 from ..rules.raid import manifest, no_summon_reason, resolve_raid
-from ..values import record
+from ..values import record, replace
 from . import Change, Line
 from .board import new_seed, recorded_models, resolve_monster
 from .losing import table_state
@@ -85,7 +85,7 @@ def raid(c: Campaign, *, rune: str | None = None, seed: int | None = None, dry_r
     """Resolve the Dreadful Raid: face check, manifest a rune (`rune` drawn at the table, or at random
     with `seed`), summon the raid party, flip the card. Stages the board, the new face and a log line
     unless `dry_run` (or no adventure is under way)."""
-    flags = flags or RaidFlags()
+    flags = _named(c, flags or RaidFlags())
     if seed is not None and rune is not None:
         raise UsageError("--seed replays a random draw; --rune records the rune drawn at the table",
                          remedy="give one of them")
@@ -123,6 +123,16 @@ def raid(c: Campaign, *, rune: str | None = None, seed: int | None = None, dry_r
     c.record_event(state, state.replace(monsters=result.board, raid=state.raid.with_face(result.next_face)), entry)
     seed_note = f" (seed {used_seed})" if used_seed is not None else ""
     return Change(summary=f"raid: {summary}{seed_note}", notes=tuple(notes), warnings=warnings, data=data)
+
+
+def _named(c: Campaign, flags: RaidFlags) -> RaidFlags:
+    """The flags with the names they give resolved (a mistyped colour or minion is said first, even
+    where the flag is refused)."""
+    if flags.piles is not None:
+        _untracked_piles(flags.piles, tuple(full_bag(c)))
+    if flags.minion is not None:
+        return replace(flags, minion=resolve_monster(flags.minion, None))
+    return flags
 
 
 def _tracked_setup(c: Campaign) -> RaidSetup:

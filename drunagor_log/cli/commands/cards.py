@@ -15,6 +15,10 @@ card_app = typer.Typer(help="Facts about cards recorded under [cards]: type, rar
 
 CardArg = Annotated[str, typer.Argument(click_type=game("card"),
         metavar="NAME", help="The card (any case; a unique prefix is enough).")]
+SetCardArg = Annotated[str, typer.Argument(click_type=game("card", records=True),
+        metavar="NAME", help="The card (any case; a unique prefix is enough).")]
+RecordedCardArg = Annotated[str, typer.Argument(click_type=game("card recorded under [cards]"),
+        metavar="NAME", help="The card (any case; a unique prefix is enough).")]
 COLUMNS = ("type", "rarity", "epic", "position", "kind")
 
 
@@ -56,7 +60,7 @@ def card_show(
 
 @card_app.command("set")
 def card_set(
-    name: CardArg,
+    name: SetCardArg,
     type_: Annotated[Optional[str], typer.Option(
         "--type", metavar="potion|scroll|other",
         help="A chest card's type (other: neither a Potion nor a Scroll).")] = None,
@@ -85,7 +89,7 @@ def card_set(
 
 @card_app.command("forget")
 def card_forget(
-    name: CardArg,
+    name: RecordedCardArg,
     fact: Annotated[Optional[list[str]], typer.Option("--fact", metavar="FACT",
                                                       help="Forget only this fact (repeatable): type, rarity, epic, "
                                                            "position, kind.")] = None,

@@ -225,6 +225,7 @@ def commander_add(
     card: Annotated[str, typer.Argument(click_type=game("Commander card", records=True),
             help="The Commander Attack card.")],
     position: PositionOpt = None,
+    new: NewOpt = False,
     commit: CommitOpt = False,
 ) -> None:
     """Put a card in the Commander Attack deck while recording it; remember its Rune position.
@@ -238,7 +239,7 @@ def commander_add(
 
     Example: drunagor commander remove Haste && drunagor commander add "Life Heat"
     """
-    perform(chest_ops.commander_add, card, position, commit=commit)
+    perform(chest_ops.commander_add, card, position, new, commit=commit)
 
 
 def commander_swap(
@@ -249,6 +250,7 @@ def commander_swap(
     position: Annotated[Optional[str], typer.Option(
         "--position", metavar="COLOUR-top|bottom",
         help="IN's Rune position, when drunagor does not know it (remembered).")] = None,
+    new: NewOpt = False,
     commit: CommitOpt = False,
 ) -> None:
     """Replace a Commander Attack card; IN must not hold a Rune position another card holds.
@@ -258,7 +260,7 @@ def commander_swap(
 
     Example: drunagor commander swap "Flame Swipe" Inferno
     """
-    perform(chest_ops.commander_swap, out, into, position, commit=commit)
+    perform(chest_ops.commander_swap, out, into, position, new, commit=commit)
 
 
 def commander_remove(
@@ -278,7 +280,7 @@ def commander_remove(
 
 def spoils_upgrade(
     hero: Annotated[str, typer.Argument(click_type=game("hero"), help="The hero improving a Spoils card.")],
-    item: Annotated[str, typer.Argument(click_type=game("held card"), help="The Spoils card to improve.")],
+    item: Annotated[str, typer.Argument(click_type=game("Spoils card held"), help="The Spoils card to improve.")],
     discard: Annotated[Optional[str], typer.Option("--discard", click_type=game("held card"), metavar="OTHER",
                                                    help="The other card disposed of, from the hero's bag.")] = None,
     to: Annotated[Optional[str], typer.Option("--to", metavar="improved|ultimate",

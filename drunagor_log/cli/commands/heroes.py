@@ -52,7 +52,9 @@ def add(
             help="Class; for an Awakenings hero only its special class (Hero Pack #1).")] = None,
     player: Annotated[Optional[str], typer.Option("--player", help="Who plays the hero.")] = None,
     gear: Annotated[Optional[list[str]], typer.Option(
-        "--gear", help="A piece of Starting Gear (twice: a hero starts with 2).")] = None,
+        "--gear", click_type=game("Starting Gear card", records=True),
+        help="A piece of Starting Gear (twice: a hero starts with 2).")] = None,
+    new: NewOpt = False,
     commit: CommitOpt = False,
 ) -> None:
     """A new hero joins the party, with Dungeon Role cards I and II and 2 pieces of Starting Gear.
@@ -65,7 +67,7 @@ def add(
     Example: drunagor hero remove Vacrem && drunagor hero add Kellan --role Leader --class Paladin --player Eva
     """
     gear_ = list(gear or [])
-    _write(_ops().add, name, role, cls=cls, player=player, gear=gear_, commit=commit)
+    _write(_ops().add, name, role, cls=cls, player=player, gear=gear_, new=new, commit=commit)
 
 
 @hero_app.command("show")
