@@ -57,6 +57,7 @@ HERO = "Nyx"
 NEEDS = {"card set": ("--epic",), "hero learn": ("--level", "1"), "chapter skip": ("--force",),
          "hero set": ("--player", "Dana")}
 NEEDS_SET = {"level"}
+WORDS = {"action": "add", "kind": "trauma", "delta": "+1"}  # arguments of drunagor's own words
 
 
 def near(name: str) -> str:
@@ -114,14 +115,8 @@ def _args(cmd, path: str, tested: str, typed: str) -> list[str]:
                 value_ = typed
             elif isinstance(p.type, GameName):
                 value_ = value(cmd, path, p)
-            elif p.name == "action":
-                value_ = "add"
-            elif p.name == "kind":
-                value_ = "trauma"
-            elif p.name == "delta":
-                value_ = "+1"
             else:
-                value_ = "Fresh Name"
+                value_ = WORDS.get(p.name, "Fresh Name")
             args.append(value_)
         elif p.name == tested:
             options += [p.opts[0], typed]
