@@ -34,6 +34,7 @@ from .errors import RuleError, UsageError
 T = TypeVar("T")
 
 
+LISTED = 12  # a refusal lists the names known up to this many (the rune colours, the roles), not the cards
 MAX_NAME = 64  # characters of a hero's or a campaign's name: its slug must fit a file name
 
 
@@ -129,7 +130,11 @@ def resolve(query: str, names: Iterable[str], what: str, *, aliases: Mapping[str
     `what` names the kind in messages ("hero status"); `new_hint` says how to record a name nobody
     knows (added to the refusal)."""
     names = list(names)
-    found = match(query, names, aliases, prefix=not (new or facts))
+    try:
+        found = match(query, names, aliases, prefix=not (new or facts))
+    except UsageError as exc:  # several names begin so
+        exc.remedy = f"type more of the {what}'s name"
+        raise
     if found is not None:
         return found
     typed = query.strip()
@@ -148,10 +153,16 @@ def resolve(query: str, names: Iterable[str], what: str, *, aliases: Mapping[str
 
 def refusal(query: str, names: Iterable[str], what: str, *, game: bool = False,
             new_hint: str | None = None) -> UsageError | RuleError:
-    """"no hero status called 'Hauntd'; did you mean 'Haunted'?" (RuleError when `game`)."""
+    """"no hero status called 'Hauntd'; did you mean 'Haunted'?" (RuleError when `game`); with no
+    close name, the names known (when they are few enough to read)."""
     names = sorted(set(names))
     hint = closest(query, names)
-    remedy = f"did you mean {hint!r}?" if hint else f"known: {', '.join(names) or 'none yet'}"
+    if hint:
+        remedy = f"did you mean {hint!r}?"
+    elif len(names) > LISTED:
+        remedy = "check the spelling"
+    else:
+        remedy = f"known: {', '.join(names) or 'none yet'}"
     if new_hint:
         remedy += f" ({new_hint})"
     error = RuleError if game else UsageError
@@ -176,13 +187,15 @@ def lookup(query: str, options: dict[str, T], what: str, *, aliases: Mapping[str
 
 def closest(query: str, candidates: Iterable[str]) -> str | None:
     """The candidate most like `query`, None when none is close: compared whole and with the
-    candidate's beginning, so that "Mya" finds "Maya the Ranger" and "Vorm" "Vorn the Warrior"."""
+    candidate's beginning, so that "Mya" finds "Maya the Ranger" and "Vorm" "Vorn the Warrior"; the
+    words both begin with are left out ("Scroll of Protection" is not like "Scroll of Incinerate"),
+    unless two edits or fewer tell them apart ("Shadow Stab", "Shadow Step")."""
     import difflib
 
-    q = key(query)
     best, score = None, 0.0
     for name in dict.fromkeys(candidates):
-        k = key(name)
+        whole = (key(query), key(name))
+        q, k = whole if edits(*whole) <= 2 else _unshared(*whole)
         s = difflib.SequenceMatcher(None, q, k).ratio()
         if len(q) >= 3 and len(k) > len(q):
             s = max(s, difflib.SequenceMatcher(None, q, k[:len(q) + 1]).ratio() - 0.05,
@@ -190,6 +203,15 @@ def closest(query: str, candidates: Iterable[str]) -> str | None:
         if s > score:
             best, score = name, s
     return best if score >= 0.6 else None
+
+
+def _unshared(a: str, b: str) -> tuple[str, str]:
+    """`a` and `b` without the whole words they both begin with (while both keep a word)."""
+    wa, wb = a.split(" "), b.split(" ")
+    n = 0
+    while n < min(len(wa), len(wb)) - 1 and wa[n] == wb[n]:
+        n += 1
+    return " ".join(wa[n:]), " ".join(wb[n:])
 
 
 def near_miss(query: str, candidates: Iterable[str]) -> str | None:

@@ -163,7 +163,8 @@ def _runes_drawn(c: Campaign, state: AdventureState, count: int | None, runes: S
 # -------------------------------------------------------------------------------------- monsters
 
 
-def resolve_monster(query: str, state: AdventureState | None, *, new: bool = False, facts: bool = False) -> str:
+def resolve_monster(query: str, state: AdventureState | None, *, new: bool = False, facts: bool = False,
+                    rank_flag: str = f"--rank ({RANK_HINT})") -> str:
     """The monster a name means: a catalog card, one recorded in this adventure or on the board (the
     one resolver: any case, or a unique prefix). A name nobody knows is taken as typed with `new`
     (--new), or with `facts` (its --rank given) unless it is a near miss of a known monster; else it
@@ -175,7 +176,7 @@ def resolve_monster(query: str, state: AdventureState | None, *, new: bool = Fal
     if state is not None:
         pool += list(state.ranks) + [m.name for m in state.monsters]
     return resolve(q, pool, "monster", game=True, new=new, facts=facts,
-                   new_hint=f"if it is a monster drunagor does not know, give its rank once with --rank ({RANK_HINT})")
+                   new_hint=f"if it is a monster drunagor does not know, give its rank once with {rank_flag}")
 
 
 def recorded_models(c: Campaign, name: str) -> int | None:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from .. import catalog
 from ..errors import RuleError, UsageError
 from ..model import chapter_id
-from ..names import closest
+from ..names import closest, match
 from ..rules import chest, commander, rewards, spoils
 from ..rules.chest import same_card
 from ..store import edit
@@ -154,6 +154,11 @@ def remove(c: Campaign, card: str, copies: int = 1) -> Change:
 
 def _refuse_absent(c: Campaign, card: str) -> None:
     story, sf = c.story, c.story_file
+    try:  # several cards of the deck begin so: type more (a usage slip)
+        match(card, [x.name for x in story.chest_cards])
+    except UsageError as exc:
+        exc.remedy = "type more of the card's name"
+        raise
     pair = [p for p in (*chest.epic_pair(), *story.chest_epic) if chest.same_card(p, card)]
     if pair:
         raise RuleError(f"{pair[0]} is one of the Epic Rare pair, which is fixed (RB L345); only Potions and "

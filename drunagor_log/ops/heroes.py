@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Sequence
 from .. import catalog
 from ..errors import RuleError, UsageError
 from ..model import EQUIPMENT_KINDS, QUALITIES, TREES, Hero, Item, Skill, chapter_id
-from ..names import article, closest, known, lookup, match, resolve, resolve_known
+from ..names import article, closest, known, lookup, match, near_miss, resolve, resolve_known
 from ..rules import chest, rewards
 from ..rules import heroes as rules
 from ..store import edit
@@ -116,7 +116,7 @@ def _catalog_name(query: str, kind: str, new: bool, warnings: list[str], extra: 
     name = resolve_known(query, kind, new=new, extra=extra,
                          new_hint=f"if it is {article(what)} {what} drunagor does not know, add --new to record it")
     names = known(kind)[0]
-    hint = closest(name, names) if name not in names and name not in extra else None
+    hint = near_miss(name, names) if name not in names and name not in extra else None
     if hint:
         warnings.append(f"{name!r} is recorded as a new {what}; drunagor knows {hint!r}")
     return name

@@ -373,7 +373,8 @@ def _battalion_monsters(c: Campaign, state: AdventureState | None, queries: Sequ
     new_ranks: dict[str, str] = {}
     for query in queries:
         ranked = any(k.casefold() == query.strip().casefold() for k in given)  # its --rank: a fact flag
-        name = resolve_monster(query, state, new=new, facts=ranked)
+        name = resolve_monster(query, state, new=new, facts=ranked,
+                               rank_flag=f'--rank "{query.strip()}=RANK" (Overlord ... Minion)')
         rank, new_rank = _battalion_rank(state, name, given)
         if new_rank:
             new_ranks[name] = rank or ""

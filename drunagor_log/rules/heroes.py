@@ -71,7 +71,7 @@ def identity(name: str, requested_class: str | None, new: bool = False) -> tuple
     flag: it says the hero is new, unless the name is a near miss of an Awakenings hero's, `new`)."""
     from .. import catalog
 
-    from ..names import closest, match, resolve_known
+    from ..names import match, near_miss, resolve_known
 
     known = catalog.hero(name)
     if known is None:
@@ -94,7 +94,7 @@ def identity(name: str, requested_class: str | None, new: bool = False) -> tuple
         chosen = None
     if chosen is not None:
         return known.name, chosen
-    hint = closest(requested_class, known.classes)
+    hint = near_miss(requested_class, known.classes)  # a slip of the hero's own class, not another class
     raise RuleError(f"{known.name} is a {known.hero_class} (or a {known.special_class} with Hero Pack #1), "
                     f"not a {requested_class} (RB L947-949)", rule="hero-class",
                     remedy=f"did you mean {hint!r}?" if hint else

@@ -54,7 +54,7 @@ def test_an_unknown_name_of_the_game_is_exit_1_everywhere(example, run, args, me
     (("card", "show", "Scroll of"),  # several names begin so: type more (whatever the name names)
      "error: 'Scroll of' could be any of: Scroll of Beguile, Scroll of Charm, Scroll of Displacement, Scroll of Icy "
      "Bolts, Scroll of Incinerate, Scroll of Polymorph, Scroll of Protection, Scroll of Translocation, Scroll of the "
-     "Copy Cat; type more of the name\n"),
+     "Copy Cat; type more of the card's name\n"),
 ])
 def test_a_usage_slip_is_exit_2(example, run, args, message):
     r = run(*args)
