@@ -55,7 +55,8 @@ SETUP = (("hero", "remove", "Vacrem"), ("card", "set", "Elixir of Doom", "--type
 HERO = "Nyx"
 # Flags a command needs before it looks at the name (fact flags count: card set records a fact).
 NEEDS = {"card set": ("--epic",), "hero learn": ("--level", "1"), "chapter skip": ("--force",),
-         "hero set": ("--player", "Dana")}
+         "hero set": ("--player", "Dana"), "spoils upgrade": ("--discard", "Leather Armor"),  # (the last one counts)
+         "round end": ("--draws", "1")}
 NEEDS_SET = {"level"}
 WORDS = {"action": "add", "kind": "trauma", "delta": "+1"}  # arguments of drunagor's own words
 
@@ -148,7 +149,8 @@ FREE = {
     ("chest add", "rarity"), ("chest swap", "type_"), ("chest swap", "rarity"), ("commander add", "position"),
     ("commander swap", "position"), ("spoils upgrade", "to"), ("card set", "type_"), ("card set", "rarity"),
     ("card set", "position"), ("card set", "kind"), ("card forget", "fact"), ("adventure event", "name"),
-    ("pile remove", "pile"), ("monster add", "rank"), ("monster add", "slot"),
+    ("pile remove", "pile"), ("monster add", "rank"), ("monster add", "slot"), ("rules set", "difficulty"),
+    ("rules set", "rune_bag"),
 }
 
 
