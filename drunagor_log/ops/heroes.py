@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Sequence
 from .. import catalog
 from ..errors import RuleError, UsageError
 from ..model import EQUIPMENT_KINDS, QUALITIES, TREES, Hero, Item, Skill, chapter_id
-from ..names import article, closest, known, lookup, match, near_miss, resolve, resolve_known
+from ..names import article, check_name, closest, known, lookup, match, near_miss, resolve, resolve_known
 from ..rules import chest, rewards
 from ..rules import heroes as rules
 from ..store import edit
@@ -216,6 +216,7 @@ def add(c: Campaign, name: str, role: str, *, cls: str | None = None, player: st
     """A new hero joins the party before the next chapter, with Dungeon Role cards I and II and up
     to 2 pieces of Starting Gear (RB L984-989); one joining after chapter 01 is owed the recruit
     row's rewards (RB L1005-1016)."""
+    check_name(name, "hero")  # a name that cannot name a file is that (exit 2), whatever it resembles
     core = rules.core_hero_finding(name)
     if core is not None:
         raise core.error()
