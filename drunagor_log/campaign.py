@@ -373,7 +373,7 @@ class Campaign:
     def find_hero(self, query: str, *, active_only: bool = False) -> tuple[str, Hero]:
         pool = self.active_heroes() if active_only else self.heroes
         by_name = {h.name: (s, h) for s, h in pool.items()}
-        found_slug, hero = lookup(query, by_name, "hero", aliases=hero_aliases(by_name))
+        found_slug, hero = lookup(query, by_name, "hero", aliases=hero_aliases(by_name), game=True)
         twins = [s for s, h in pool.items() if h.name.casefold() == hero.name.casefold()]
         if len(twins) > 1:
             files = ", ".join(f"{HEROES}/{s}.toml" for s in twins)

@@ -112,9 +112,10 @@ class FieldError(DataError):
         return self.key_path
 
 
-class UnknownChapter(UsageError, KeyError, ValueError):
-    """Not a chapter of the campaign (a usage error, exit 2). Also a KeyError (lookups) and a
-    ValueError (parsing), as the catalog raised it before it was a DrunagorError."""
+class UnknownChapter(RuleError, KeyError, ValueError):
+    """Not a chapter of the campaign (a name of the game: exit 1, as every unknown name, docs/errors.md).
+    Also a KeyError (lookups) and a ValueError (parsing), as the catalog raised it before it was a
+    DrunagorError."""
 
     def __init__(self, message: str, *, remedy: str | None = "give a chapter from 1 to 9"):
         super().__init__(message, remedy=remedy)

@@ -1,5 +1,5 @@
 """Names typed at the command line: slugs for file names, and the one resolver every command uses
-for a name the user types (SPEC 9, "name resolution").
+for a name the user types (SPEC 9, "name resolution"; docs/errors.md, "Names").
 
 `resolve(query, names, what)` tries, in this order:
 
@@ -8,12 +8,17 @@ for a name the user types (SPEC 9, "name resolution").
 3. a known alias (only those a source gives, e.g. the app's "Vacren" for the rulebook's Vacrem);
 4. the only name `query` is the beginning of.
 
-Otherwise it refuses with the closest name ("did you mean"): exit 1 for a name of the game (a card,
-status, Aura, Follower, Outcome, monster: `game=True`), exit 2 for a usage slip (a hero of the
-campaign, a role, a tree, a chapter, a colour, an action). Several names beginning with `query` is
-always a usage slip ("type more"). A name nobody knows is kept as typed only when the user says so
-(`new=True`: the command's `--new` or fact flags); then the beginning of a known name is not taken
-for it.
+Otherwise it refuses with the closest name ("did you mean"): exit 1 for a name of the game (`game=True`:
+anything a player reads on the game's components or the campaign's sheets: a hero, class, Dungeon
+Role, skill, Class Ability, skill tree, card, Follower, Outcome, status, Aura, monster, rune colour,
+chapter), exit 2 for a usage slip (one of drunagor's own words: an action, a kind of cube, an event, a
+fact flag's value). Several names beginning with `query` is always a usage slip ("type more").
+
+A name nobody knows is kept as typed only when the user says so: `new=True` (the command's `--new`), or
+`facts=True` (a fact flag given: `--type`, `--kind`, `--rank`...), which says so for any name but a
+near miss of a known one (`near_miss`: at most two edits away (one for a short name), or the same
+letters in another case or punctuation), refused with "did you mean" unless `--new`. Either way the
+beginning of a known name is not taken for it.
 
 `resolve_known(query, kind)` does the same against the catalog's names of one kind (KINDS).
 """
@@ -29,6 +34,7 @@ from .errors import RuleError, UsageError
 T = TypeVar("T")
 
 
+LISTED = 12  # a refusal lists the names known up to this many (the rune colours, the roles), not the cards
 MAX_NAME = 64  # characters of a hero's or a campaign's name: its slug must fit a file name
 
 
@@ -118,33 +124,54 @@ def match(query: str, names: Iterable[str], aliases: Mapping[str, str] | None = 
 
 
 def resolve(query: str, names: Iterable[str], what: str, *, aliases: Mapping[str, str] | None = None,
-            game: bool = False, new: bool = False, new_hint: str | None = None) -> str:
+            game: bool = False, new: bool = False, facts: bool = False, new_hint: str | None = None) -> str:
     """The name `query` means among `names` (see the module's docstring); with `new`, a name
-    nobody knows is returned as typed. `what` names the kind in messages ("hero status");
-    `new_hint` says how to record a name nobody knows (added to the refusal)."""
+    nobody knows is returned as typed; with `facts`, too, unless it is a near miss of a known name.
+    `what` names the kind in messages ("hero status"); `new_hint` says how to record a name nobody
+    knows (added to the refusal)."""
     names = list(names)
-    found = match(query, names, aliases, prefix=not new)
+    try:
+        found = match(query, names, aliases, prefix=not (new or facts))
+    except UsageError as exc:  # several names begin so
+        exc.remedy = f"type more of the {what}'s name"
+        raise
     if found is not None:
         return found
-    if new and query.strip():
-        return query.strip()
+    typed = query.strip()
+    if new and typed:
+        return typed
+    if facts and typed:
+        near = near_miss(typed, [*names, *(aliases or {})])
+        if near is None:
+            return typed
+        near = (aliases or {}).get(near, near)
+        raise (RuleError if game else UsageError)(
+            f"{typed!r} is not {article(what)} {what} drunagor knows, and it is very like {near!r}",
+            remedy=f"did you mean {near!r}? If {typed!r} is new, add --new to record it as typed")
     raise refusal(query, names, what, game=game, new_hint=new_hint)
 
 
 def refusal(query: str, names: Iterable[str], what: str, *, game: bool = False,
             new_hint: str | None = None) -> UsageError | RuleError:
-    """"no hero status called 'Hauntd'; did you mean 'Haunted'?" (RuleError when `game`)."""
+    """"no hero status called 'Hauntd'; did you mean 'Haunted'?" (RuleError when `game`); with no
+    close name, the names known (when they are few enough to read)."""
     names = sorted(set(names))
     hint = closest(query, names)
-    remedy = f"did you mean {hint!r}?" if hint else f"known: {', '.join(names) or 'none yet'}"
+    if hint:
+        remedy = f"did you mean {hint!r}?"
+    elif len(names) > LISTED:
+        remedy = "check the spelling"
+    else:
+        remedy = f"known: {', '.join(names) or 'none yet'}"
     if new_hint:
         remedy += f" ({new_hint})"
     error = RuleError if game else UsageError
     return error(f"no {what} called {query!r}", remedy=remedy)
 
 
-def lookup(query: str, options: dict[str, T], what: str, *, aliases: Mapping[str, str] | None = None) -> T:
-    """The option whose name `query` means (resolve's order), else a UsageError."""
+def lookup(query: str, options: dict[str, T], what: str, *, aliases: Mapping[str, str] | None = None,
+           game: bool = False) -> T:
+    """The option whose name `query` means (resolve's order), else a refusal (exit 1 when `game`)."""
     q = query.strip()
     if not q:
         raise refusal(query, options, what)
@@ -154,17 +181,76 @@ def lookup(query: str, options: dict[str, T], what: str, *, aliases: Mapping[str
         exc.remedy = f"type more of the {what}'s name"
         raise
     if found is None:
-        raise refusal(query, options, what)
+        raise refusal(query, options, what, game=game)
     return options[found]
 
 
 def closest(query: str, candidates: Iterable[str]) -> str | None:
-    """The candidate most like `query` (difflib), None when none is close."""
+    """The candidate most like `query`, None when none is close: compared whole and with the
+    candidate's beginning, so that "Mya" finds "Maya the Ranger" and "Vorm" "Vorn the Warrior"; the
+    words both begin with are left out ("Scroll of Protection" is not like "Scroll of Incinerate"),
+    unless two edits or fewer tell them apart ("Shadow Stab", "Shadow Step")."""
     import difflib
 
-    pool = {key(c): c for c in candidates}
-    hit = difflib.get_close_matches(key(query), list(pool), n=1, cutoff=0.6)
-    return pool[hit[0]] if hit else None
+    best, score = None, 0.0
+    for name in dict.fromkeys(candidates):
+        whole = (key(query), key(name))
+        q, k = whole if edits(*whole) <= 2 else _unshared(*whole)
+        s = difflib.SequenceMatcher(None, q, k).ratio()
+        if len(q) >= 3 and len(k) > len(q):
+            s = max(s, difflib.SequenceMatcher(None, q, k[:len(q) + 1]).ratio() - 0.05,
+                    difflib.SequenceMatcher(None, q, k[:len(q)]).ratio() - 0.05)
+        if s > score:
+            best, score = name, s
+    return best if score >= 0.6 else None
+
+
+def _unshared(a: str, b: str) -> tuple[str, str]:
+    """`a` and `b` without the whole words they both begin with (while both keep a word)."""
+    wa, wb = a.split(" "), b.split(" ")
+    n = 0
+    while n < min(len(wa), len(wb)) - 1 and wa[n] == wb[n]:
+        n += 1
+    return " ".join(wa[n:]), " ".join(wb[n:])
+
+
+def near_miss(query: str, candidates: Iterable[str]) -> str | None:
+    """The known name `query` is a near miss of (SPEC 10): the same letters in another case or
+    punctuation ("leather-armor"), or at most two edits away ("Leathr Armor"; one for a name of
+    fewer than five letters, so that a hero "Max" of another product is no near miss of "Nyx");
+    None when none is."""
+    bare = _letters(query)
+    best: tuple[int, str] | None = None
+    for name in dict.fromkeys(candidates):
+        if bare and _letters(name) == bare:
+            return name
+        limit = 1 if min(len(bare), len(_letters(name))) < 5 else 2  # "Max" is no near miss of "Nyx"
+        d = edits(key(query), key(name), limit=limit)
+        if d <= limit and (best is None or d < best[0]):
+            best = (d, name)
+    return best[1] if best else None
+
+
+def _letters(name: str) -> str:
+    return "".join(ch for ch in key(name) if ch.isalnum())
+
+
+def edits(a: str, b: str, limit: int = 2) -> int:
+    """Edits (insert, delete, replace, swap two neighbours) from `a` to `b`; `limit + 1` once over."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    prev2: list[int] = []
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        row = [i] + [0] * len(b)
+        for j, cb in enumerate(b, 1):
+            row[j] = min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (ca != cb))
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                row[j] = min(row[j], prev2[j - 2] + 1)
+        if min(row) > limit:
+            return limit + 1
+        prev2, prev = prev, row
+    return min(prev[-1], limit + 1)
 
 
 def canonical(query: str, candidates: Iterable[str]) -> str | None:
@@ -175,14 +261,14 @@ def canonical(query: str, candidates: Iterable[str]) -> str | None:
 
 # ------------------------------------------------------------------------ the catalog's names
 
-# kind: (what a message calls it, a name of the game: refused with exit 1)
+# kind: (what a message calls it, a name of the game: refused with exit 1; all of them are)
 KINDS = {
-    "heroes": ("hero", False),
-    "classes": ("class", False),
-    "roles": ("Dungeon Role", False),
-    "trees": ("skill tree", False),
-    "chapters": ("chapter", False),
-    "colours": ("rune colour", False),
+    "heroes": ("hero", True),
+    "classes": ("class", True),
+    "roles": ("Dungeon Role", True),
+    "trees": ("skill tree", True),
+    "chapters": ("chapter", True),
+    "colours": ("rune colour", True),
     "followers": ("Follower", True),
     "outcomes": ("Outcome", True),
     "story_statuses": ("status", True),
@@ -243,10 +329,11 @@ def hero_aliases(names: Iterable[str]) -> dict[str, str]:
     return out
 
 
-def resolve_known(query: str, kind: str, *, extra: Iterable[str] = (), new: bool = False,
+def resolve_known(query: str, kind: str, *, extra: Iterable[str] = (), new: bool = False, facts: bool = False,
                   new_hint: str | None = None) -> str:
     """The catalog name of one kind (KINDS) that `query` means; `extra` adds names the campaign
     knows (e.g. cards recorded under [cards]). See resolve()."""
     what, game = KINDS[kind]
     names, aliases = known(kind)
-    return resolve(query, (*names, *extra), what, aliases=aliases, game=game, new=new, new_hint=new_hint)
+    return resolve(query, (*names, *extra), what, aliases=aliases, game=game, new=new, facts=facts,
+                   new_hint=new_hint)

@@ -40,7 +40,7 @@ def test_then_a_unique_beginning():
 def test_several_beginnings_are_a_usage_slip():
     with pytest.raises(UsageError) as e:
         resolve("s", NAMES, "status", game=True)
-    assert e.value.render() == "'s' could be any of: Soft Heart, Sweet Scent; type more of the name"
+    assert e.value.render() == "'s' could be any of: Soft Heart, Sweet Scent; type more of the status's name"
     assert e.value.code == ExitCode.USAGE
 
 
@@ -49,9 +49,12 @@ def test_otherwise_refused_with_the_closest_name():
         resolve_known("Hauntd", "hero_statuses")
     assert e.value.render() == "no hero status called 'Hauntd'; did you mean 'Haunted'?"
     assert e.value.code == ExitCode.RULE
-    with pytest.raises(UsageError) as e:  # a usage slip: exit 2
+    with pytest.raises(RuleError) as e:  # a Dungeon Role is a name of the game too (docs/errors.md, "Names")
         resolve_known("Tank", "roles")
     assert e.value.render() == "no Dungeon Role called 'Tank'; known: Controller, Defender, Leader, Striker, Support"
+    with pytest.raises(UsageError) as e:  # one of drunagor's own words: a usage slip, exit 2
+        resolve("remve", ["add", "remove"], "action")
+    assert e.value.render() == "no action called 'remve'; did you mean 'remove'?"
     with pytest.raises(RuleError) as e:
         resolve("Fireball", NAMES, "status", game=True, new_hint="add --new to record it")
     assert e.value.render() == ("no status called 'Fireball'; known: Haunted, Soft Heart, Sweet Scent, haunted house "

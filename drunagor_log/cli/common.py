@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Callable, Optional
 
 import typer
+from typer import _click as click
 
 from .. import campaign as _campaign
 from ..campaign import Campaign, find_campaign
@@ -22,6 +23,21 @@ class State:
 
 
 state = State()
+
+class GameName(click.types.StringParamType):
+    """The type of a parameter that takes a name of the game (a hero, card, Follower, monster, rune
+    colour...): text as any other, marked with what it names so that the command tree says which
+    parameters go through the one resolver (names.resolve; a test walks them all). `records`: the
+    command writes the name down, so it has --new for a name drunagor does not know."""
+
+    def __init__(self, kind: str, records: bool = False):
+        self.kind = kind
+        self.records = records
+
+
+def game(kind: str, records: bool = False) -> GameName:
+    return GameName(kind, records)
+
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object (stable keys, see docs/).")]
 CommitOpt = Annotated[bool, typer.Option("--commit", help="Commit the changed campaign files to git.")]

@@ -131,6 +131,8 @@ def start(c: Campaign, chapter: str | None = None, heroes: int | None = None, mo
         # campaign's rules.max_heroes is the rule's refusal below (exit 1).
         raise UsageError(f"--heroes must be from 1 to 5, not {heroes}",
                          remedy="4 heroes; 5 with extra-hero content (RB L941-943)")
+    if chapter is not None:
+        catalog.chapter_id(chapter)  # a chapter the campaign lacks is said first, whatever is under way
     if c.adventure_file is not None:
         raise RuleError(f"an adventure is under way (chapter {c.adventure_file.data.get('chapter')})",
                         file=c.adventure_file.shown, rule="adventure",
@@ -164,7 +166,7 @@ def _chapter_to_start(c: Campaign, chapter: str | None) -> str:
             raise RuleError("the campaign is finished: every chapter is on the Adventure Track",
                             file=c.story_file.shown, rule="adventure-track (RB L961)")
         return nxt
-    ch = catalog.chapter_id(chapter)  # UnknownChapter: a UsageError ("give a chapter from 1 to 9")
+    ch = catalog.chapter_id(chapter)  # UnknownChapter: an unknown name of the game, exit 1
     if ch != nxt:
         raise RuleError(
             f"chapter {ch} is not the next chapter on the Adventure Track ("

@@ -18,7 +18,7 @@ from .. import catalog, store
 from ..campaign import ADVENTURE
 from ..errors import Refused, RuleError, UsageError
 from ..model.adventure import MINION_MODELS, slot_label
-from ..names import closest, lookup
+from ..names import lookup, resolve
 from ..rules import adventure as rules
 from ..rules.chapters import check_monster, pile_left_board
 from ..rules.losing import last_rune
@@ -163,26 +163,20 @@ def _runes_drawn(c: Campaign, state: AdventureState, count: int | None, runes: S
 # -------------------------------------------------------------------------------------- monsters
 
 
-def resolve_monster(query: str, state: AdventureState | None) -> str:
-    """The monster a name means: a catalog card, one recorded in this adventure or on the board
-    (any case, or a unique prefix); a name nobody knows is taken as typed (a new monster)."""
+def resolve_monster(query: str, state: AdventureState | None, *, new: bool = False, facts: bool = False,
+                    rank_flag: str = f"--rank ({RANK_HINT})") -> str:
+    """The monster a name means: a catalog card, one recorded in this adventure or on the board (the
+    one resolver: any case, or a unique prefix). A name nobody knows is taken as typed with `new`
+    (--new), or with `facts` (its --rank given) unless it is a near miss of a known monster; else it
+    is refused with the closest name (exit 1)."""
     q = query.strip()
     if not q:
         raise UsageError("a monster needs a name")
     pool = [m["name"] for m in catalog.monsters()]
     if state is not None:
         pool += list(state.ranks) + [m.name for m in state.monsters]
-    pool = list(dict.fromkeys(pool))
-    exact = [n for n in pool if n.casefold() == q.casefold()]
-    if exact:
-        return exact[0]
-    starts = [n for n in pool if n.casefold().startswith(q.casefold())]
-    if len(starts) == 1:
-        return starts[0]
-    if starts:
-        raise UsageError(f"{query!r} could be any of: {', '.join(sorted(starts))}",
-                         remedy="type more of the monster's name")
-    return q
+    return resolve(q, pool, "monster", game=True, new=new, facts=facts,
+                   new_hint=f"if it is a monster drunagor does not know, give its rank once with {rank_flag}")
 
 
 def recorded_models(c: Campaign, name: str) -> int | None:
@@ -224,21 +218,20 @@ def _unknown_monster(state: AdventureState, name: str, given: str | None) -> tup
         raise UsageError(f"{name} is on record with the rank {recorded}, not {given}",
                          remedy="leave out --rank, or remove its record from adventure.toml [ranks]")
     rank = recorded or given
-    if rank is None:
-        hint = closest(name, [m["name"] for m in catalog.monsters()])
-        raise UsageError(f"the catalog does not know {name!r}, so its rank is unknown"
-                         + (f" (did you mean {hint!r}?)" if hint else ""),
+    if rank is None:  # a new monster (--new) with no rank: the flag is missing
+        raise UsageError(f"the catalog does not know {name!r}, so its rank is unknown",
                          remedy=f"give it once with --rank ({RANK_HINT}); it is remembered for this adventure")
     return name, rank
 
 
 def add_monster(c: Campaign, name: str, *, count: int = 1, rank: str | None = None, slot: str | int | None = None,
-                boss: bool = False) -> Change:
+                boss: bool = False, new: bool = False) -> Change:
     """Monsters on the board, each in the next free status-board slot (RB L315) or `slot`; a boss takes
     none. Refused when the 12 tracks are taken or all models of its kind are out (RB L311)."""
     slot_no = _slot_option(slot, count)
     state = before = table_state(c)
-    name, rank_, is_boss, limit, unknown = _monster_facts(c, state, resolve_monster(name, state), rank)
+    name, rank_, is_boss, limit, unknown = _monster_facts(c, state, resolve_monster(name, state, new=new,
+                                                                                  facts=rank is not None), rank)
     with c.adventure_refusals():
         check_monster(state.chapter, name)  # chapter 07: only its Scenario Monsters (RB L1245)
     is_boss = is_boss or boss
@@ -296,7 +289,7 @@ def remove_monster(c: Campaign, which: str | Sequence[str]) -> Change:
     for one in [which] if isinstance(which, str) else which:
         slot_no = parse_slot(one)
         if slot_no is None:
-            one = lookup(one, {m.name: m.name for m in state.monsters}, "monster on the board")
+            one = lookup(one, {m.name: m.name for m in state.monsters}, "monster on the board", game=True)
         with c.adventure_refusals():
             state, monster = rules.remove_monster(state, slot_no if slot_no is not None else one)
         gone.append(monster)

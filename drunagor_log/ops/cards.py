@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Iterable
 
 from ..errors import RuleError, UsageError
 from ..model import EQUIPMENT_KINDS
-from ..names import closest, resolve
+from ..names import resolve
 from ..rules import cards, chest, commander
 from ..rules.chest import recorded, same_card
 from ..store import edit
@@ -33,20 +33,17 @@ def _same(a: str, b: str) -> bool:
     return same_card(a, b)
 
 
-def resolve_card(query: str, names: Iterable[str], *, new: bool = False, new_hint: str | None = None) -> str:
+def resolve_card(query: str, names: Iterable[str], *, new: bool = False, facts: bool = False,
+                 new_hint: str | None = None, what: str = WHAT) -> str:
     """The card `query` means among `names` (the one resolver's order; with `new`, a name nobody
-    knows is kept as typed); else a refusal (exit 1) with the closest name."""
-    return resolve(query, names, WHAT, game=True, new=new, new_hint=new_hint)
+    knows is kept as typed; with `facts`, too, unless a near miss of a known card); else a refusal
+    (exit 1) with the closest name."""
+    return resolve(query, names, what, game=True, new=new, facts=facts, new_hint=new_hint)
 
 
 # The facts of a card; [cards] also holds facts of a hero's board (`cube --capacity`) and of a
 # chapter's deck (`adventure event swan-hp --deck`), which `card show` leaves out.
 CARD_FACTS = {"type", "rarity", "epic", "position", "kind"}
-
-
-def close_to_known(query: str, names: Iterable[str]) -> bool:
-    """Whether `query` looks like a typo of a known name (then it is recorded only with --new)."""
-    return closest(query, list(names)) is not None
 
 
 def known_names(story: Story) -> list[str]:
@@ -99,11 +96,9 @@ def _given(type_: str | None, rarity: str | None, epic: bool | None, position: s
 
 
 def _card_to_set(story: Story, query: str, new: bool) -> str:
-    """The card `card set` records facts about: a known name, or (with --new, or when it looks like no
-    known name) a new one as typed."""
-    names = known_names(story)
-    typo = close_to_known(query, names)
-    return resolve_card(query, names, new=new or not typo,
+    """The card `card set` records facts about: a known name, or (with --new, or its facts given for a
+    name that is no near miss of a known one) a new one as typed."""
+    return resolve_card(query, known_names(story), new=new, facts=True,
                         new_hint="if it is a card drunagor does not know, add --new to record its facts")
 
 

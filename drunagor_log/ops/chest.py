@@ -15,12 +15,13 @@ from typing import TYPE_CHECKING, Any
 from .. import catalog
 from ..errors import RuleError, UsageError
 from ..model import chapter_id
+from ..names import closest, match
 from ..rules import chest, commander, rewards, spoils
 from ..rules.chest import same_card
 from ..store import edit
 from ..values import record, replace
 from . import Change
-from .cards import close_to_known, resolve_card
+from .cards import resolve_card
 from .words import choice
 
 if TYPE_CHECKING:
@@ -55,7 +56,7 @@ def _name_to_add(story: Story, card: str, new: bool, facts_given: bool) -> str:
     names = [*(e["name"] for e in catalog.chest_cards()), *story.cards, *(x.name for x in story.chest_cards)]
     if not card.strip():
         raise UsageError("the card needs a name")
-    return resolve_card(card, names, new=new or (facts_given and not close_to_known(card, names)),
+    return resolve_card(card, names, new=new, facts=facts_given,
                         new_hint="if it is a card drunagor does not know, add --new to record it")
 
 
@@ -153,14 +154,20 @@ def remove(c: Campaign, card: str, copies: int = 1) -> Change:
 
 def _refuse_absent(c: Campaign, card: str) -> None:
     story, sf = c.story, c.story_file
+    try:  # several cards of the deck begin so: type more (a usage slip)
+        match(card, [x.name for x in story.chest_cards])
+    except UsageError as exc:
+        exc.remedy = "type more of the card's name"
+        raise
     pair = [p for p in (*chest.epic_pair(), *story.chest_epic) if chest.same_card(p, card)]
     if pair:
         raise RuleError(f"{pair[0]} is one of the Epic Rare pair, which is fixed (RB L345); only Potions and "
                         "Scrolls are taken out", file=sf.shown, line=sf.line(("chest", "epic")), rule="chest-deck",
                         remedy="name a Potion or a Scroll of the deck")
     names = ", ".join(x.name for x in story.chest_cards) or "none recorded yet"
-    raise UsageError(f"{card!r} is not in the Chest deck", file=sf.shown, line=sf.line(("chest", "cards")),
-                     rule="chest-deck", remedy=f"the deck holds: {names}")
+    hint = closest(card, [x.name for x in story.chest_cards])
+    raise RuleError(f"{card!r} is not in the Chest deck", file=sf.shown, line=sf.line(("chest", "cards")),
+                    rule="chest-deck", remedy=(f"did you mean {hint!r}? " if hint else "") + f"the deck holds: {names}")
 
 
 # ------------------------------------------------------------------------------------ chest swap
@@ -184,10 +191,12 @@ def _holders(c: Campaign) -> dict[str, list[tuple[str, str]]]:
     return holders
 
 
-def _plan_swap(c: Campaign, out: str, into: str, copies: int, type_: str | None, rarity: str | None) -> _SwapPlan:
+def _plan_swap(c: Campaign, out: str, into: str, copies: int, type_: str | None, rarity: str | None,
+               new: bool = False) -> _SwapPlan:
     type_ = choice(type_, chest.TYPES, "--type")
     rarity = choice(rarity, chest.RARITIES, "--rarity")
     story = c.story
+    into = _name_to_add(story, into, new, type_ is not None or rarity is not None)
     wrong = chest.conflicts(into, type_, rarity)
     if wrong:
         raise UsageError("; ".join(wrong), rule="chest-swap", remedy="leave the flag out: drunagor knows this card")
@@ -209,22 +218,22 @@ def _plan_swap(c: Campaign, out: str, into: str, copies: int, type_: str | None,
 
 
 def preview_swap(c: Campaign, out: str, into: str, copies: int = 1, type_: str | None = None,
-                 rarity: str | None = None) -> Change:
+                 rarity: str | None = None, new: bool = False) -> Change:
     """What `swap` would do, writing nothing: `summary` names the cards, `data` is the `--json` report
     (which Potions and Scrolls each holder returns, RB L361; whether this is a Camp phase)."""
-    s = _plan_swap(c, out, into, copies, type_, rarity)
+    s = _plan_swap(c, out, into, copies, type_, rarity, new)
     return Change(s.summary, data=s.report)
 
 
 def swap(c: Campaign, out: str, into: str, copies: int = 1, type_: str | None = None,
-         rarity: str | None = None) -> Change:
+         rarity: str | None = None, new: bool = False) -> Change:
     """Replace `copies` of a Potion or Scroll by one of the same type and rarity (RB L345, L363), in a
     Camp phase only; every Potion and Scroll the party owns goes back to the deck (RB L361)."""
     if c.adventure_file is not None:
         raise RuleError("an adventure is under way: the Chest deck can be changed only during a Camp phase "
                         "(RB L361)", rule="chest-swap", file=c.adventure_file.shown,
                         remedy="finish the adventure first (drunagor adventure end --won|--lost)")
-    s = _plan_swap(c, out, into, copies, type_, rarity)
+    s = _plan_swap(c, out, into, copies, type_, rarity, new)
     if s.back.unknown:
         who, items = next(iter(s.back.unknown.items()))
         raise UsageError(f"drunagor cannot tell whether {items[0]} ({who}) is a Potion or a Scroll, which the "
@@ -296,10 +305,21 @@ def _commander_write(c: Campaign, card: str | None, out: str | None, position: s
     return p.card if p is not None else None
 
 
-def commander_add(c: Campaign, card: str, position: str | None = None) -> Change:
+def _commander_name(story: Story, card: str, new: bool, position: str | None) -> str:
+    """The Commander card `card` names: one the catalog, [cards] or the deck knows (the one resolver); a
+    card nobody knows only with --new, or its --position given (a fact flag) unless a near miss."""
+    names = [*(e["name"] for e in catalog.commander_cards()), *story.commander,
+             *(k for k, v in story.cards.items() if isinstance(v, dict) and "position" in v)]
+    return resolve_card(card, names, new=new, facts=position is not None, what="Commander card",
+                        new_hint="if it is a card drunagor does not know, give its Rune position once with "
+                                 "--position COLOUR-top|bottom")
+
+
+def commander_add(c: Campaign, card: str, position: str | None = None, new: bool = False) -> Change:
     """Put a card in the Commander Attack deck while recording it; remember its Rune position. For a
     card already in the deck, record (or correct) its position (RB L820-824)."""
     story, sf = c.story, c.story_file
+    card = _commander_name(story, card, new, position)
     with sf.about(("commander", "cards")):
         pos = commander.check_position_fact(card, position)
         present = commander.find_in_deck(story, card)
@@ -316,8 +336,9 @@ def commander_add(c: Campaign, card: str, position: str | None = None) -> Change
                   f"{commander.deck_size()} cards recorded", data={"card": name, "position": p.position})
 
 
-def commander_swap(c: Campaign, out: str, into: str, position: str | None = None) -> Change:
+def commander_swap(c: Campaign, out: str, into: str, position: str | None = None, new: bool = False) -> Change:
     """Replace a Commander Attack card; IN must not hold a Rune position another card holds (RB L822-826)."""
+    into = _commander_name(c.story, into, new, position)
     with c.story_file.about(("commander", "cards")):
         pos = commander.check_position_fact(into, position)
         old = commander.in_deck(c.story, out)

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Sequence
 from .. import catalog
 from ..errors import RuleError, UsageError
 from ..model import EQUIPMENT_KINDS, QUALITIES, TREES, Hero, Item, Skill, chapter_id
-from ..names import article, closest, known, lookup, match, resolve_known
+from ..names import article, check_name, closest, known, lookup, match, near_miss, resolve, resolve_known
 from ..rules import chest, rewards
 from ..rules import heroes as rules
 from ..store import edit
@@ -102,8 +102,10 @@ def _refuse(f: TomlFile, key: str | None, message: str, rule: str, remedy: str |
     return RuleError(message, file=f.shown, line=f.line((key,)) if key else None, rule=rule, remedy=remedy)
 
 
-def _pick(query: str, options: Iterable[str], what: str) -> str:
-    return lookup(query, {o: o for o in options}, what)
+def _pick(query: str, options: Iterable[str], what: str, game: bool = False) -> str:
+    """One of `options` (exit 1 when they are names of the game, as the skill trees; 2 for drunagor's
+    own words, as an action or a fact flag's value)."""
+    return lookup(query, {o: o for o in options}, what, game=game)
 
 
 def _catalog_name(query: str, kind: str, new: bool, warnings: list[str], extra: Sequence[str] = ()) -> str:
@@ -114,7 +116,7 @@ def _catalog_name(query: str, kind: str, new: bool, warnings: list[str], extra: 
     name = resolve_known(query, kind, new=new, extra=extra,
                          new_hint=f"if it is {article(what)} {what} drunagor does not know, add --new to record it")
     names = known(kind)[0]
-    hint = closest(name, names) if name not in names and name not in extra else None
+    hint = near_miss(name, names) if name not in names and name not in extra else None
     if hint:
         warnings.append(f"{name!r} is recorded as a new {what}; drunagor knows {hint!r}")
     return name
@@ -191,16 +193,11 @@ def _no_log_yet(c: Campaign, hero_name: str) -> None:
                            f"{rules.quote(h.name)}")
 
 
-def _starting_gear(gear: Sequence[str], warnings: list[str]) -> list[str]:
-    names = []
-    for g in gear:
-        known = catalog.starting_gear_item(g)
-        if known is None:
-            hint = catalog.closest(g, catalog.starting_gear())
-            warnings.append(f"{g!r} is not a core-box Starting Gear card drunagor knows"
-                            + (f"; did you mean {hint!r}?" if hint else "") + " (kept as typed)")
-        names.append(known["name"] if known else g.strip())
-    return names
+def _starting_gear(gear: Sequence[str], new: bool) -> list[str]:
+    """The core box's spelling of each piece of --gear; one it does not know only with --new."""
+    return [resolve(g, catalog.starting_gear(), "core-box Starting Gear card", game=True, new=new,
+                    new_hint="if it is Starting Gear of another product, add --new to keep it as typed")
+            for g in gear]
 
 
 def owed_notes(hero_name: str, owed: rewards.Tally, why: str) -> list[str]:
@@ -215,23 +212,24 @@ def owed_notes(hero_name: str, owed: rewards.Tally, why: str) -> list[str]:
 
 
 def add(c: Campaign, name: str, role: str, *, cls: str | None = None, player: str | None = None,
-        gear: Sequence[str] = ()) -> Change:
+        gear: Sequence[str] = (), new: bool = False) -> Change:
     """A new hero joins the party before the next chapter, with Dungeon Role cards I and II and up
     to 2 pieces of Starting Gear (RB L984-989); one joining after chapter 01 is owed the recruit
     row's rewards (RB L1005-1016)."""
+    check_name(name, "hero")  # a name that cannot name a file is that (exit 2), whatever it resembles
     core = rules.core_hero_finding(name)
     if core is not None:
         raise core.error()
-    hero_name, hero_class = rules.identity(name, cls)
+    hero_name, hero_class = rules.identity(name, cls, new)
     role_ = rules.role_name(role)
     if len(gear) > rules.STARTING_GEAR:
         raise UsageError(f"{len(gear)} pieces of --gear; a new hero starts with {rules.STARTING_GEAR} (RB L989)",
                          remedy="give --gear twice at most; record other items with drunagor hero gain")
+    gear_names = _starting_gear(gear, new)
     _no_log_yet(c, hero_name)  # before the room: a hero already in a full party is that, not one too many
     _check_room(c, role_)
     joined = rules.joining_chapter(c.story)
     warnings: list[str] = []
-    gear_names = _starting_gear(gear, warnings)
     c.create(c.hero_path(hero_name), _log_text(hero_name, hero_class, role_, player, joined, gear_names))
     notes = owed_notes(hero_name, rewards.recruit_row(joined), f"the new-recruit rewards for chapter {joined}")
     if len(gear_names) < rules.STARTING_GEAR:
@@ -319,7 +317,7 @@ def recruit(c: Campaign | None, chapter: str | None = None) -> Change:
         try:
             marked = chapter_id(chapter)
         except ValueError:
-            raise UsageError(f"no chapter {chapter!r}", remedy="chapters are 01 to 09") from None
+            raise RuleError(f"no chapter {chapter!r}", remedy="chapters are 01 to 09") from None
     elif c is not None:
         marked = c.story.next_chapter()
     rows = [{"chapter": ch, **r.as_dict()} for ch, r in catalog.recruit_table()]
@@ -331,7 +329,7 @@ def recruit(c: Campaign | None, chapter: str | None = None) -> Change:
 
 def learn(c: Campaign, name: str, skill: str, *, tree: str, level: int) -> Change:
     """Record a Hero or Dungeon Role Skill, against the last chapter completed since joining."""
-    tree_ = _pick(tree, TREES, "skill tree")
+    tree_ = _pick(tree, TREES, "skill tree", game=True)
     if level not in (1, 2):
         raise UsageError(f"--level must be 1 or 2, not {level}", remedy="skills have Level 1 and Level 2")
     slug, hero = active_hero(c, name)
@@ -383,7 +381,7 @@ def _relearn_ability(f: TomlFile, hero: Hero, ai: int, new: str) -> str:
 def relearn(c: Campaign, name: str, old: str, new: str, *, tree: str | None = None) -> Change:
     """Relearning (RB L1034-1040): a skill or Class Ability re-chosen; the counts stay the same. A
     skill keeps its level and chapter."""
-    tree_ = _pick(tree, TREES, "skill tree") if tree else None
+    tree_ = _pick(tree, TREES, "skill tree", game=True) if tree else None
     slug, hero = active_hero(c, name)
     f = c.hero_files[slug]
     new = new.strip()
@@ -393,8 +391,9 @@ def relearn(c: Campaign, name: str, old: str, new: str, *, tree: str | None = No
         raise UsageError(f"{old!r} names both a skill and a Class Ability of {hero.name}", remedy="type the full name")
     if si is None and ai is None:
         known = [s.name for s in hero.skills] + list(hero.class_abilities)
+        hint = closest(old, known)
         raise _refuse(f, None, f"{hero.name} has no skill or Class Ability called {old!r}", "relearn",
-                      "known: " + (", ".join(known) or "none"))
+                      (f"did you mean {hint!r}? " if hint else "") + "known: " + (", ".join(known) or "none"))
     if si is not None:
         what = _relearn_skill(f, hero, si, new, tree_)
     else:
@@ -407,23 +406,14 @@ def relearn(c: Campaign, name: str, old: str, new: str, *, tree: str | None = No
 # ------------------------------------------------------------------------------------ equipment
 
 
-def _gained_item(c: Campaign, item: str, kind_given: bool, warnings: list[str]) -> str:
+def _gained_item(c: Campaign, item: str, kind_given: bool, new: bool) -> str:
     """The name a gained card is written under: the one the catalog or [cards] knows that `item`
-    means (names.match). A card neither knows is refused ("did you mean"), unless its kind is given
-    (--kind, the fact flag): then it is a new card, kept as typed."""
-    names = (*known("items")[0], *c.story.cards)
-    found = match(item, names, prefix=not kind_given)
-    if found is not None:
-        return found
-    hint = closest(item, names)
-    if kind_given:
-        if hint:
-            warnings.append(f"{item.strip()!r} is recorded as a new card; drunagor knows {hint!r}")
-        return item.strip()
-    remedy = ("say it once with --kind starting|spoils|adventure|epic|consumable (remembered under [cards] in "
-              "story.toml)")
-    raise RuleError(f"drunagor does not know the card {item.strip()!r}, so not its kind",
-                    remedy=f"did you mean {hint!r}? If not, {remedy}" if hint else remedy)
+    means (the one resolver). A card neither knows is new only when the user says so: --new, or its
+    kind given (--kind, the fact flag) for a name that is no near miss of a known card (SPEC 10:
+    "Leathr Armor" is refused with "did you mean 'Leather Armor'", nothing written)."""
+    remedy = ("if it is a card drunagor does not know, say its kind once with --kind "
+              "starting|spoils|adventure|epic|consumable (remembered under [cards] in story.toml)")
+    return resolve_known(item, "items", extra=c.story.cards, new=new, facts=kind_given, new_hint=remedy)
 
 
 def _check_not_held(c: Campaign, slug: str, hero: Hero, item_name: str, kind: str) -> None:
@@ -451,7 +441,7 @@ def _check_not_stored(c: Campaign, item_name: str, quality: str | None) -> None:
 
 
 def gain(c: Campaign, name: str, item: str, *, kind: str | None = None, quality: str | None = None,
-         bag: bool = False) -> Change:
+         bag: bool = False, new: bool = False) -> Change:
     """The hero gains a card, equipped or in the bag (Consumables always go to the bag). Its kind
     comes from the catalog or [cards]; a card neither knows needs `kind` once, remembered under
     [cards]. A card in `stored` is never gained again (RB L429-431)."""
@@ -459,7 +449,7 @@ def gain(c: Campaign, name: str, item: str, *, kind: str | None = None, quality:
     quality_ = _pick(quality, QUALITIES, "quality") if quality else None
     slug, hero = active_hero(c, name)
     warnings: list[str] = []
-    item_name = _gained_item(c, item, kind_ is not None, warnings)
+    item_name = _gained_item(c, item, kind_ is not None, new)
     choice = rules.gained_kind(item_name, kind_, quality_, catalog.item_kind(item_name),
                                rules.recorded_kind(c.story, item_name))
     _check_not_stored(c, item_name, choice.quality)

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from .. import catalog
 from ..errors import RuleError, UsageError
 from ..model import chapter_id
-from ..names import lookup, resolve
+from ..names import closest, lookup, match, resolve
 from ..rules import cards, rewards, track
 from ..rules.chapters import setup_numbers
 from ..rules.heroes import RECORD_WITH
@@ -79,12 +79,12 @@ def find_leader(c: Campaign, query: str) -> Hero:
     """The active hero `query` names (case-insensitive, unique prefix); a retired hero is refused."""
     active = {h.name: h for h in c.active_heroes().values()}
     try:
-        return lookup(query, active, "active hero")
-    except UsageError as exc:
+        return lookup(query, active, "active hero", game=True)
+    except (UsageError, RuleError) as exc:
         retired = {h.name: h for h in c.heroes.values() if not h.active}
         try:
-            gone = lookup(query, retired, "hero")
-        except UsageError:
+            gone = lookup(query, retired, "hero", game=True)
+        except (UsageError, RuleError):
             gone = None
         names = ", ".join(sorted(active))
         remedy = f"the Party Leader is one of the active heroes: {names}" if active else \
@@ -93,7 +93,7 @@ def find_leader(c: Campaign, query: str) -> Hero:
             raise RuleError(f"{gone.name} has left the party (retired); the Party Leader must be an active hero",
                             file=c.story_file.shown, rule="leader", remedy=remedy) from None
         hint = exc.remedy + "; " if exc.remedy and "did you mean" in exc.remedy else ""
-        raise UsageError(exc.message, rule="leader", remedy=hint + remedy) from None
+        raise type(exc)(exc.message, rule="leader", remedy=hint + remedy) from None
 
 
 def set_leader(c: Campaign, hero: str) -> Change:
@@ -127,23 +127,24 @@ def _resolve_new(key: str, query: str, new: bool) -> str:
 
 
 def _resolve_recorded(c: Campaign, key: str, query: str) -> tuple[str, int]:
-    """(the recorded entry `query` names, its index): any case, or a unique prefix; else a refusal."""
+    """(the recorded entry `query` names, its index): the one resolver's order against the names on the
+    Story Record; else a refusal (exit 1) with the closest one."""
     f = c.story_file
     recorded: tuple[str, ...] = getattr(c.story, key)
     typed = " ".join(query.split())
-    name = catalog.canonical(typed, recorded) if typed else None
+    _, what, _, rb = LISTS[key]
+    try:
+        name = match(typed, recorded) if typed else None
+    except UsageError as exc:  # several names begin so
+        exc.remedy = f"type more of the {what}'s name"
+        raise
     if name is None:
-        starts = list(dict.fromkeys(n for n in recorded if typed and n.casefold().startswith(typed.casefold())))
-        _, what, _, rb = LISTS[key]
-        if len(starts) > 1:
-            raise UsageError(f"{typed!r} could be any of: {', '.join(starts)}",
-                             remedy=f"type more of the {what}'s name")
-        if not starts:
-            listed = ", ".join(recorded) if recorded else "none"
-            where = f" ({rb})" if rb else ""
-            raise RuleError(f"there is no {what} {typed!r} on the Story Record{where}", file=f.shown,
-                            line=f.line((key,)), rule=key, remedy=f"the {key} recorded are: {listed}")
-        name = starts[0]
+        hint = closest(typed, recorded)
+        listed = ", ".join(recorded) if recorded else "none"
+        where = f" ({rb})" if rb else ""
+        raise RuleError(f"there is no {what} {typed!r} on the Story Record{where}", file=f.shown,
+                        line=f.line((key,)), rule=key,
+                        remedy=(f"did you mean {hint!r}? " if hint else "") + f"the {key} recorded are: {listed}")
     return name, recorded.index(name)
 
 
@@ -219,7 +220,7 @@ def chapter_arg(value: Any, c: Campaign | None = None) -> str:
         done = ""
         if c is not None and c.story.next_chapter() is None:
             done = "; the campaign is finished: chapter 09 is on the Adventure Track"
-        raise UsageError(f"no chapter {str(value)!r}: the Awakenings campaign has chapters 01 to 09{done}",
+        raise RuleError(f"no chapter {str(value)!r}: the Awakenings campaign has chapters 01 to 09{done}",
                          remedy="give a chapter number from 1 to 9") from None
 
 

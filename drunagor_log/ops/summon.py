@@ -24,7 +24,7 @@ from ..rules.battalion import resolve_battalion
 from ..rules.chapters import allowed_monsters, check_monster
 from ..rules.board import next_free_slot
 from ..rules.raid import manifest, no_summon_reason, resolve_raid
-from ..values import record
+from ..values import record, replace
 from . import Change, Line
 from .board import new_seed, recorded_models, resolve_monster
 from .losing import table_state
@@ -85,7 +85,7 @@ def raid(c: Campaign, *, rune: str | None = None, seed: int | None = None, dry_r
     """Resolve the Dreadful Raid: face check, manifest a rune (`rune` drawn at the table, or at random
     with `seed`), summon the raid party, flip the card. Stages the board, the new face and a log line
     unless `dry_run` (or no adventure is under way)."""
-    flags = flags or RaidFlags()
+    flags = _named(c, flags or RaidFlags())
     if seed is not None and rune is not None:
         raise UsageError("--seed replays a random draw; --rune records the rune drawn at the table",
                          remedy="give one of them")
@@ -123,6 +123,16 @@ def raid(c: Campaign, *, rune: str | None = None, seed: int | None = None, dry_r
     c.record_event(state, state.replace(monsters=result.board, raid=state.raid.with_face(result.next_face)), entry)
     seed_note = f" (seed {used_seed})" if used_seed is not None else ""
     return Change(summary=f"raid: {summary}{seed_note}", notes=tuple(notes), warnings=warnings, data=data)
+
+
+def _named(c: Campaign, flags: RaidFlags) -> RaidFlags:
+    """The flags with the names they give resolved (a mistyped colour or minion is said first, even
+    where the flag is refused)."""
+    if flags.piles is not None:
+        _untracked_piles(flags.piles, tuple(full_bag(c)))
+    if flags.minion is not None:
+        return replace(flags, minion=resolve_monster(flags.minion, None))
+    return flags
 
 
 def _tracked_setup(c: Campaign) -> RaidSetup:
@@ -289,14 +299,15 @@ def _untracked_limit(c: Campaign, minion: str) -> tuple[int, str]:
 
 def battalion(c: Campaign, monsters: Sequence[str], *, near: str | None = None, siege: bool = False,
               dry_run: bool = False, ranks: Sequence[str] | Mapping[str, str] | None = None,
-              on_board: int | None = None) -> Change:
+              on_board: int | None = None, new: bool = False) -> Change:
     """Summon a Monster Battalion NEAR a reference point: place what fits, the rest activate monsters
     (RB L1311-1321; siege, RB L1237). `ranks` gives monsters the catalog does not know ("NAME=RANK");
-    `on_board` is the monsters on the board when no adventure is under way (then required)."""
+    `on_board` is the monsters on the board when no adventure is under way (then required); `new`: a
+    monster name drunagor does not know is meant as typed (--new)."""
     _check_board_flag(c, on_board)
     given = rank_options(ranks)
     state = table_state(c) if c.adventure_file is not None else None
-    names, known_ranks, limits, new_ranks = _battalion_monsters(c, state, monsters, given)
+    names, known_ranks, limits, new_ranks = _battalion_monsters(c, state, monsters, given, new)
     if state is not None:
         with c.adventure_refusals():
             for name in dict.fromkeys(names):
@@ -316,11 +327,11 @@ def battalion(c: Campaign, monsters: Sequence[str], *, near: str | None = None, 
         notes.append(nothing_written(state is not None))
         return Change(notes=tuple(notes), data=data)
 
-    new = state.replace(monsters=result.board)
+    after = state.replace(monsters=result.board)
     for name, rank in new_ranks.items():
-        new = record_rank(new, name, rank)
+        after = record_rank(after, name, rank)
     summary = battalion_summary(result, reference)
-    c.record_event(state, new, {"event": "battalion", "text": summary})
+    c.record_event(state, after, {"event": "battalion", "text": summary})
     return Change(summary=f"battalion: {summary}", notes=tuple(notes), data=data)
 
 
@@ -353,17 +364,19 @@ def rank_options(values: Sequence[str] | Mapping[str, str] | None) -> dict[str, 
     return ranks
 
 
-def _battalion_monsters(c: Campaign, state: AdventureState | None, queries: Sequence[str], given: dict[str, str]
-                        ) -> tuple[list[str], dict[str, str], dict[str, int], dict[str, str]]:
+def _battalion_monsters(c: Campaign, state: AdventureState | None, queries: Sequence[str], given: dict[str, str],
+                        new: bool = False) -> tuple[list[str], dict[str, str], dict[str, int], dict[str, str]]:
     """(names, ranks, model limits, ranks to record) of the monsters summoned."""
     names: list[str] = []
     ranks: dict[str, str] = {}
     limits: dict[str, int] = {}
     new_ranks: dict[str, str] = {}
     for query in queries:
-        name = resolve_monster(query, state)
-        rank, new = _battalion_rank(state, name, given)
-        if new:
+        ranked = any(k.casefold() == query.strip().casefold() for k in given)  # its --rank: a fact flag
+        name = resolve_monster(query, state, new=new, facts=ranked,
+                               rank_flag=f'--rank "{query.strip()}=RANK" (Overlord ... Minion)')
+        rank, new_rank = _battalion_rank(state, name, given)
+        if new_rank:
             new_ranks[name] = rank or ""
         if rank:
             ranks[name] = rank

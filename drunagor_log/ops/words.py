@@ -47,7 +47,7 @@ def colours(values: Sequence[str] | str | None, known: Sequence[str], what: str 
         for item in part.replace(";", ",").split(","):
             item, count = _counted(item.strip(), part)
             if item:
-                out += [lookup("gray" if item.casefold() == "grey" else item, options, what)] * count
+                out += [lookup("gray" if item.casefold() == "grey" else item, options, what, game=True)] * count
     return out
 
 

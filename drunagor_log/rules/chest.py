@@ -491,8 +491,12 @@ def _swap_out(story: Story, out: str, into: CardFacts) -> ChestCard:
                         f"rarity can replace a Potion or a Scroll (RB L345)", rule=SWAP,
                         remedy="choose a Potion or a Scroll")
     if entry is None:
+        from ..names import closest
+
         names = ", ".join(c.name for c in story.chest_cards) or "none recorded yet"
-        raise UsageError(f"{out!r} is not in the Chest deck", rule=SWAP, remedy=f"the deck holds: {names}")
+        hint = closest(out, [c.name for c in story.chest_cards])
+        raise RuleError(f"{out!r} is not in the Chest deck", rule=SWAP,
+                        remedy=(f"did you mean {hint!r}? " if hint else "") + f"the deck holds: {names}")
     return entry
 
 

@@ -213,11 +213,16 @@ def find_in_deck(story: Story, name: str) -> str | None:
 
 
 def in_deck(story: Story, name: str) -> str:
-    """The deck's card `name` names (any case, or a unique prefix), or the UsageError that lists the deck."""
+    """The deck's card `name` names (any case, or a unique prefix), or the refusal (exit 1, an unknown
+    name of the game) that says the closest card and lists the deck."""
+    from ..names import closest
+
     found = find_in_deck(story, name)
     if found is None:
-        raise UsageError(f"{name!r} is not in the Commander Attack deck", rule=RULE,
-                         remedy="the deck holds: " + (", ".join(story.commander) or "nothing yet"))
+        hint = closest(name, story.commander)
+        raise RuleError(f"{name!r} is not in the Commander Attack deck", rule=RULE,
+                        remedy=(f"did you mean {hint!r}? " if hint else "")
+                        + "the deck holds: " + (", ".join(story.commander) or "nothing yet"))
     return found
 
 

@@ -65,24 +65,25 @@ def core_hero_finding(name: str) -> Finding | None:
                    "Lorelai, Maya, Vorn) are not heroes in Awakenings (RB L941-945)", remedy, key=("name",))
 
 
-def identity(name: str, requested_class: str | None) -> tuple[str, str]:
+def identity(name: str, requested_class: str | None, new: bool = False) -> tuple[str, str]:
     """(name, class) of a new hero. Awakenings heroes take their class from the catalog, or their
-    special class with Hero Pack #1 (RB L947-949); any other hero needs an explicit class."""
+    special class with Hero Pack #1 (RB L947-949); any other hero needs an explicit class (a fact
+    flag: it says the hero is new, unless the name is a near miss of an Awakenings hero's, `new`)."""
     from .. import catalog
 
-    from ..names import closest, known as known_names, match
+    from ..names import match, near_miss, resolve_known
 
     known = catalog.hero(name)
-    if known is None and not (requested_class and requested_class.strip()):
-        names, aliases = known_names("heroes")
-        found = match(name, names, aliases)  # a unique beginning: "cath"
-        if found is None:
-            hint = closest(name, [*names, *aliases])
-            raise UsageError(f"{name!r} is not an Awakenings hero the catalog knows, so its class is "
-                             "unknown", remedy=(f"did you mean {hint!r}? If not, " if hint else "")
-                             + f'give it with --class (e.g. drunagor hero add "{name}" '
-                             "--role ROLE --class Ranger); heroes of other products are welcome (RB L943)")
+    if known is None:
+        remedy = (f'if the hero is from another product, give the class with --class (e.g. drunagor hero add '
+                  f'"{name}" --role ROLE --class Ranger): heroes of other products are welcome (RB L943)')
+        found = resolve_known(name, "heroes", new=new, facts=bool(requested_class and requested_class.strip()),
+                              new_hint=remedy)
         known = catalog.hero(found)
+    if known is None and not (requested_class and requested_class.strip()):  # --new, and no class
+        raise UsageError(f"drunagor does not know the hero {name.strip()!r}, so not their class",
+                         remedy=f'give it with --class (e.g. drunagor hero add "{name.strip()}" --role ROLE '
+                                "--class Ranger --new)")
     if known is None:
         return name.strip(), (requested_class or "").strip()
     if requested_class is None:
@@ -93,9 +94,11 @@ def identity(name: str, requested_class: str | None) -> tuple[str, str]:
         chosen = None
     if chosen is not None:
         return known.name, chosen
+    hint = near_miss(requested_class, known.classes)  # a slip of the hero's own class, not another class
     raise RuleError(f"{known.name} is a {known.hero_class} (or a {known.special_class} with Hero Pack #1), "
-                    f"not a {requested_class} (RB L947-949)",
-                    remedy=f"leave out --class, or use --class {known.special_class}", rule="hero-class")
+                    f"not a {requested_class} (RB L947-949)", rule="hero-class",
+                    remedy=f"did you mean {hint!r}?" if hint else
+                    f"leave out --class, or use --class {known.special_class}")
 
 
 def class_finding(hero: Hero) -> Finding | None:
@@ -111,11 +114,11 @@ def class_finding(hero: Hero) -> Finding | None:
 
 
 def role_name(query: str) -> str:
-    """The Dungeon Role a command line names (any case, unique prefix), else a UsageError."""
+    """The Dungeon Role a command line names (any case, unique prefix), else a refusal (exit 1)."""
     from .. import catalog
     from ..names import lookup
 
-    return lookup(query, {r: r for r in catalog.ROLES}, "Dungeon Role")
+    return lookup(query, {r: r for r in catalog.ROLES}, "Dungeon Role", game=True)
 
 
 # ------------------------------------------------------------------------------------- the party

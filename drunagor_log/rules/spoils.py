@@ -92,6 +92,7 @@ def plan_upgrade(hero: Hero, item: str, discard: str, cards: dict, *, to: str | 
     knows whether it is an Epic Item."""
     i, step = _upgradable(hero, item, to)
     it = hero.equipment[i]
+    _discarded(hero, discard)  # both names before the rules
     tools = _tools_in_bag(hero)
     d, record = _other_card(hero, discard, it, i, cards, epic)
     return UpgradePlan(hero.name, it, i, step, tools, hero.equipment[d], d, record)
@@ -122,9 +123,13 @@ def _upgradable(hero: Hero, item: str, to: str | None) -> tuple[int, str]:
     who = hero.name
     i = find_item(hero, item)
     if i is None:
+        from ..names import closest
+
         held = ", ".join(it.name for it in hero.equipment) or "nothing"
+        hint = closest(item, [it.name for it in hero.equipment])
         raise RuleError(f"{who} holds no {item}", rule=RULE,
-                        remedy=f"name one of {who}'s Spoils cards ({who} holds: {held})")
+                        remedy=(f"did you mean {hint!r}? " if hint else "")
+                        + f"name one of {who}'s Spoils cards ({who} holds: {held})")
     it = hero.equipment[i]
     if it.kind != "spoils":
         raise RuleError(f"{it.name} is {KIND_WORDS[it.kind]}, not a Spoils card: only Spoils Equipment can be "
@@ -172,11 +177,7 @@ def _other_card(hero: Hero, discard: str, it: Item, i: int, cards: dict, epic: b
     """The other disposed card (index, whether to record `epic = false` for it): in the bag, not the
     item itself, not a Consumable, an Epic Item or Starting Gear (RB L413-419)."""
     who = hero.name
-    d = find_item(hero, discard)
-    if d is None:
-        raise RuleError(f"{who} holds no {discard}: the other disposed card must be in {who}'s bag (RB L419)",
-                        rule=RULE, remedy=f"discard a card from {who}'s bag: "
-                        + (", ".join(e.name for e in hero.equipment if e.place == "bag") or "the bag is empty"))
+    d = _discarded(hero, discard)
     other = hero.equipment[d]
     if d == i or same_card(other.name, it.name):
         raise RuleError(f"{it.name} cannot be both improved and disposed of: the other card must be a "
@@ -187,6 +188,21 @@ def _other_card(hero: Hero, discard: str, it: Item, i: int, cards: dict, epic: b
         raise RuleError(f"{other.name} is equipped: both disposed cards must be in {who}'s bag (RB L419)",
                         rule=RULE, remedy=f"unequip it first: drunagor hero unequip {who} \"{other.name}\"")
     return d, record
+
+
+def _discarded(hero: Hero, discard: str) -> int:
+    """The index of the card --discard names, else the refusal with the closest card held."""
+    from ..names import closest
+
+    who = hero.name
+    d = find_item(hero, discard)
+    if d is None:
+        hint = closest(discard, [e.name for e in hero.equipment])
+        raise RuleError(f"{who} holds no {discard}: the other disposed card must be in {who}'s bag (RB L419)",
+                        rule=RULE, remedy=(f"did you mean {hint!r}? " if hint else "") + f"discard a card from "
+                        f"{who}'s bag: " + (", ".join(e.name for e in hero.equipment if e.place == "bag")
+                                            or "the bag is empty"))
+    return d
 
 
 def _refuse_kind(other: Item) -> None:

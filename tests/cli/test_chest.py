@@ -253,9 +253,9 @@ def test_chest_add_refuses_a_likely_typo_unless_new(run, deck):
     # SPEC 9 name resolution: a typo is never recorded as a new card, even with its facts given
     before = snapshot(deck)
     r = run("chest", "add", "Potion of Strenght", "--type", "potion", "--rarity", "rare")
-    assert (r.exit_code, r.stderr) == (1, "error: no card called 'Potion of Strenght'; did you mean 'Potion of "
-                                          "Strength'? (if it is a card drunagor does not know, add --new to record "
-                                          "it)\n")
+    assert (r.exit_code, r.stderr) == (1, "error: 'Potion of Strenght' is not a card drunagor knows, and it is very "
+                                          "like 'Potion of Strength'; did you mean 'Potion of Strength'? If 'Potion "
+                                          "of Strenght' is new, add --new to record it as typed\n")
     r = run("chest", "add", "Potion of Heling")
     assert r.exit_code == 1 and "did you mean 'Potion of Healing'?" in r.stderr
     assert snapshot(deck) == before
@@ -350,7 +350,7 @@ def test_chest_swap_records_the_facts_of_an_unknown_card(run, deck):
      "campaigns/test/story.toml:13: chest-swap: Scroll of Incinerate is a Common Scroll and Scroll of Charm a Rare "
      "Scroll: a card can only be replaced by one of the same type and rarity (RB L345, L363); choose a Common "
      "Scroll"),
-    (("Scroll of Protection", "Scroll of Beguile"), 2,
+    (("Scroll of Protection", "Scroll of Beguile"), 1,
      "campaigns/test/story.toml:13: chest-swap: 'Scroll of Protection' is not in the Chest deck; the deck holds: "
      "Scroll of Incinerate, Scroll of Beguile, Potion of Healing"),
     (("Scroll of Incinerate", "Scroll of Protection", "--copies", "3"), 1,
@@ -416,6 +416,10 @@ def test_commander_deck_recording_and_rb_l824_haste_with_life_heat_refused(run, 
                         "(RB L822-824); swap them: drunagor commander swap \"Haste\" \"Life Heat\"\n")
     assert snapshot(deck) == before
     r = run("commander", "add", "Claw")
+    assert (r.exit_code, r.stderr) == (1, "error: no Commander card called 'Claw'; known: Flame Swipe, Haste, "
+                                          "Inferno, Life Heat (if it is a card drunagor does not know, give its Rune "
+                                          "position once with --position COLOUR-top|bottom)\n")
+    r = run("commander", "add", "Claw", "--new")  # said new: its position is still needed
     assert (r.exit_code, r.stderr) == (2, "error: campaigns/test/story.toml:23: commander-deck: drunagor does not know "
                                           "which Rune position Claw holds, and no position may be held twice in the "
                                           "deck (RB L822); look at the card and give it once: --position "
@@ -469,7 +473,9 @@ gray-bottom    -
 
 
 def test_commander_full_deck_and_check(run, deck):
-    names = ["A1", "A2", "A3", "A4", "A5", "A6", "A7", "A8", "A9"]
+    # cards drunagor does not know, none a near miss of another (then only --new would record it)
+    names = ["Arcane Bolt", "Bone Spear", "Cinder Rain", "Dark Pulse", "Ember Lash", "Frost Nova", "Grim Reaping",
+             "Hex Storm", "Ice Shard"]
     pos = ["red-top", "red-bottom", "blue-top", "blue-bottom", "green-top", "green-bottom", "orange-top",
            "gray-top", "gray-bottom"]
     for n, p in zip(names, pos):
@@ -478,8 +484,10 @@ def test_commander_full_deck_and_check(run, deck):
     assert json.loads(run("commander", "show", "--json").stdout)["status"] == "legal"
     r = run("commander", "add", "Life Heat")
     assert r.exit_code == 1 and "Haste already holds the orange-bottom Rune position" in r.stderr
-    r = run("commander", "add", "B1", "--position", "red-top")
-    assert r.exit_code == 1 and "A1 already holds the red-top Rune position" in r.stderr
+    r = run("commander", "add", "Jolt Strike", "--position", "red-top")
+    assert r.exit_code == 1 and "Arcane Bolt already holds the red-top Rune position" in r.stderr
+    r = run("commander", "add", "Arcane Blot", "--position", "red-bottom")  # a near miss of a card in the deck
+    assert r.exit_code == 1 and "did you mean 'Arcane Bolt'?" in r.stderr
     assert check_json(run) == {"errors": [], "warnings": []}
     # a hand edit puts two cards on one position: check says so
     story = text(deck / "story.toml").replace('  "Haste",\n', '  "Haste",\n  "Life Heat",\n')

@@ -517,8 +517,9 @@ def test_battalion_of_an_unknown_monster_asks_its_rank_once(run, camp):
     write(camp / "story.toml", STORY)
     adventure(camp)
     r = run("battalion", "Mud Golem")
-    assert (r.exit_code, r.stderr) == (2, "error: the catalog does not know 'Mud Golem', so its rank is unknown; "
-                                          "give it with --rank \"Mud Golem=RANK\" (Overlord ... Minion)\n")
+    assert (r.exit_code, r.stderr) == (1, "error: no monster called 'Mud Golem'; check the spelling (if it is a "
+                                          "monster drunagor does not know, give its rank once with --rank "
+                                          "\"Mud Golem=RANK\" (Overlord ... Minion))\n")
     assert run("battalion", "Mud Golem", "--rank", "mud golem=black").exit_code == 0
     after = state(camp)
     assert after["ranks"] == {"Mud Golem": "Black"}

@@ -404,14 +404,18 @@ REFUSALS = [
     (RULE, ("tiebreak", "1", "--runes", "red,red")),  # Pile 1 holds no red
     (RULE, ("adventure", "event", "barricade")),  # chapter 07's, not 05's
     (RULE, ("follower", "add", "Vorn the Warrior")),  # written already
+    # an unknown name of the game: 1 (SPEC 9, 10; docs/errors.md, "Names")
+    (RULE, ("chapter", "show", "10")),
+    (RULE, ("draw", "--rune", "purple")),
+    (RULE, ("hero", "show", "Bob")),
+    (RULE, ("monster", "add", "Gremlin Hurde")),
+    (RULE, ("hero", "learn", "Nyx", "Melee 2", "--tree", "fire", "--level", "2")),
     # a usage slip: 2
     (USAGE, ("show", "--bogus")),
     (USAGE, ("bogus",)),
-    (USAGE, ("chapter", "show", "10")),
-    (USAGE, ("draw", "--rune", "purple")),
     (USAGE, ("adventure", "end")),  # neither --won nor --lost
-    (USAGE, ("cube", "Nyx", "wounds", "+1")),
-    (USAGE, ("hero", "show", "Bob")),
+    (USAGE, ("cube", "Nyx", "wounds", "+1")),  # drunagor's own words: trauma or curse
+    (USAGE, ("card", "show", "Potion of")),  # too little of a name: several begin so
     (USAGE, ("raid", "--seed", "1", "--rune", "red")),  # a replay and a physical draw at once
     (USAGE, ("-C", "nowhere", "show")),
 ]

@@ -204,7 +204,7 @@ def test_rb_l363_incinerate_may_be_replaced_by_protection():
     ("Scroll of Incinerate", "Scroll of Incinerate", 1, UsageError, "Scroll of Incinerate would replace itself"),
     ("Scroll of Incinerate", "Scroll of Protection", 3, RuleError,
      "the Chest deck holds 2 Scroll of Incinerate, not 3"),
-    ("Scroll of Protection", "Scroll of Beguile", 1, UsageError, "'Scroll of Protection' is not in the Chest deck"),
+    ("Scroll of Protection", "Scroll of Beguile", 1, RuleError, "'Scroll of Protection' is not in the Chest deck"),
     ("Scroll of Incinerate", "Scroll of Charm", 1, UsageError,
      "the rarity of Scroll of Charm is not known, and a card can only be replaced by one of the same type and "
      "rarity (RB L345, L363)"),

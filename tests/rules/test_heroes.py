@@ -150,8 +150,10 @@ def test_identity_refuses_another_class_for_a_catalog_hero_and_needs_one_for_oth
     with pytest.raises(RuleError) as exc:
         rules.identity("Andreas", "Warrior")
     assert exc.value.message == "Andreas is a Cleric (or a Necromancer with Hero Pack #1), not a Warrior (RB L947-949)"
-    with pytest.raises(UsageError):
+    with pytest.raises(RuleError):  # an unknown hero: a name of the game (exit 1)
         rules.identity("Kellan", None)
+    with pytest.raises(UsageError):  # said new, but its class is still missing
+        rules.identity("Kellan", None, new=True)
 
 
 def test_party_full_and_role_taken():

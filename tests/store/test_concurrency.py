@@ -96,7 +96,8 @@ WORKER = textwrap.dedent(r'''
     for i in range(n):
         if i % 2:
             hero = ("Andreas", "Catharina")[(i // 2 + me) % 2]
-            argv = ["hero", "gain", hero, f"Trinket {me}-{i}", "--kind", "adventure", "--bag"]
+            # --new: "Trinket 0-1" is a near miss of "Trinket 2-1", which another process may have recorded
+            argv = ["hero", "gain", hero, f"Trinket {me}-{i}", "--kind", "adventure", "--bag", "--new"]
         else:
             argv = ["follower", "add", f"Watcher {me}-{i}", "--new"]
         rc, err = invoke(argv)

@@ -17,7 +17,7 @@ import typer
 
 from ...campaign import Campaign
 from ...errors import UsageError
-from ..common import CommitOpt, JsonOpt, finish, open_campaign
+from ..common import game, CommitOpt, JsonOpt, finish, open_campaign
 from ..terminal import term
 
 DryRunOpt = Annotated[bool, typer.Option("--dry-run", help="Resolve and print, write nothing.")]
@@ -58,7 +58,7 @@ adventure_app = typer.Typer(name="adventure", no_args_is_help=True,
 
 @adventure_app.command("start")
 def adventure_start(
-    chapter: Annotated[Optional[str], typer.Argument(
+    chapter: Annotated[Optional[str], typer.Argument(click_type=game("chapter"),
             help="Chapter number (default: the next on the Adventure Track).")] = None,
     heroes: Annotated[Optional[int], typer.Option("--heroes",
             help="Heroes playing, 1 to 5 and at most rules.max_heroes (default: the active heroes).")] = None,
@@ -233,7 +233,7 @@ pile_app = typer.Typer(name="pile", no_args_is_help=True, help="Piles of Runes o
 
 @pile_app.command("add")
 def pile_add(
-    runes: Annotated[Optional[str], typer.Option("--runes", metavar="COLOURS",
+    runes: Annotated[Optional[str], typer.Option("--runes", click_type=game("rune colour"), metavar="COLOURS",
             help="The Pile's runes, from the track: red,blue or red=2 (default: Darkness Nodes, one of each "
                  "colour).")] = None,
     commit: CommitOpt = False,
@@ -270,7 +270,7 @@ def pile_remove(
 
 def tiebreak(
     pile: Annotated[str, typer.Argument(help="The Pile's id (as adventure show lists it).")],
-    runes: Annotated[Optional[str], typer.Option("--runes", metavar="COLOURS",
+    runes: Annotated[Optional[str], typer.Option("--runes", click_type=game("rune colour"), metavar="COLOURS",
             help="The runes the party chooses to return: red,blue or red=2.")] = None,
     commit: CommitOpt = False,
 ) -> None:
@@ -293,7 +293,7 @@ def tiebreak(
 def draw(
     count: Annotated[Optional[int], typer.Argument(
             help="How many runes (default 1, or as many as --rune names).")] = None,
-    rune: Annotated[Optional[list[str]], typer.Option("--rune", metavar="COLOUR",
+    rune: Annotated[Optional[list[str]], typer.Option("--rune", click_type=game("rune colour"), metavar="COLOUR",
             help="A rune drawn at the table (repeat, or red,blue).")] = None,
     seed: SeedOpt = None,
     json: JsonOpt = False,
@@ -320,7 +320,8 @@ monster_app = typer.Typer(name="monster", no_args_is_help=True,
 
 @monster_app.command("add")
 def monster_add(
-    name: Annotated[str, typer.Argument(help="The monster card's name (quote names with spaces).")],
+    name: Annotated[str, typer.Argument(click_type=game("monster", records=True),
+            help="The monster card's name (quote names with spaces).")],
     count: Annotated[int, typer.Option("--count", help="How many of them.")] = 1,
     rank: Annotated[Optional[str], typer.Option("--rank",
             help="Its rank, when the catalog does not know it: Overlord, Commander, Black, Gray, White, Scenario, "
@@ -328,6 +329,8 @@ def monster_add(
     slot: Annotated[Optional[str], typer.Option("--slot",
             help="Its status-board slot, 1-12 or the base colour (default: the next free one).")] = None,
     boss: Annotated[bool, typer.Option("--boss", help="A boss: it takes no status-board slot.")] = False,
+    new: Annotated[bool, typer.Option("--new", help="A monster drunagor does not know, though its name is very like "
+                                                    "one it knows: record it as typed.")] = False,
     commit: CommitOpt = False,
 ) -> None:
     """Place monsters on the board, each in the next free status-board slot (slot 1, yellow, first).
@@ -340,12 +343,12 @@ def monster_add(
     from ...ops import board as ops
 
     with open_campaign(write=True) as c:
-        _report(c, ops.add_monster(c, name, count=count, rank=rank, slot=slot, boss=boss), commit=commit)
+        _report(c, ops.add_monster(c, name, count=count, rank=rank, slot=slot, boss=boss, new=new), commit=commit)
 
 
 @monster_app.command("remove")
 def monster_remove(
-    which: Annotated[list[str], typer.Argument(metavar="NAME|SLOT...",
+    which: Annotated[list[str], typer.Argument(click_type=game("monster on the board"), metavar="NAME|SLOT...",
             help="Each monster's name, or its slot (1-12 or the base colour).")],
     commit: CommitOpt = False,
 ) -> None:
@@ -366,7 +369,7 @@ def monster_remove(
 
 
 def raid(
-    rune: Annotated[Optional[str], typer.Option("--rune", metavar="COLOUR",
+    rune: Annotated[Optional[str], typer.Option("--rune", click_type=game("rune colour"), metavar="COLOUR",
             help="The rune manifested at the table (a physical draw; not with --seed).")] = None,
     seed: SeedOpt = None,
     dry_run: DryRunOpt = False,
@@ -375,7 +378,7 @@ def raid(
             help="No adventure under way: the card's face, A or B.")] = None,
     heroes: Annotated[Optional[int], typer.Option("--heroes",
             help="No adventure under way: heroes in the party.")] = None,
-    piles: Annotated[Optional[str], typer.Option("--piles", metavar="COLOURS",
+    piles: Annotated[Optional[str], typer.Option("--piles", click_type=game("rune colour"), metavar="COLOURS",
             help="No adventure under way: the Piles of Runes on the board, red,blue (two Piles) or red+blue (one), "
                  "or none.")] = None,
     monsters: Annotated[Optional[int], typer.Option("--monsters",
@@ -384,7 +387,7 @@ def raid(
     minions: Annotated[Optional[int], typer.Option("--minions",
             help="No adventure under way: models of the raid's minion on the board, 0 to the lesser of --monsters "
                  "and its models (4 for a Minion); default 0.")] = None,
-    minion: Annotated[Optional[str], typer.Option("--minion",
+    minion: Annotated[Optional[str], typer.Option("--minion", click_type=game("monster"),
             help="No adventure under way: the minion the raid summons.")] = None,
     commit: CommitOpt = False,
 ) -> None:
@@ -408,7 +411,7 @@ def raid(
 
 
 def battalion(
-    monsters: Annotated[list[str], typer.Argument(metavar="MONSTER...",
+    monsters: Annotated[list[str], typer.Argument(click_type=game("monster", records=True), metavar="MONSTER...",
             help="The monsters of the battalion, in summoning order (repeat a name for each model).")],
     near: Annotated[Optional[str], typer.Option("--near", metavar="REF",
             help="The reference point: a Pile id, a Spawning or Special Event token...")] = None,
@@ -422,6 +425,8 @@ def battalion(
     on_board: Annotated[Optional[int], typer.Option("--monsters",
             help="No adventure under way (then required): monsters on the board, 0 to 12 (status-board tracks "
                  "taken).")] = None,
+    new: Annotated[bool, typer.Option("--new",
+            help="A monster drunagor does not know: take its name as typed.")] = False,
     commit: CommitOpt = False,
 ) -> None:
     """Summon a Monster Battalion NEAR a reference point: place what fits, the rest activate monsters.
@@ -434,7 +439,8 @@ def battalion(
     from ...ops import summon
 
     with open_campaign(write=not dry_run) as c:
-        change = summon.battalion(c, monsters, near=near, siege=siege, dry_run=dry_run, ranks=rank, on_board=on_board)
+        change = summon.battalion(c, monsters, near=near, siege=siege, dry_run=dry_run, ranks=rank, on_board=on_board,
+                                  new=new)
         _report(c, change, commit=commit, json=json, notes_first=True)
 
 
@@ -461,7 +467,7 @@ def odds(json: JsonOpt = False) -> None:
 
 
 def cube(
-    hero: Annotated[str, typer.Argument(help="The hero (a unique prefix is enough).")],
+    hero: Annotated[str, typer.Argument(click_type=game("hero"), help="The hero (a unique prefix is enough).")],
     kind: Annotated[str, typer.Argument(metavar="trauma|curse", help="Trauma Cubes or Curse Cubes.")],
     delta: Annotated[str, typer.Argument(metavar="DELTA", help="Cubes added (+1, 2) or removed (-1).")],
     capacity: Annotated[Optional[int], typer.Option(
@@ -489,7 +495,7 @@ def cube(
 
 
 def recall(
-    hero: Annotated[str, typer.Argument(help="The hero who takes the Recall Action.")],
+    hero: Annotated[str, typer.Argument(click_type=game("hero"), help="The hero who takes the Recall Action.")],
     capacity: Annotated[Optional[int], typer.Option(
             "--capacity", help="How many Curse Cubes the hero's board holds (asked once, remembered under "
                                "[cards]).")] = None,

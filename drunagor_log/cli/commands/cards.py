@@ -7,13 +7,18 @@ from typing import Annotated, Optional
 import typer
 
 from ...ops import cards as cards_ops
-from ..common import CommitOpt, JsonOpt, open_campaign, perform, warn_all
+from ..common import game, CommitOpt, JsonOpt, open_campaign, perform, warn_all
 from ..terminal import term
 
 card_app = typer.Typer(help="Facts about cards recorded under [cards]: type, rarity, Epic, Rune position, kind.",
                        no_args_is_help=True)
 
-CardArg = Annotated[str, typer.Argument(metavar="NAME", help="The card (any case; a unique prefix is enough).")]
+CardArg = Annotated[str, typer.Argument(click_type=game("card"),
+        metavar="NAME", help="The card (any case; a unique prefix is enough).")]
+SetCardArg = Annotated[str, typer.Argument(click_type=game("card", records=True),
+        metavar="NAME", help="The card (any case; a unique prefix is enough).")]
+RecordedCardArg = Annotated[str, typer.Argument(click_type=game("card recorded under [cards]"),
+        metavar="NAME", help="The card (any case; a unique prefix is enough).")]
 COLUMNS = ("type", "rarity", "epic", "position", "kind")
 
 
@@ -27,7 +32,7 @@ def _cell(value) -> str:
 
 @card_app.command("show")
 def card_show(
-    name: Annotated[Optional[str], typer.Argument(
+    name: Annotated[Optional[str], typer.Argument(click_type=game("card"),
         metavar="[NAME]", help="One card (default: every card recorded).")] = None,
     json: JsonOpt = False,
 ) -> None:
@@ -55,7 +60,7 @@ def card_show(
 
 @card_app.command("set")
 def card_set(
-    name: CardArg,
+    name: SetCardArg,
     type_: Annotated[Optional[str], typer.Option(
         "--type", metavar="potion|scroll|other",
         help="A chest card's type (other: neither a Potion nor a Scroll).")] = None,
@@ -84,7 +89,7 @@ def card_set(
 
 @card_app.command("forget")
 def card_forget(
-    name: CardArg,
+    name: RecordedCardArg,
     fact: Annotated[Optional[list[str]], typer.Option("--fact", metavar="FACT",
                                                       help="Forget only this fact (repeatable): type, rarity, epic, "
                                                            "position, kind.")] = None,

@@ -10,7 +10,7 @@ from typing import Annotated, Optional
 import typer
 
 from ...ops import chest as chest_ops
-from ..common import CommitOpt, JsonOpt, open_campaign, perform, warn_all
+from ..common import game, CommitOpt, JsonOpt, open_campaign, perform, warn_all
 from ..terminal import term
 
 chest_app = typer.Typer(help="The Chest deck: the Epic Rare pair and 9 Potions + 9 Scrolls (RB L345-371).",
@@ -91,7 +91,7 @@ def chest_show(json: JsonOpt = False) -> None:
 
 
 def chest_add(
-    card: Annotated[str, typer.Argument(help="The Potion or Scroll.")],
+    card: Annotated[str, typer.Argument(click_type=game("chest card", records=True), help="The Potion or Scroll.")],
     copies: Annotated[int, typer.Option("--copies", help="Copies to add (0: only record --type/--rarity).")] = 1,
     type_: TypeOpt = None,
     rarity: RarityOpt = None,
@@ -114,7 +114,8 @@ def chest_add(
 
 
 def chest_remove(
-    card: Annotated[str, typer.Argument(help="The Potion or Scroll (any case; a unique prefix is enough).")],
+    card: Annotated[str, typer.Argument(click_type=game("card in the deck"),
+            help="The Potion or Scroll (any case; a unique prefix is enough).")],
     copies: Annotated[int, typer.Option("--copies", help="Copies to take out (the entry goes with its last).")] = 1,
     commit: CommitOpt = False,
 ) -> None:
@@ -133,13 +134,16 @@ def chest_remove(
 
 
 def chest_swap(
-    out: Annotated[str, typer.Argument(metavar="OUT", help="The Potion or Scroll leaving the deck.")],
-    into: Annotated[str, typer.Argument(metavar="IN", help="The card of the same type and rarity replacing it.")],
+    out: Annotated[str, typer.Argument(click_type=game("card in the deck"),
+            metavar="OUT", help="The Potion or Scroll leaving the deck.")],
+    into: Annotated[str, typer.Argument(click_type=game("chest card", records=True),
+            metavar="IN", help="The card of the same type and rarity replacing it.")],
     copies: Annotated[int, typer.Option("--copies", help="How many copies of OUT to replace.")] = 1,
     type_: TypeOpt = None,
     rarity: RarityOpt = None,
     yes: Annotated[bool, typer.Option(
         "--yes", help="Do it: swap, and remove the returned Potions and Scrolls from the logs.")] = False,
+    new: NewOpt = False,
     json: JsonOpt = False,
     commit: CommitOpt = False,
 ) -> None:
@@ -158,12 +162,12 @@ def chest_swap(
     Example: drunagor chest swap "Scroll of Incinerate" "Scroll of Protection"
     """
     if yes:
-        change, changed = perform(chest_ops.swap, out, into, copies, type_, rarity, commit=commit, quiet=json)
+        change, changed = perform(chest_ops.swap, out, into, copies, type_, rarity, new, commit=commit, quiet=json)
         if json:
             term.json({**change.data, "written": bool(changed)})
         return
     with open_campaign() as c:
-        change = chest_ops.preview_swap(c, out, into, copies, type_, rarity)
+        change = chest_ops.preview_swap(c, out, into, copies, type_, rarity, new)
     if json:
         term.json(change.data)
         return
@@ -218,8 +222,10 @@ def commander_show(json: JsonOpt = False) -> None:
 
 
 def commander_add(
-    card: Annotated[str, typer.Argument(help="The Commander Attack card.")],
+    card: Annotated[str, typer.Argument(click_type=game("Commander card", records=True),
+            help="The Commander Attack card.")],
     position: PositionOpt = None,
+    new: NewOpt = False,
     commit: CommitOpt = False,
 ) -> None:
     """Put a card in the Commander Attack deck while recording it; remember its Rune position.
@@ -233,15 +239,18 @@ def commander_add(
 
     Example: drunagor commander remove Haste && drunagor commander add "Life Heat"
     """
-    perform(chest_ops.commander_add, card, position, commit=commit)
+    perform(chest_ops.commander_add, card, position, new, commit=commit)
 
 
 def commander_swap(
-    out: Annotated[str, typer.Argument(metavar="OUT", help="The card leaving the deck.")],
-    into: Annotated[str, typer.Argument(metavar="IN", help="The card joining it.")],
+    out: Annotated[str, typer.Argument(click_type=game("Commander card in the deck"),
+            metavar="OUT", help="The card leaving the deck.")],
+    into: Annotated[str, typer.Argument(click_type=game("Commander card", records=True),
+            metavar="IN", help="The card joining it.")],
     position: Annotated[Optional[str], typer.Option(
         "--position", metavar="COLOUR-top|bottom",
         help="IN's Rune position, when drunagor does not know it (remembered).")] = None,
+    new: NewOpt = False,
     commit: CommitOpt = False,
 ) -> None:
     """Replace a Commander Attack card; IN must not hold a Rune position another card holds.
@@ -251,11 +260,12 @@ def commander_swap(
 
     Example: drunagor commander swap "Flame Swipe" Inferno
     """
-    perform(chest_ops.commander_swap, out, into, position, commit=commit)
+    perform(chest_ops.commander_swap, out, into, position, new, commit=commit)
 
 
 def commander_remove(
-    card: Annotated[str, typer.Argument(help="The card leaving the deck.")],
+    card: Annotated[str, typer.Argument(click_type=game("Commander card in the deck"),
+            help="The card leaving the deck.")],
     commit: CommitOpt = False,
 ) -> None:
     """Take a card out of the Commander Attack deck (to correct the record).
@@ -269,9 +279,9 @@ def commander_remove(
 
 
 def spoils_upgrade(
-    hero: Annotated[str, typer.Argument(help="The hero improving a Spoils card.")],
-    item: Annotated[str, typer.Argument(help="The Spoils card to improve.")],
-    discard: Annotated[Optional[str], typer.Option("--discard", metavar="OTHER",
+    hero: Annotated[str, typer.Argument(click_type=game("hero"), help="The hero improving a Spoils card.")],
+    item: Annotated[str, typer.Argument(click_type=game("Spoils card held"), help="The Spoils card to improve.")],
+    discard: Annotated[Optional[str], typer.Option("--discard", click_type=game("held card"), metavar="OTHER",
                                                    help="The other card disposed of, from the hero's bag.")] = None,
     to: Annotated[Optional[str], typer.Option("--to", metavar="improved|ultimate",
                                               help="The quality expected (checked: one step only).")] = None,

@@ -11,7 +11,7 @@ from typing import Annotated, Callable, Optional
 import typer
 
 from ...campaign import Campaign
-from ..common import CommitOpt, JsonOpt, campaign_root, finish, open_campaign, warn_all
+from ..common import CommitOpt, JsonOpt, campaign_root, finish, game, open_campaign, warn_all
 from ..terminal import term
 
 hero_app = typer.Typer(
@@ -44,15 +44,17 @@ def _ops():
 
 @hero_app.command("add")
 def add(
-    name: Annotated[str, typer.Argument(
+    name: Annotated[str, typer.Argument(click_type=game("hero of the game", records=True),
         help="The hero: Andreas, Catharina, Nyx, Vacrem, or one from another product.")],
-    role: Annotated[str, typer.Option(
-        "--role", help="Dungeon Role: Defender, Leader, Controller, Support or Striker.")],
-    cls: Annotated[Optional[str], typer.Option(
-        "--class", help="Class; for an Awakenings hero only its special class (Hero Pack #1).")] = None,
+    role: Annotated[str, typer.Option("--role", click_type=game("Dungeon Role"),
+            help="Dungeon Role: Defender, Leader, Controller, Support or Striker.")],
+    cls: Annotated[Optional[str], typer.Option("--class", click_type=game("class"),
+            help="Class; for an Awakenings hero only its special class (Hero Pack #1).")] = None,
     player: Annotated[Optional[str], typer.Option("--player", help="Who plays the hero.")] = None,
     gear: Annotated[Optional[list[str]], typer.Option(
-        "--gear", help="A piece of Starting Gear (twice: a hero starts with 2).")] = None,
+        "--gear", click_type=game("Starting Gear card", records=True),
+        help="A piece of Starting Gear (twice: a hero starts with 2).")] = None,
+    new: NewOpt = False,
     commit: CommitOpt = False,
 ) -> None:
     """A new hero joins the party, with Dungeon Role cards I and II and 2 pieces of Starting Gear.
@@ -65,12 +67,13 @@ def add(
     Example: drunagor hero remove Vacrem && drunagor hero add Kellan --role Leader --class Paladin --player Eva
     """
     gear_ = list(gear or [])
-    _write(_ops().add, name, role, cls=cls, player=player, gear=gear_, commit=commit)
+    _write(_ops().add, name, role, cls=cls, player=player, gear=gear_, new=new, commit=commit)
 
 
 @hero_app.command("show")
 def show(
-    name: Annotated[str, typer.Argument(help="The hero (any case, a unique prefix is enough).")],
+    name: Annotated[str, typer.Argument(click_type=game("hero"),
+            help="The hero (any case, a unique prefix is enough).")],
     json: JsonOpt = False,
 ) -> None:
     """One Campaign Log: class, role, skills, Class Abilities, equipment, aura, statuses, rewards owed.
@@ -119,9 +122,10 @@ def _joined(r: dict) -> str:
 
 @hero_app.command("learn")
 def learn(
-    name: Annotated[str, typer.Argument(help="The hero.")],
+    name: Annotated[str, typer.Argument(click_type=game("hero"), help="The hero.")],
     skill: Annotated[str, typer.Argument(help="The skill, as written on the card.")],
-    tree: Annotated[str, typer.Option("--tree", help="melee, ranged, agility, wisdom, or role (Dungeon Role skill).")],
+    tree: Annotated[str, typer.Option("--tree", click_type=game("skill tree"),
+            help="melee, ranged, agility, wisdom, or role (Dungeon Role skill).")],
     level: Annotated[int, typer.Option("--level", help="1 or 2.")],
     commit: CommitOpt = False,
 ) -> None:
@@ -134,7 +138,7 @@ def learn(
 
 @hero_app.command("ability")
 def ability(
-    name: Annotated[str, typer.Argument(help="The hero.")],
+    name: Annotated[str, typer.Argument(click_type=game("hero"), help="The hero.")],
     ability_: Annotated[str, typer.Argument(metavar="ABILITY", help="The Class Ability, as written on the card.")],
     commit: CommitOpt = False,
 ) -> None:
@@ -147,11 +151,12 @@ def ability(
 
 @hero_app.command("relearn")
 def relearn(
-    name: Annotated[str, typer.Argument(help="The hero.")],
-    old: Annotated[str, typer.Argument(help="The skill or Class Ability to give up.")],
+    name: Annotated[str, typer.Argument(click_type=game("hero"), help="The hero.")],
+    old: Annotated[str, typer.Argument(click_type=game("learned skill or ability"),
+            help="The skill or Class Ability to give up.")],
     new: Annotated[str, typer.Argument(help="The one chosen instead.")],
-    tree: Annotated[Optional[str], typer.Option(
-        "--tree", help="For a skill: the new skill's tree (default: the old one's).")] = None,
+    tree: Annotated[Optional[str], typer.Option("--tree", click_type=game("skill tree"),
+            help="For a skill: the new skill's tree (default: the old one's).")] = None,
     commit: CommitOpt = False,
 ) -> None:
     """Relearning (RB L1034-1040): re-choose a skill or Class Ability; the counts stay the same.
@@ -165,8 +170,9 @@ def relearn(
 
 @hero_app.command("gain")
 def gain(
-    name: Annotated[str, typer.Argument(help="The hero.")],
-    item: Annotated[str, typer.Argument(help="The card: Spoils, Adventure Item, Potion, Scroll, Starting Gear...")],
+    name: Annotated[str, typer.Argument(click_type=game("hero"), help="The hero.")],
+    item: Annotated[str, typer.Argument(click_type=game("card", records=True),
+            help="The card: Spoils, Adventure Item, Potion, Scroll, Starting Gear...")],
     kind: Annotated[Optional[str], typer.Option(
         "--kind",
         help="starting, spoils, adventure, epic or consumable (needed once for a card the catalog does not "
@@ -174,22 +180,25 @@ def gain(
     quality: Annotated[Optional[str], typer.Option(
         "--quality", help="For Spoils: standard (default), improved, ultimate.")] = None,
     bag: Annotated[bool, typer.Option("--bag", help="Put it in the bag instead of equipping it.")] = False,
+    new: NewOpt = False,
     commit: CommitOpt = False,
 ) -> None:
     """The hero gains a card: equipped, or in the bag with --bag (Consumables always go to the bag).
 
     The kind comes from the catalog, or from [cards] in story.toml; for a card neither knows, give
-    --kind once and it is remembered there. Cards in `stored` can never be gained again (RB L429-431).
+    --kind once and it is remembered there. A name very like a known card's ("Leathr Armor") is
+    refused with "did you mean" unless --new. Cards in `stored` can never be gained again (RB L429-431).
 
     Example: drunagor hero gain Nyx "Ragged Doll" --bag
     """
-    _write(_ops().gain, name, item, kind=kind, quality=quality, bag=bag, commit=commit)
+    _write(_ops().gain, name, item, kind=kind, quality=quality, bag=bag, new=new, commit=commit)
 
 
 @hero_app.command("drop")
 def drop(
-    name: Annotated[str, typer.Argument(help="The hero.")],
-    item: Annotated[str, typer.Argument(help="The card to remove from the Campaign Log.")],
+    name: Annotated[str, typer.Argument(click_type=game("hero"), help="The hero.")],
+    item: Annotated[str, typer.Argument(click_type=game("held card"),
+            help="The card to remove from the Campaign Log.")],
     commit: CommitOpt = False,
 ) -> None:
     """Remove a card from the hero's Campaign Log (used, discarded, lost).
@@ -201,9 +210,11 @@ def drop(
 
 @hero_app.command("give")
 def give(
-    giver: Annotated[str, typer.Argument(metavar="FROM", help="The hero who gives, or `stash` (the party stash).")],
-    to: Annotated[str, typer.Argument(help="The hero who receives, or `stash` (a Consumable back to the stash).")],
-    item: Annotated[str, typer.Argument(help="The card.")],
+    giver: Annotated[str, typer.Argument(click_type=game("hero"),
+            metavar="FROM", help="The hero who gives, or `stash` (the party stash).")],
+    to: Annotated[str, typer.Argument(click_type=game("hero"),
+            help="The hero who receives, or `stash` (a Consumable back to the stash).")],
+    item: Annotated[str, typer.Argument(click_type=game("held card"), help="The card.")],
     commit: CommitOpt = False,
 ) -> None:
     """Hand a card to another hero (it goes to their bag), or hand out one from the party stash.
@@ -220,8 +231,8 @@ def give(
 
 @hero_app.command("equip")
 def equip(
-    name: Annotated[str, typer.Argument(help="The hero.")],
-    item: Annotated[str, typer.Argument(help="A card the hero has.")],
+    name: Annotated[str, typer.Argument(click_type=game("hero"), help="The hero.")],
+    item: Annotated[str, typer.Argument(click_type=game("held card"), help="A card the hero has.")],
     commit: CommitOpt = False,
 ) -> None:
     """Equip a card the hero has in the bag.
@@ -233,8 +244,8 @@ def equip(
 
 @hero_app.command("unequip")
 def unequip(
-    name: Annotated[str, typer.Argument(help="The hero.")],
-    item: Annotated[str, typer.Argument(help="A card the hero has equipped.")],
+    name: Annotated[str, typer.Argument(click_type=game("hero"), help="The hero.")],
+    item: Annotated[str, typer.Argument(click_type=game("held card"), help="A card the hero has equipped.")],
     commit: CommitOpt = False,
 ) -> None:
     """Put an equipped card in the hero's bag.
@@ -246,8 +257,8 @@ def unequip(
 
 @hero_app.command("aura")
 def aura(
-    name: Annotated[str, typer.Argument(help="The hero.")],
-    aura_: Annotated[Optional[str], typer.Argument(
+    name: Annotated[str, typer.Argument(click_type=game("hero"), help="The hero.")],
+    aura_: Annotated[Optional[str], typer.Argument(click_type=game("Aura", records=True),
         metavar="[AURA]",
         help="The Aura; it replaces the one the hero has.")] = None,
     clear: Annotated[bool, typer.Option("--clear", help="The hero loses their Aura.")] = False,
@@ -266,9 +277,10 @@ def aura(
 
 @hero_app.command("status")
 def status(
-    name: Annotated[str, typer.Argument(help="The hero.")],
+    name: Annotated[str, typer.Argument(click_type=game("hero"), help="The hero.")],
     action: Annotated[str, typer.Argument(metavar="add|remove", help="add or remove.")],
-    status_: Annotated[str, typer.Argument(metavar="STATUS", help="The Campaign Log status (removed at Camp).")],
+    status_: Annotated[str, typer.Argument(click_type=game("hero status", records=True),
+            metavar="STATUS", help="The Campaign Log status (removed at Camp).")],
     new: NewOpt = False,
     commit: CommitOpt = False,
 ) -> None:
@@ -284,7 +296,7 @@ def status(
 
 @hero_app.command("remove")
 def remove(
-    name: Annotated[str, typer.Argument(help="The hero who leaves the party.")],
+    name: Annotated[str, typer.Argument(click_type=game("hero"), help="The hero who leaves the party.")],
     commit: CommitOpt = False,
 ) -> None:
     """A hero leaves the party (RB L968-974): Consumables go to the party stash, everything else
@@ -300,8 +312,9 @@ def remove(
 
 @hero_app.command("unlearn")
 def unlearn(
-    name: Annotated[str, typer.Argument(help="The hero.")],
-    skill: Annotated[str, typer.Argument(help="The skill recorded by mistake (a unique beginning is enough).")],
+    name: Annotated[str, typer.Argument(click_type=game("hero"), help="The hero.")],
+    skill: Annotated[str, typer.Argument(click_type=game("learned skill"),
+            help="The skill recorded by mistake (a unique beginning is enough).")],
     commit: CommitOpt = False,
 ) -> None:
     """Take back a skill recorded by mistake with `hero learn`: its entry leaves the Campaign Log.
@@ -315,8 +328,9 @@ def unlearn(
 
 @hero_app.command("forget")
 def forget(
-    name: Annotated[str, typer.Argument(help="The hero.")],
-    ability_: Annotated[str, typer.Argument(metavar="ABILITY", help="The Class Ability recorded by mistake.")],
+    name: Annotated[str, typer.Argument(click_type=game("hero"), help="The hero.")],
+    ability_: Annotated[str, typer.Argument(click_type=game("learned Class Ability"),
+            metavar="ABILITY", help="The Class Ability recorded by mistake.")],
     commit: CommitOpt = False,
 ) -> None:
     """Take back a Class Ability recorded by mistake with `hero ability`.
@@ -328,12 +342,12 @@ def forget(
 
 @hero_app.command("set")
 def set_(
-    name: Annotated[str, typer.Argument(help="The hero.")],
+    name: Annotated[str, typer.Argument(click_type=game("hero"), help="The hero.")],
     player: Annotated[Optional[str], typer.Option("--player", help="Who plays the hero (\"\" for nobody).")] = None,
-    role: Annotated[Optional[str], typer.Option(
-        "--role", help="Dungeon Role: one no other hero of the party has.")] = None,
-    cls: Annotated[Optional[str], typer.Option(
-        "--class", help="Class; for an Awakenings hero its class or special class.")] = None,
+    role: Annotated[Optional[str], typer.Option("--role", click_type=game("Dungeon Role"),
+            help="Dungeon Role: one no other hero of the party has.")] = None,
+    cls: Annotated[Optional[str], typer.Option("--class", click_type=game("class"),
+            help="Class; for an Awakenings hero its class or special class.")] = None,
     commit: CommitOpt = False,
 ) -> None:
     """Correct a hero's player, Dungeon Role or class.
@@ -348,9 +362,10 @@ def set_(
 
 @hero_app.command("return")
 def return_(
-    name: Annotated[str, typer.Argument(help="A hero who left the party.")],
+    name: Annotated[str, typer.Argument(click_type=game("hero who left"), help="A hero who left the party.")],
     player: Annotated[Optional[str], typer.Option("--player", help="Who plays the hero now.")] = None,
-    role: Annotated[Optional[str], typer.Option("--role", help="Another Dungeon Role, if theirs is taken.")] = None,
+    role: Annotated[Optional[str], typer.Option("--role", click_type=game("Dungeon Role"),
+            help="Another Dungeon Role, if theirs is taken.")] = None,
     commit: CommitOpt = False,
 ) -> None:
     """A hero who left rejoins the party before the next chapter, with their Campaign Log.
@@ -369,8 +384,8 @@ def return_(
 
 
 def recruit(
-    chapter: Annotated[Optional[str], typer.Option(
-        "--chapter", help="The chapter the new hero joins before (default: the next one).")] = None,
+    chapter: Annotated[Optional[str], typer.Option("--chapter", click_type=game("chapter"),
+            help="The chapter the new hero joins before (default: the next one).")] = None,
     json: JsonOpt = False,
 ) -> None:
     """The new-recruit table (RB L1005-1016): the rewards a hero joining before chapter N needs.

@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 import typer
 
 from ...campaign import Campaign
-from ..common import CommitOpt, JsonOpt, campaign_root
+from ..common import CommitOpt, JsonOpt, campaign_root, game
 from .adventure import DryRunOpt, SeedOpt, _report
 
 round_app = typer.Typer(name="round", no_args_is_help=True,
@@ -17,7 +17,7 @@ round_app = typer.Typer(name="round", no_args_is_help=True,
 
 @round_app.command("end")
 def round_end(
-    rune: Annotated[Optional[list[str]], typer.Option("--rune", metavar="COLOUR",
+    rune: Annotated[Optional[list[str]], typer.Option("--rune", click_type=game("rune colour"), metavar="COLOUR",
             help="A rune drawn at the table (repeat, or red,blue; not with --seed).")] = None,
     seed: SeedOpt = None,
     draws: Annotated[Optional[int], typer.Option("--draws",

@@ -11,7 +11,7 @@ from typing import Annotated, Optional
 import typer
 
 from ...ops import story as story_ops
-from ..common import CommitOpt, ForceOpt, JsonOpt, open_campaign, perform, warn_all
+from ..common import game, CommitOpt, ForceOpt, JsonOpt, open_campaign, perform, warn_all
 from ..terminal import term
 
 # ----------------------------------------------------------------------------------- party, leader
@@ -29,7 +29,8 @@ def party(
 
 
 def leader(
-    hero: Annotated[str, typer.Argument(help="An active hero (case-insensitive; a unique prefix is enough).")],
+    hero: Annotated[str, typer.Argument(click_type=game("hero"),
+            help="An active hero (case-insensitive; a unique prefix is enough).")],
     commit: CommitOpt = False,
 ) -> None:
     """Set the Party Leader, who breaks the ties the rules leave to the party (RB L453, L1072).
@@ -42,7 +43,9 @@ def leader(
 # ------------------------------------------------------------------------ followers, outcomes, ...
 
 
-NameArg = Annotated[str, typer.Argument(
+NameArg = Annotated[str, typer.Argument(click_type=game("Story Record name", records=True),
+    help="The name as written in the book (any case; a unique prefix of a known name is enough).")]
+RecordedArg = Annotated[str, typer.Argument(click_type=game("name on the Story Record"),
     help="The name as written in the book (any case; a unique prefix of a known name is enough).")]
 
 NewOpt = Annotated[bool, typer.Option("--new", help="The name is one drunagor does not know: record it as typed.")]
@@ -66,7 +69,7 @@ def follower_add(name: NameArg, new: NewOpt = False, commit: CommitOpt = False) 
 
 
 @follower_app.command("remove")
-def follower_remove(name: NameArg, commit: CommitOpt = False) -> None:
+def follower_remove(name: RecordedArg, commit: CommitOpt = False) -> None:
     """Erase a Follower who was defeated or dismissed (RB L459), or was written by mistake.
 
     Example: drunagor follower remove vorn
@@ -86,7 +89,7 @@ def outcome_add(name: NameArg, new: NewOpt = False, commit: CommitOpt = False) -
 
 
 @outcome_app.command("remove")
-def outcome_remove(name: NameArg, commit: CommitOpt = False) -> None:
+def outcome_remove(name: RecordedArg, commit: CommitOpt = False) -> None:
     """Erase an Outcome from the Story Record (written by mistake, or the book says so).
 
     Example: drunagor outcome remove "Drinking Pal"
@@ -106,7 +109,7 @@ def status_add(name: NameArg, new: NewOpt = False, commit: CommitOpt = False) ->
 
 
 @status_app.command("remove")
-def status_remove(name: NameArg, commit: CommitOpt = False) -> None:
+def status_remove(name: RecordedArg, commit: CommitOpt = False) -> None:
     """Erase a status from the Story Record.
 
     Example: drunagor status remove "Imminent Danger"
@@ -118,7 +121,10 @@ def status_remove(name: NameArg, commit: CommitOpt = False) -> None:
 
 stash_app = typer.Typer(help="The party stash: Consumable Items a hero who left gave the party (RB L972-974).",
                         no_args_is_help=True)
-ItemArg = Annotated[str, typer.Argument(help="The card (any case; a unique prefix of a known name is enough).")]
+ItemArg = Annotated[str, typer.Argument(click_type=game("card", records=True),
+        help="The card (any case; a unique prefix of a known name is enough).")]
+StashedArg = Annotated[str, typer.Argument(click_type=game("card in the stash"),
+        help="The card (any case; a unique prefix of a known name is enough).")]
 
 
 @stash_app.command("show")
@@ -149,7 +155,7 @@ def stash_add(item: ItemArg, new: NewOpt = False, commit: CommitOpt = False) -> 
 
 
 @stash_app.command("remove")
-def stash_remove(item: ItemArg, commit: CommitOpt = False) -> None:
+def stash_remove(item: StashedArg, commit: CommitOpt = False) -> None:
     """Take a card out of the party stash: recorded by mistake, or returned to the box.
 
     Example: drunagor stash add "Potion of Healing" && drunagor stash remove "Potion of Healing"
@@ -160,7 +166,7 @@ def stash_remove(item: ItemArg, commit: CommitOpt = False) -> None:
 # ---------------------------------------------------------------------------- the Adventure Track
 
 
-ChapterArg = Annotated[str, typer.Argument(metavar="N", help="Chapter number, 1 to 9.")]
+ChapterArg = Annotated[str, typer.Argument(click_type=game("chapter"), metavar="N", help="Chapter number, 1 to 9.")]
 
 chapter_app = typer.Typer(help="The Adventure Track (RB L961) and chapter briefings (RB L1058-1309).",
                           no_args_is_help=True)
@@ -204,7 +210,8 @@ def chapter_fail(n: ChapterArg, force: ForceOpt = False, commit: CommitOpt = Fal
 
 @chapter_app.command("show")
 def chapter_show(
-    n: Annotated[Optional[str], typer.Argument(metavar="[N]", help="Chapter number (default: the next one).")] = None,
+    n: Annotated[Optional[str], typer.Argument(click_type=game("chapter"),
+            metavar="[N]", help="Chapter number (default: the next one).")] = None,
     heroes: Annotated[Optional[int], typer.Option(
         "--heroes", metavar="K", help="Number of heroes (default: the party's active heroes).")] = None,
     json: JsonOpt = False,
