@@ -19,12 +19,14 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from . import store
-from .errors import DataError, Refused, RuleError, UsageError, located
+from .errors import ChangedOnDisk, DataError, Refused, RuleError, UsageError, located
 from .model import Hero, Story, hero_from, story_from
 from .model.adventure import AdventureState
 from .names import check_name, hero_aliases, lookup, slug
 from .rules.adventure import changed_fields, with_log
 from .store import adventure as adventure_codec
+from .store import edit
+from .store.schema import newer
 
 STORY = "story.toml"
 ADVENTURE = "adventure.toml"
@@ -158,7 +160,7 @@ class Campaign:
                 self._lock = lock
                 return
             lock.__exit__(None, None, None)  # a writer was killed in between: complete it first
-        raise store.ChangedOnDisk("the campaign keeps changing while it is read", file=store.display(self.root),
+        raise ChangedOnDisk("the campaign keeps changing while it is read", file=store.display(self.root),
                                   rule="lock", remedy="re-run the command")
 
     def _complete(self, roll: Callable[[], bool]) -> None:
@@ -370,8 +372,6 @@ class Campaign:
         if text:
             import tomllib
 
-            from .store import edit
-
             f._doc = edit.new_document(text)
             f.data = tomllib.loads(text)
         self._new[path] = f
@@ -414,8 +414,6 @@ class Campaign:
     def _stage_created(self, tx: store.Transaction) -> list[tuple[store.TomlFile, bytes]]:
         created: list[tuple[store.TomlFile, bytes]] = []
         for path, f in self._new.items():
-            from .store import edit  # tomlkit only for a created TOML file: `drunagor raid` never imports it (SPEC 7)
-
             data = edit.dumps(f.edit()).encode()
             tx.write(path, data, None)
             created.append((f, data))
@@ -483,16 +481,13 @@ class Campaign:
         """A file of a newer schema is never written (SPEC section 2), also when replaced whole."""
         schema = store.schema_of(raw) if raw else None
         if schema is not None and schema > store.SCHEMA:
-            raise DataError(f"schema {schema} is newer than this drunagor knows ({store.SCHEMA}); "
-                            "the file is read-only", file=store.display(path), line=1, rule="schema",
-                            remedy="upgrade drunagor (pip install -U drunagor)")
+            raise store.newer_refusal(schema, store.display(path))
 
     def _load(self, path: Path) -> store.TomlFile:
         self._acquire()  # reads for a write happen under the lock
         f = store.load(path, migrating=self.migrating, root=self.root)
         if f.read_only:
-            self.warnings.append(f"{f.shown}: schema {f.data['schema']} is newer than this drunagor "
-                                 f"knows ({store.SCHEMA}); reading it, never writing it")
+            self.warnings.append(f"{f.shown}: {newer(f.schema)}; reading it, never writing it")
         return f
 
     @staticmethod

@@ -29,7 +29,7 @@ PREFIX = "drunagor: "
 UNDO_TRAILER = "Drunagor-Undo"
 
 # `drunagor new` writes these into the campaign folder (see store/__init__.py TMP_SUFFIX, JOURNAL, LOCK).
-_IGNORED = getattr(store, "GITIGNORE_PATTERNS", ("*" + store.TMP_SUFFIX, store.JOURNAL + "*", store.LOCK))
+_IGNORED = store.GITIGNORE_PATTERNS
 GITIGNORE = ("# drunagor's own temporary files: atomic writes, the multi-file journal, the campaign lock\n"
              + "".join(p + "\n" for p in _IGNORED))
 # Line endings: a player whose editor writes CRLF would otherwise change every line of a file, and

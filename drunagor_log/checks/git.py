@@ -8,12 +8,12 @@ it says nothing."""
 from __future__ import annotations
 
 from .. import store
+from ..gitops import driver_problem
 from . import check, problem
 
 
 @check("merge-driver")
 def merge_driver(c):
-    from ..gitops import driver_problem
 
     message = driver_problem(c.root)
     if message:

@@ -37,6 +37,7 @@ from collections import defaultdict, deque
 from dataclasses import dataclass, field
 from typing import Any
 
+from .edit import add_key, add_to_table
 from .tomltext import basic_string
 
 IDENTITY_KEYS = ("name", "item", "id")  # what names one entry of a list of tables
@@ -534,8 +535,6 @@ def _insert(ours: Any, prev: str | None, only_mine: list[str], key: Any, item: A
     """Put theirs' new key into mine's table: after the key theirs has before it (and after mine's
     own additions there), a plain value never after a [table] header."""
     from tomlkit.items import AoT, Table
-
-    from .edit import add_key, add_to_table
 
     container = _container(ours)
     order = _keys(ours)

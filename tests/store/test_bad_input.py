@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from drunagor_log import store
 from drunagor_log.model import QUALITIES, TREES, chapter_id
+from drunagor_log.store import journal
 from tests.conftest import snapshot, write
 
 STORY = """\
@@ -238,7 +239,7 @@ def test_a_newer_file_is_read_with_a_warning_and_never_written(night, run):
                              "the file is read-only; upgrade drunagor (pip install -U drunagor)\n")
     r = run("-C", str(night), "check")
     assert (r.exit_code, r.stdout) == (3, f"{shown(log)}:1: schema: schema 2 is newer than this drunagor knows "
-                                          "(1); it cannot be checked; upgrade drunagor\n")
+                                          "(1); it cannot be checked; upgrade drunagor (pip install -U drunagor)\n")
     assert snapshot(night) == before
 
 
@@ -268,7 +269,7 @@ def test_a_pending_journal_in_a_read_only_folder_is_named(night, run, monkeypatc
     def refuse(root):
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(store, "roll_forward", refuse)
+    monkeypatch.setattr(journal, "roll_forward", refuse)
     r = run("-C", str(night), "show")
     assert r.exit_code == 3
     assert r.stderr == (f"error: {shown(night / store.JOURNAL)}: journal: an interrupted command left changes to "

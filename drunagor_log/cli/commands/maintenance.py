@@ -21,22 +21,24 @@ def migrate(
 
     Example: drunagor migrate --dry-run
     """
-    from ... import migrations, store
+    from ... import store
     from ...campaign import Campaign
+    from ...ops import migrate as migration
+    from ...store.schema import newer
 
     with Campaign(campaign_root(), write=not dry_run, migrating=True) as c:
-        plan = migrations.plan(c)
-        for rel in plan.newer:
-            term.warn(f"{rel}: its schema is newer than this drunagor knows ({store.SCHEMA}); left as it is")
+        plan = migration.plan(c)
+        for rel, schema in plan.newer:
+            term.warn(f"{rel}: {newer(schema)}; left as it is")
         if not plan.changes:
-            term.line(migrations.nothing_to_do(plan))
+            term.line(migration.nothing_to_do(plan))
         elif dry_run:
             for change in plan.changes:
                 print(change.diff(), end="")
-            term.line(f"would migrate {migrations.files_text(plan)} to schema {store.SCHEMA} "
+            term.line(f"would migrate {migration.files_text(plan)} to schema {store.SCHEMA} "
                       "(dry run: nothing written)")
         else:
-            _save(c, f"migrated {migrations.files_text(plan)} to schema {store.SCHEMA}", commit)
+            _save(c, f"migrated {migration.files_text(plan)} to schema {store.SCHEMA}", commit)
 
 
 def _save(c, message: str, commit: bool) -> None:
