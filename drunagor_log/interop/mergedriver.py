@@ -21,13 +21,13 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from ..store.merge import MergeError, merge_text
+
 ADVENTURE = "adventure.toml"
 
 
 def merge_files(base: Path, mine: Path, theirs: Path, marker_size: int, path: str) -> int:
     """Merge into `mine`; 0 when clean, 1 when conflict markers were written."""
-    from ..store.merge import MergeError, merge_text
-
     try:
         texts = [p.read_bytes().decode("utf-8") for p in (base, mine, theirs)]
         merged = merge_text(*texts, whole=Path(path).name == ADVENTURE, marker_size=marker_size)

@@ -30,8 +30,10 @@ from typing import Any
 
 from .. import gitops, store
 from ..campaign import ADVENTURE, ARCHIVE, HEROES, STORY, Campaign
+from ..checks import load_checked, run_checks
 from ..errors import DataError, RuleError, UsageError
 from ..gitops import PREFIX, _GitFailed, _run, _z
+from ..store.merge import ABSENT, MergeError, changes, label, merge_text
 
 KEEP = ("mine", "theirs")
 Say = Callable[[str], None]
@@ -170,7 +172,6 @@ def commit_own(root: Path, say: Say) -> None:
 
 
 def _refuse_unreadable(root: Path, dirty: list[str]) -> None:
-    from ..checks import load_checked
 
     shown = {store.display(root / p) for p in dirty}
     _, problems = load_checked(root)
@@ -338,7 +339,6 @@ def _blob(root: Path, sha: str | None) -> str:
 
 
 def describe_unmerged(root: Path, c: Unmerged, who: str) -> list[str]:
-    from ..store.merge import MergeError, merge_text
 
     if 2 not in c.stages:
         return [f"{c.path}: you deleted it, {who} changed it"]
@@ -358,8 +358,6 @@ def describe_unmerged(root: Path, c: Unmerged, who: str) -> list[str]:
 def resolve(root: Path, unmerged: list[Unmerged], keep: str) -> None:
     """Decide every conflict of the campaign's files for one side (`--keep`): value by value where
     the file merges, else the whole file of that side; then `git add` (or `git rm`) it."""
-    from ..store.merge import MergeError, merge_text
-
     side = 2 if keep == "mine" else 3
     for c in unmerged:
         path = root / c.path
@@ -410,7 +408,6 @@ def _campaign_files(root: Path) -> list[str]:
 
 
 def check(root: Path, say: Say) -> None:
-    from ..checks import run_checks
 
     errors, warnings, unreadable = run_checks(root)
     shown = store.display(root)
@@ -471,7 +468,6 @@ def _kind(rel: str) -> str:
 
 
 def _show(value: Any) -> str:
-    from ..store.merge import ABSENT
 
     if value is ABSENT or value is None:
         return "nothing"
@@ -499,8 +495,6 @@ HERO_LISTS = {"equipment": ("{hero} gains {x}", "{hero} loses {x}"),
 
 def describe_file(rel: str, old: dict | None, new: dict | None) -> list[str]:
     """What changed in one campaign file, in the game's words (for a commit message)."""
-    from ..store.merge import changes
-
     kind = _kind(rel)
     if kind == "hero":
         hero = str((new or old or {}).get("name") or Path(rel).stem)
@@ -526,13 +520,11 @@ def describe_file(rel: str, old: dict | None, new: dict | None) -> list[str]:
 
 
 def _names(entries: tuple) -> str:
-    from ..store.merge import label
 
     return ", ".join(str(label(e)) for e in entries)
 
 
 def _story_phrases(d) -> list[str]:
-    from ..store.merge import ABSENT
 
     p = d.path
     if len(p) == 2 and p[0] == "track":
@@ -568,8 +560,6 @@ def _hero_phrases(hero: str, d) -> list[str]:
 
 def describe_conflict(rel: str, c, who: str, data: dict) -> str:
     """One conflict in the game's words: "chapter 05: you completed it, Ben skipped it (story.toml)"."""
-    from ..store.merge import ABSENT
-
     kind, p = _kind(rel), c.path
     if kind == "adventure":
         return (f"the adventure under way went on on both machines ({rel}): keep one table state, "

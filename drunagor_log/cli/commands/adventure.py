@@ -100,8 +100,8 @@ def adventure_show(json: JsonOpt = False) -> None:
 
 
 def _print_table(d: dict) -> None:
-    from ...ops.words import pile_runes, plural, runes_text
     from ...model.adventure import SLOT_COLOURS, STATUS_BOARD_TRACKS
+    from ...ops.words import pile_runes, plural, runes_text
 
     term.heading(f"Chapter {d['chapter']}, {d['title']}: {plural(d['heroes'], 'hero', 'heroes')}, round {d['round']}")
     term.line(f"Rune bag: {plural(d['runes_in_bag'], 'rune')} ({runes_text(d['bag'])})")
