@@ -1,7 +1,7 @@
 """The layers of the package (docs/library.md, "The layers"): every import of every module, at module
 level and inside functions, read with `ast` (nothing is imported), goes down the stack, never up and
 never sideways into another area of the same layer; no two modules import each other, directly or
-round a cycle; and an import inside a function is for the command line's boundary (cli/) only.
+round a cycle; and an import inside a function is for the command line's boundary (cli/, play/) only.
 
 A library (the standard one, tomlkit, Jinja2, Rich, prompt_toolkit) may be imported inside the
 function that needs it: that keeps the heavy ones off the commands that do not use them. The
@@ -24,8 +24,9 @@ PACKAGE = Path(__file__).resolve().parent.parent / "drunagor_log"
 #: its version).
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("__main__",),  # `python -m drunagor_log`
-    ("cli",),  # the command line: the one command tree; it reaches every other front end
-    ("play", "sheet", "interop"),  # the other front ends: the table session, the sheets, the apps' token
+    ("play",),  # the table session: runs the command line's own tree in process, line by line
+    ("cli",),  # the command line: the one command tree (it registers `play` by name, never importing it)
+    ("sheet", "interop"),  # the front ends the command line calls: the sheets; the apps' token and sync
     ("ops",),  # campaign operations: one function per thing a player does
     ("checks",),  # `drunagor check`: one small registered check per rule
     ("git", "gitops"),  # the only caller of the git program (used by ops and checks)
@@ -37,8 +38,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("errors",),  # the one error tree
     ("values", ""),  # the one value base; the package's version
 )
-#: May import a module of the package inside a function (the command line builds only what is typed).
-LAZY_AT = ("cli", "__main__")
+#: May import a module of the package inside a function: the command line builds only the command typed,
+#: and the table session's command module costs nothing until `drunagor play` runs.
+LAZY_AT = ("__main__", "play", "cli")
 
 RANK = {area: rank for rank, areas in enumerate(reversed(LAYERS)) for area in areas}
 
