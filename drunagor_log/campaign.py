@@ -33,12 +33,6 @@ ADVENTURE = "adventure.toml"
 HEROES = "heroes"
 ARCHIVE = "adventures"
 
-# Who hears at once that a command finished the write of an interrupted one (every command says so,
-# README "Crashes"). The command line sets it to print a warning; when it is None, the notice is one
-# of the campaign's `warnings`.
-announce: Callable[[str], None] | None = None
-
-
 def _holds_story(folder: Path) -> bool:
     # exists(), not is_file(): a directory named story.toml is then reported as such (exit 3)
     return (folder / STORY).exists()
@@ -100,10 +94,14 @@ class Campaign:
 
     `migrating=True` is for `drunagor migrate` only: files of an older schema are loaded.
     `scan=False` (for `check` only, which reads and reports every file itself) skips the scan for
-    conflict markers."""
+    conflict markers. `announce` hears at once that the campaign finished the write of an interrupted
+    command (every command says so, README "Crashes": the command line prints a warning); without it
+    the notice is one of the campaign's `warnings`."""
 
-    def __init__(self, root: Path, write: bool = False, *, migrating: bool = False, scan: bool = True):
+    def __init__(self, root: Path, write: bool = False, *, migrating: bool = False, scan: bool = True,
+                 announce: Callable[[str], None] | None = None):
         self.root = root
+        self.announce = announce
         self.write = write
         self.migrating = migrating
         self.scan = scan
@@ -175,8 +173,8 @@ class Campaign:
         if done:
             notice = (f"{store.display(self.root)}: finished the write of an interrupted drunagor command "
                       f"({files or 'its files'})")
-            if announce is not None:
-                announce(notice)
+            if self.announce is not None:
+                self.announce(notice)
             else:
                 self.warnings.append(notice)
 

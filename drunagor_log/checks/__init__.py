@@ -71,9 +71,10 @@ def _from_error(exc: DataError) -> Problem:
     return Problem(exc.file or "?", exc.line, exc.rule or "file", msg)
 
 
-def load_checked(root: Path) -> tuple[Campaign, list[Problem]]:
-    """Read every file of the campaign one by one, collecting what cannot be read."""
-    c = Campaign(root, scan=False)  # check reads and reports every file itself
+def load_checked(root: Path, announce: Callable[[str], None] | None = None) -> tuple[Campaign, list[Problem]]:
+    """Read every file of the campaign one by one, collecting what cannot be read (`announce`: see
+    Campaign)."""
+    c = Campaign(root, scan=False, announce=announce)  # check reads and reports every file itself
     c.__enter__()  # completes a pending journal, if a killed command left one
     problems: list[Problem] = []
     try:
@@ -182,9 +183,10 @@ class ArchiveCache:
             diskcache.save(self.name, (self.stamp, self.mine))
 
 
-def run_checks(root: Path, strict: bool = False) -> tuple[list[Problem], list[Problem], bool]:
+def run_checks(root: Path, strict: bool = False, announce: Callable[[str], None] | None = None
+               ) -> tuple[list[Problem], list[Problem], bool]:
     """(errors, warnings, unreadable). With `strict`, warnings count as errors."""
-    c, unreadable = load_checked(root)
+    c, unreadable = load_checked(root, announce)
     files = [c._story_file, *(c._hero_files or {}).values(), c._adventure]
     unreadable += [_newer(f) for f in files if isinstance(f, store.TomlFile) and f.read_only]
     if unreadable:

@@ -95,7 +95,7 @@ class DrunagorGroup(TyperGroup):
 
 def _version(value: bool) -> None:
     if value:
-        print(f"drunagor {__version__}")
+        term.raw(f"drunagor {__version__}\n")
         raise typer.Exit()
 
 

@@ -21,6 +21,7 @@ from ..store import display
 from ..store.adventure import read
 from ..store.tomltext import basic_string as _toml_str
 from . import Change
+from .commit import commit_tail, committed_line
 
 # The Epic Rare pair after the compulsory replacement (RB L367-371): the replaced pair is stored.
 AWAKENINGS_EPIC = ("Artisan's Tools", "Treasure Trove")
@@ -76,21 +77,16 @@ def new(parent: Path, name: str, *, party: str | None = None, max_heroes: int = 
     folder = parent / slug(name)
     _refuse_inside_a_campaign(parent, folder)
     _refuse_taken(parent, folder)
-    if commit:
-        gitops.check_can_commit(folder)  # before writing: no repository, no campaign folder
     text = story_template(party or name, max_heroes, trauma_limit, dict(catalog.DEFAULT_RUNE_BAG))
-    written = _write_into_place(folder, text)
+    message = f"created campaign {slug(name)} ({party or name})"
+    # a refused commit (no repository) comes before the campaign folder is made
+    saved = commit_tail(folder, lambda: _write_into_place(folder, text), message, commit=commit)
     summary = (f"created campaign {store.display(folder)} (Artisan's Tools and Treasure Trove replace "
                f"Cosmic Gemstone and Forgotten Treasure)")
-    data = {"path": str(folder), "files": written, "commit": None}
-    warnings = _ambiguity(parent, folder)
-    if not commit:
-        return Change(summary=summary, warnings=warnings, data=data)
-    message = f"created campaign {slug(name)} ({party or name})"
-    sha = gitops.commit_changes(folder, written, message)
-    data["commit"] = sha
-    return Change(summary=summary, warnings=warnings, data=data,
-                  notes=(f"committed {sha}: drunagor: {message}" if sha else "nothing to commit",))
+    data = {"path": str(folder), "files": saved.files, "commit": saved.sha}
+    line = committed_line(saved, message)
+    return Change(summary=summary, warnings=_ambiguity(parent, folder), data=data,
+                  notes=(line,) if line is not None else ())
 
 
 def _refuse_inside_a_campaign(parent: Path, folder: Path) -> None:

@@ -19,55 +19,10 @@ from drunagor_log import store
 from drunagor_log.errors import ChangedOnDisk
 from drunagor_log.store import journal
 from drunagor_log.campaign import Campaign
-from tests.conftest import REPO, snapshot, write
+from tests.conftest import REPO, snapshot
 
-STORY = """\
-schema = 1
-campaign = "awakenings"
-party = "Night Watch"
-# the scribe keeps this comment
-followers = []
+pytestmark = pytest.mark.usefixtures("fast_cli")
 
-[track]
-
-[rules]
-trauma_limit = 1
-max_heroes = 4
-rune_bag = { red = 7, blue = 8, green = 7, orange = 7, gray = 7 }
-"""
-
-
-def hero(name: str, cls: str, role: str) -> str:
-    return f"""\
-schema = 1
-name = "{name}"
-class = "{cls}"
-role = "{role}"
-joined = "01"
-equipment = [
-  {{ name = "Plate Armor", kind = "starting", place = "equipped" }},
-]
-"""
-
-
-@pytest.fixture
-def night(tmp_path) -> Path:
-    root = tmp_path / "campaigns" / "night"
-    write(root / "story.toml", STORY)
-    write(root / "heroes" / "andreas.toml", hero("Andreas", "Cleric", "Support"))
-    write(root / "heroes" / "catharina.toml", hero("Catharina", "Mage", "Controller"))
-    return root
-
-
-@pytest.fixture(autouse=True)
-def _fast_cli(monkeypatch):
-    """The `run` fixture, with the click command built once (Typer rebuilds it on every call)."""
-    import typer.testing
-
-    from drunagor_log.cli.app import app
-
-    cli = typer.main.get_command(app)
-    monkeypatch.setattr(typer.testing, "_get_command", lambda _app: cli)
 
 
 # A worker: real drunagor commands, run in-process one after the other (the CLI built once), all

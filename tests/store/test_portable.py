@@ -24,7 +24,7 @@ import pytest
 from drunagor_log import store
 from drunagor_log.store import journal
 from drunagor_log.cli import terminal
-from tests.conftest import snapshot, write
+from tests.conftest import snapshot
 
 WINDOWSISH = Path(__file__).with_name("windowsish.py")
 CAMP = "campaigns/autumn"
@@ -80,29 +80,6 @@ def test_the_store_without_posix_modules_writes_what_the_posix_store_writes(tmp_
     for name, data in snapshot(win / CAMP).items():
         assert b"\r" not in data, name
     assert store.LOCK in (win / CAMP / ".gitignore").read_text()
-
-
-STORY = """\
-schema = 1
-campaign = "awakenings"
-party = "Night Watch"
-followers = []
-
-[track]
-
-[rules]
-trauma_limit = 1
-max_heroes = 4
-rune_bag = { red = 7, blue = 8, green = 7, orange = 7, gray = 7 }
-"""
-
-
-@pytest.fixture
-def night(tmp_path) -> Path:
-    root = tmp_path / "campaigns" / "night"
-    write(root / "story.toml", STORY)
-    (root / "heroes").mkdir()
-    return root
 
 
 HOLDER = textwrap.dedent('''

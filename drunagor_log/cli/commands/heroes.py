@@ -6,11 +6,11 @@ checked and the files edited) and prints what it returns.
 
 # No `from __future__ import annotations` here: Typer would eval every string annotation of every
 # command at each start.
-from typing import Annotated, Callable, Optional
+from typing import Annotated, Optional
 
 import typer
 
-from ..common import CommitOpt, JsonOpt, finish, open_campaign, warn_all
+from ..common import CommitOpt, JsonOpt, finish, open_campaign, perform, warn_all
 from ..terminal import term
 
 hero_app = typer.Typer(
@@ -21,18 +21,6 @@ hero_app = typer.Typer(
 
 
 NewOpt = Annotated[bool, typer.Option("--new", help="The name is one drunagor does not know: record it as typed.")]
-
-
-def _write(operation: Callable, *args, commit: bool = False, **kwargs):
-    """Run one writing operation on the campaign, save it, and print what it did."""
-    with open_campaign(write=True) as c:
-        change = operation(c, *args, **kwargs)
-        for w in change.warnings:
-            term.warn(w)
-        finish(c, change.summary, commit)
-    for line in change.notes:
-        term.line(line)
-    return change
 
 
 def _ops():
@@ -64,7 +52,7 @@ def add(
     Example: drunagor hero remove Vacrem && drunagor hero add Kellan --role Leader --class Paladin --player Eva
     """
     gear_ = list(gear or [])
-    _write(_ops().add, name, role, cls=cls, player=player, gear=gear_, commit=commit)
+    perform(_ops().add, name, role, cls=cls, player=player, gear=gear_, commit=commit)
 
 
 @hero_app.command("show")
@@ -128,7 +116,7 @@ def learn(
 
     Example: drunagor hero learn Nyx "Shadow Step" --tree agility --level 1
     """
-    _write(_ops().learn, name, skill, tree=tree, level=level, commit=commit)
+    perform(_ops().learn, name, skill, tree=tree, level=level, commit=commit)
 
 
 @hero_app.command("ability")
@@ -141,7 +129,7 @@ def ability(
 
     Example: drunagor hero ability Andreas "Divine Shield"
     """
-    _write(_ops().ability, name, ability_, commit=commit)
+    perform(_ops().ability, name, ability_, commit=commit)
 
 
 @hero_app.command("relearn")
@@ -159,7 +147,7 @@ def relearn(
 
     Example: drunagor hero relearn Nyx "Agility 1" "Quick Strike" --tree melee
     """
-    _write(_ops().relearn, name, old, new, tree=tree, commit=commit)
+    perform(_ops().relearn, name, old, new, tree=tree, commit=commit)
 
 
 @hero_app.command("gain")
@@ -182,7 +170,7 @@ def gain(
 
     Example: drunagor hero gain Nyx "Ragged Doll" --bag
     """
-    _write(_ops().gain, name, item, kind=kind, quality=quality, bag=bag, commit=commit)
+    perform(_ops().gain, name, item, kind=kind, quality=quality, bag=bag, commit=commit)
 
 
 @hero_app.command("drop")
@@ -195,7 +183,7 @@ def drop(
 
     Example: drunagor hero drop Andreas "Scroll of Incinerate"
     """
-    _write(_ops().drop, name, item, commit=commit)
+    perform(_ops().drop, name, item, commit=commit)
 
 
 @hero_app.command("give")
@@ -214,7 +202,7 @@ def give(
 
     Example: drunagor hero remove Vacrem && drunagor hero give stash Nyx "Artisan's Tools"
     """
-    _write(_ops().give, giver, to, item, commit=commit)
+    perform(_ops().give, giver, to, item, commit=commit)
 
 
 @hero_app.command("equip")
@@ -227,7 +215,7 @@ def equip(
 
     Example: drunagor hero equip Catharina "Chaos Staff"
     """
-    _write(_ops().equip, name, item, commit=commit)
+    perform(_ops().equip, name, item, commit=commit)
 
 
 @hero_app.command("unequip")
@@ -240,7 +228,7 @@ def unequip(
 
     Example: drunagor hero unequip Vacrem "Heavy Shield"
     """
-    _write(_ops().unequip, name, item, commit=commit)
+    perform(_ops().unequip, name, item, commit=commit)
 
 
 @hero_app.command("aura")
@@ -260,7 +248,7 @@ def aura(
 
     Example: drunagor hero aura Andreas Taunt
     """
-    _write(_ops().aura, name, aura_, clear=clear, new=new, commit=commit)
+    perform(_ops().aura, name, aura_, clear=clear, new=new, commit=commit)
 
 
 @hero_app.command("status")
@@ -278,7 +266,7 @@ def status(
 
     Example: drunagor hero status Nyx add Haunted
     """
-    _write(_ops().status, name, action, status_, new=new, commit=commit)
+    perform(_ops().status, name, action, status_, new=new, commit=commit)
 
 
 @hero_app.command("remove")
@@ -291,7 +279,7 @@ def remove(
 
     Example: drunagor hero remove Vacrem
     """
-    _write(_ops().remove, name, commit=commit)
+    perform(_ops().remove, name, commit=commit)
 
 
 # ---------------------------------------------------------------------------------- corrections
@@ -309,7 +297,7 @@ def unlearn(
 
     Example: drunagor hero unlearn Nyx "Melee 1"
     """
-    _write(_ops().unlearn, name, skill, commit=commit)
+    perform(_ops().unlearn, name, skill, commit=commit)
 
 
 @hero_app.command("forget")
@@ -322,7 +310,7 @@ def forget(
 
     Example: drunagor hero forget Nyx "Assassin ability (chapter 03)"
     """
-    _write(_ops().forget, name, ability_, commit=commit)
+    perform(_ops().forget, name, ability_, commit=commit)
 
 
 @hero_app.command("set")
@@ -342,7 +330,7 @@ def set_(
 
     Example: drunagor hero set Nyx --player Dana
     """
-    _write(_ops().set_hero, name, player=player, role=role, cls=cls, commit=commit)
+    perform(_ops().set_hero, name, player=player, role=role, cls=cls, commit=commit)
 
 
 @hero_app.command("return")
@@ -361,7 +349,7 @@ def return_(
 
     Example: drunagor hero remove Vacrem && drunagor hero return Vacrem --player Davi
     """
-    _write(_ops().return_hero, name, player=player, role=role, commit=commit)
+    perform(_ops().return_hero, name, player=player, role=role, commit=commit)
 
 
 # ------------------------------------------------------------------------------ recruit, camp
