@@ -11,7 +11,7 @@ What it must do, on Linux, macOS and Windows alike:
   `.drunagor.lock` (ignored by git, see GITIGNORE_PATTERNS) is used only where a folder cannot be
   locked: on Windows, and on the few POSIX file systems that refuse flock on a directory.
 
-Why the platform primitives and not a library (compared in November 2026, issue 19):
+Why the platform primitives and not a library (compared in November 2026):
 
 - `filelock` (4.x): `FileLock`/`SoftFileLock` are exclusive only, so readers would wait for each
   other. Its read-write lock is built on SQLite transactions over a database file: a sqlite3 import
