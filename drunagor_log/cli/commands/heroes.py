@@ -29,6 +29,18 @@ def _ops():
     return heroes
 
 
+def _equipment():
+    from ...ops import equipment
+
+    return equipment
+
+
+def _skills():
+    from ...ops import skills
+
+    return skills
+
+
 @hero_app.command("add")
 def add(
     name: Annotated[str, typer.Argument(
@@ -116,7 +128,7 @@ def learn(
 
     Example: drunagor hero learn Nyx "Shadow Step" --tree agility --level 1
     """
-    perform(_ops().learn, name, skill, tree=tree, level=level, commit=commit)
+    perform(_skills().learn, name, skill, tree=tree, level=level, commit=commit)
 
 
 @hero_app.command("ability")
@@ -129,7 +141,7 @@ def ability(
 
     Example: drunagor hero ability Andreas "Divine Shield"
     """
-    perform(_ops().ability, name, ability_, commit=commit)
+    perform(_skills().ability, name, ability_, commit=commit)
 
 
 @hero_app.command("relearn")
@@ -147,7 +159,7 @@ def relearn(
 
     Example: drunagor hero relearn Nyx "Agility 1" "Quick Strike" --tree melee
     """
-    perform(_ops().relearn, name, old, new, tree=tree, commit=commit)
+    perform(_skills().relearn, name, old, new, tree=tree, commit=commit)
 
 
 @hero_app.command("gain")
@@ -170,7 +182,7 @@ def gain(
 
     Example: drunagor hero gain Nyx "Ragged Doll" --bag
     """
-    perform(_ops().gain, name, item, kind=kind, quality=quality, bag=bag, commit=commit)
+    perform(_equipment().gain, name, item, kind=kind, quality=quality, bag=bag, commit=commit)
 
 
 @hero_app.command("drop")
@@ -183,7 +195,7 @@ def drop(
 
     Example: drunagor hero drop Andreas "Scroll of Incinerate"
     """
-    perform(_ops().drop, name, item, commit=commit)
+    perform(_equipment().drop, name, item, commit=commit)
 
 
 @hero_app.command("give")
@@ -202,7 +214,7 @@ def give(
 
     Example: drunagor hero remove Vacrem && drunagor hero give stash Nyx "Artisan's Tools"
     """
-    perform(_ops().give, giver, to, item, commit=commit)
+    perform(_equipment().give, giver, to, item, commit=commit)
 
 
 @hero_app.command("equip")
@@ -215,7 +227,7 @@ def equip(
 
     Example: drunagor hero equip Catharina "Chaos Staff"
     """
-    perform(_ops().equip, name, item, commit=commit)
+    perform(_equipment().equip, name, item, commit=commit)
 
 
 @hero_app.command("unequip")
@@ -228,7 +240,7 @@ def unequip(
 
     Example: drunagor hero unequip Vacrem "Heavy Shield"
     """
-    perform(_ops().unequip, name, item, commit=commit)
+    perform(_equipment().unequip, name, item, commit=commit)
 
 
 @hero_app.command("aura")
@@ -297,7 +309,7 @@ def unlearn(
 
     Example: drunagor hero unlearn Nyx "Melee 1"
     """
-    perform(_ops().unlearn, name, skill, commit=commit)
+    perform(_skills().unlearn, name, skill, commit=commit)
 
 
 @hero_app.command("forget")
@@ -310,7 +322,7 @@ def forget(
 
     Example: drunagor hero forget Nyx "Assassin ability (chapter 03)"
     """
-    perform(_ops().forget, name, ability_, commit=commit)
+    perform(_skills().forget, name, ability_, commit=commit)
 
 
 @hero_app.command("set")
