@@ -28,6 +28,7 @@ from ..catalog.diskcache import folder
 from ..errors import DataError, UsageError
 from ..model import CHAPTERS, Hero, Item, Story
 from ..model.adventure import SLOT_COLOURS, STATUS_BOARD_TRACKS
+from ..ops.round import counter_lines, round_json
 from ..rules import chest, commander, rewards
 from ..store import display
 from ..store.adventure import read
@@ -240,8 +241,6 @@ def _adventure(c: Campaign) -> dict[str, Any] | None:
 
 def _round(c: Campaign, state) -> dict[str, Any]:
     """The round, what its end will do, and the chapter's counters and tokens, in words (SPEC 10)."""
-    from ..ops.round import counter_lines, round_json
-
     now = round_json(c, state)
     return {"round": now["round"], "next_round": now["next_round"], "counters": counter_lines(now["counters"])}
 
