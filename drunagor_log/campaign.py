@@ -21,23 +21,20 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from . import store
-from .errors import DataError, Refused, RuleError, UsageError, located
+from .errors import ChangedOnDisk, DataError, Refused, RuleError, UsageError, located
+from .git.commits import tracked_unchanged
 from .model import Hero, Story, hero_from, story_from
 from .model.adventure import AdventureState
 from .names import check_name, hero_aliases, lookup, slug
 from .rules.adventure import changed_fields, with_log
 from .store import adventure as adventure_codec
+from .store import edit
+from .store.schema import newer
 
 STORY = "story.toml"
 ADVENTURE = "adventure.toml"
 HEROES = "heroes"
 ARCHIVE = "adventures"
-
-# Who hears at once that a command finished the write of an interrupted one (every command says so,
-# README "Crashes"). The command line sets it to print a warning; when it is None, the notice is one
-# of the campaign's `warnings`.
-announce: Callable[[str], None] | None = None
-
 
 def _holds_story(folder: Path) -> bool:
     # exists(), not is_file(): a directory named story.toml is then reported as such (exit 3)
@@ -141,8 +138,6 @@ def _refuse_planted_journal(root: Path) -> None:
     at adventure end, comes with the archive and the Story Record). Either is left as it is (exit 3),
     never carried out. A malformed journal is refused by store.journal_ops. Git runs only here, when
     a journal is pending in a repository."""
-    from .git.commits import tracked_unchanged
-
     shown = store.display(root / store.JOURNAL)
     ops = store.journal_ops(root)
     deletes = [op["delete"] for op in ops if "delete" in op]
@@ -174,11 +169,14 @@ class Campaign:
     `migrating=True` is for `drunagor migrate` only: files of an older schema are loaded.
     `scan=False` (for `check` only, which reads and reports every file itself) skips the look at every
     file at the open (_scan); `markers=False` (for `sync`, which finishes merges) skips only its search
-    for conflict markers."""
+    for conflict markers. `announce` hears at once that the campaign finished the write of an interrupted
+    command (every command says so, README "Crashes": the command line prints a warning); without it
+    the notice is one of the campaign's `warnings`."""
 
     def __init__(self, root: Path, write: bool = False, *, migrating: bool = False, scan: bool = True,
-                 markers: bool = True):
+                 markers: bool = True, announce: Callable[[str], None] | None = None):
         self.root = root
+        self.announce = announce
         self.write = write
         self.migrating = migrating
         self.scan = scan
@@ -236,7 +234,7 @@ class Campaign:
                 self._lock = lock
                 return
             lock.__exit__(None, None, None)  # a writer was killed in between: complete it first
-        raise store.ChangedOnDisk("the campaign keeps changing while it is read", file=store.display(self.root),
+        raise ChangedOnDisk("the campaign keeps changing while it is read", file=store.display(self.root),
                                   rule="lock", remedy="re-run the command")
 
     def _complete(self, roll: Callable[[], bool]) -> None:
@@ -254,8 +252,8 @@ class Campaign:
         if done:
             notice = (f"{store.display(self.root)}: finished the write of an interrupted drunagor command "
                       f"({files or 'its files'})")
-            if announce is not None:
-                announce(notice)
+            if self.announce is not None:
+                self.announce(notice)
             else:
                 self.warnings.append(notice)
 
@@ -454,8 +452,6 @@ class Campaign:
         if text:
             import tomllib
 
-            from .store import edit
-
             f._doc = edit.new_document(text)
             f.data = tomllib.loads(text)
         self._new[path] = f
@@ -498,8 +494,6 @@ class Campaign:
     def _stage_created(self, tx: store.Transaction) -> list[tuple[store.TomlFile, bytes]]:
         created: list[tuple[store.TomlFile, bytes]] = []
         for path, f in self._new.items():
-            from .store import edit  # tomlkit only for a created TOML file: `drunagor raid` never imports it (SPEC 7)
-
             data = edit.dumps(f.edit()).encode()
             tx.write(path, data, None)
             created.append((f, data))
@@ -567,16 +561,13 @@ class Campaign:
         """A file of a newer schema is never written (SPEC section 2), also when replaced whole."""
         schema = store.schema_of(raw) if raw else None
         if schema is not None and schema > store.SCHEMA:
-            raise DataError(f"schema {schema} is newer than this drunagor knows ({store.SCHEMA}); "
-                            "the file is read-only", file=store.display(path), line=1, rule="schema",
-                            remedy="upgrade drunagor (pip install -U drunagor)")
+            raise store.newer_refusal(schema, store.display(path))
 
     def _load(self, path: Path) -> store.TomlFile:
         self._acquire()  # reads for a write happen under the lock
         f = store.load(path, migrating=self.migrating, root=self.root)
         if f.read_only:
-            self.warnings.append(f"{f.shown}: schema {f.data['schema']} is newer than this drunagor "
-                                 f"knows ({store.SCHEMA}); reading it, never writing it")
+            self.warnings.append(f"{f.shown}: {newer(f.schema)}; reading it, never writing it")
         return f
 
     @staticmethod

@@ -7,8 +7,9 @@ Exit codes (SPEC section 6), like httpie's ExitStatus: each failure mode has its
 from __future__ import annotations
 
 import enum
-from .values import record
 from pathlib import Path
+
+from .values import record
 
 
 class ExitCode(enum.IntEnum):

@@ -29,6 +29,7 @@ import re
 import unicodedata
 from typing import Iterable, Mapping, TypeVar
 
+from . import catalog
 from .errors import RuleError, UsageError
 
 T = TypeVar("T")
@@ -282,8 +283,6 @@ KINDS = {
 
 def known(kind: str) -> tuple[tuple[str, ...], dict[str, str]]:
     """The catalog's names of one kind (KINDS) and their aliases (alias -> name)."""
-    from . import catalog
-
     aliases: dict[str, str] = {}
     if kind == "heroes":
         names = tuple(h.name for h in catalog.heroes())
@@ -305,7 +304,6 @@ def known(kind: str) -> tuple[tuple[str, ...], dict[str, str]]:
 
 
 def _card_names(kind: str) -> tuple[str, ...]:
-    from . import catalog
 
     if kind == "items":
         return (tuple(c["name"] for c in catalog.chest_cards()) + tuple(s["name"] for s in catalog.spoils_items())
@@ -319,8 +317,6 @@ def _card_names(kind: str) -> tuple[str, ...]:
 
 def hero_aliases(names: Iterable[str]) -> dict[str, str]:
     """The catalog's aliases of these hero names ("Vacren" -> "Vacrem")."""
-    from . import catalog
-
     out = {}
     for name in names:
         h = catalog.hero(name)

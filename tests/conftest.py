@@ -106,3 +106,84 @@ def snapshot(root: Path) -> dict[str, bytes]:
     file (on Windows every command may create it: it is not campaign data)."""
     return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*"))
             if p.is_file() and p.name != ".drunagor.lock"}
+
+
+# ------------------------------------------------------------------ the Night Watch (the store's tests)
+
+# A small campaign of two heroes, the one the store's tests (bad input, concurrency, portability) damage,
+# lock and rewrite: chapters 01-04 skipped, a comment the tool must keep, a bag item, a follower.
+NIGHT_STORY = """\
+schema = 1
+campaign = "awakenings"
+party = "Night Watch"
+leader = "Andreas"
+# the scribe keeps this comment
+followers = ["Vorn the Warrior"]
+stash = []
+
+[track]
+"01" = "skipped"
+"02" = "skipped"
+"03" = "skipped"
+"04" = "skipped"
+
+[rules]
+trauma_limit = 1
+max_heroes = 4
+rune_bag = { red = 7, blue = 8, green = 7, orange = 7, gray = 7 }
+"""
+
+NIGHT_ANDREAS = """\
+schema = 1
+name = "Andreas"
+class = "Cleric"
+role = "Support"
+joined = "01"
+statuses = []
+skills = [
+  { name = "Wisdom 1", tree = "wisdom", level = 1, chapter = "01" },
+]
+equipment = [
+  { name = "Blooded Sword", kind = "starting", place = "equipped" },
+  { name = "Plate Armor", kind = "starting", place = "equipped" },
+  { name = "Scroll of Incinerate", kind = "consumable", place = "bag" },
+]
+"""
+
+NIGHT_CATHARINA = """\
+schema = 1
+name = "Catharina"
+class = "Mage"
+role = "Controller"
+joined = "01"
+equipment = [
+  { name = "Wooden Staff", kind = "starting", place = "equipped" },
+  { name = "Cloth Armor", kind = "starting", place = "equipped" },
+]
+"""
+
+
+def make_night(root: Path) -> Path:
+    """The Night Watch in `root` (story.toml, heroes/andreas.toml, heroes/catharina.toml)."""
+    write(root / "story.toml", NIGHT_STORY)
+    write(root / "heroes" / "andreas.toml", NIGHT_ANDREAS)
+    write(root / "heroes" / "catharina.toml", NIGHT_CATHARINA)
+    return root
+
+
+@pytest.fixture
+def night(tmp_path) -> Path:
+    """The Night Watch as campaigns/night under the test folder."""
+    return make_night(tmp_path / "campaigns" / "night")
+
+
+@pytest.fixture
+def fast_cli(monkeypatch):
+    """The `run` fixture with the click command built once (Typer rebuilds it on every call): for the
+    modules that run hundreds of commands (`pytestmark = pytest.mark.usefixtures("fast_cli")`)."""
+    import typer.testing
+
+    from drunagor_log.cli.app import app
+
+    cli = typer.main.get_command(app)
+    monkeypatch.setattr(typer.testing, "_get_command", lambda _app: cli)

@@ -15,8 +15,11 @@ from typing import Callable, Iterable
 
 from .. import __version__, store
 from ..campaign import ADVENTURE, STORY, Campaign
-from ..errors import DataError, Problem
+from ..catalog import diskcache
+from ..errors import DataError, Problem, StateError
 from ..model import hero_from, story_from
+from ..store import adventure as adventure_codec
+from ..store.schema import UPGRADE, newer
 from ..values import record
 
 # Modules that register checks, one per area of the game (each imports `check` from here).
@@ -60,9 +63,7 @@ def problem(f: store.TomlFile | str, key_path: tuple, rule: str, message: str,
 
 
 def _newer(f: store.TomlFile) -> Problem:
-    return Problem(f.shown, f.line(("schema",)), "schema",
-                   f"schema {f.data['schema']} is newer than this drunagor knows ({store.SCHEMA}); "
-                   "it cannot be checked; upgrade drunagor")
+    return Problem(f.shown, f.line(("schema",)), "schema", f"{newer(f.schema)}; it cannot be checked; {UPGRADE}")
 
 
 def _from_error(exc: DataError) -> Problem:
@@ -70,9 +71,10 @@ def _from_error(exc: DataError) -> Problem:
     return Problem(exc.file or "?", exc.line, exc.rule or "file", msg)
 
 
-def load_checked(root: Path) -> tuple[Campaign, list[Problem]]:
-    """Read every file of the campaign one by one, collecting what cannot be read."""
-    c = Campaign(root, scan=False)  # check reads and reports every file itself
+def load_checked(root: Path, announce: Callable[[str], None] | None = None) -> tuple[Campaign, list[Problem]]:
+    """Read every file of the campaign one by one, collecting what cannot be read (`announce`: see
+    Campaign)."""
+    c = Campaign(root, scan=False, announce=announce)  # check reads and reports every file itself
     c.__enter__()  # completes a pending journal, if a killed command left one
     problems: list[Problem] = []
     try:
@@ -123,13 +125,28 @@ def _load_adventure(c: Campaign, path: Path, cache: ArchiveCache, problems: list
     except DataError as exc:
         problems.append(_from_error(exc))
         return
-    from .adventure import shape_problem  # wrong types, negative counts, a slot twice: unreadable
-
-    bad = shape_problem(f)
+    bad = shape_problem(f)  # wrong types, negative counts, a slot twice: unreadable
     if bad is not None:
         problems.append(bad)
     elif path.name != ADVENTURE and not f.read_only:
         cache.passed(path, f.raw or b"")
+
+
+def parsed_adventure(f):
+    """(state, None) or (None, the Problem saying why the file has the wrong shape)."""
+    try:
+        return adventure_codec.read(f), None
+    except StateError as exc:
+        message = exc.message + (f"; {exc.remedy}" if exc.remedy else "")
+        return None, Problem(exc.file or f.shown, exc.line, "adventure-state", message)
+
+
+def shape_problem(f) -> Problem | None:
+    """Why an adventure file cannot be used at all (the shape the tool writes is broken), else None.
+    `check` reports it with the unreadable files (exit 3), as every command that reads it does."""
+    if f.read_only:
+        return None
+    return parsed_adventure(f)[1]
 
 
 class ArchiveCache:
@@ -140,13 +157,9 @@ class ArchiveCache:
     evening (SPEC section 7 wants no growth with history). An archive is checked again as soon as its
     bytes change (an edit, a git checkout or merge, damage that keeps its size and time), or drunagor's
     version does; one that cannot be read is never answered from the cache.
-    The cache lives outside the campaign (drunagor_log/diskcache.py), never in git."""
+    The cache lives outside the campaign (catalog/diskcache.py), never in git."""
 
     def __init__(self, root: Path):
-        import os
-
-        from .. import diskcache
-
         self.name = "checked-archives-" + os.path.abspath(root).strip(os.sep).replace(os.sep, "%") + ".marshal"
         self.stamp = (__version__, store.SCHEMA, "content")
         hit = diskcache.load(self.name)
@@ -155,28 +168,25 @@ class ArchiveCache:
         self.dirty = False
 
     def known_good(self, path: Path) -> bool:
-        from ..diskcache import content_stamp
-
-        stamp = content_stamp(str(path))
-        return stamp is not None and self.mine.get(path.name) == stamp
+        """Keyed on content, not on size and modification time: a file damaged with both kept, or made
+        unreadable (store.peek: a regular file, no link, within the size cap), never matches."""
+        raw = store.peek(path)
+        return raw is not None and self.mine.get(path.name) == diskcache.bytes_stamp(raw)
 
     def passed(self, path: Path, raw: bytes) -> None:
         """`raw`, the bytes of `path` that passed, are remembered (as their hash)."""
-        from ..diskcache import bytes_stamp
-
-        self.mine[path.name] = bytes_stamp(raw)
+        self.mine[path.name] = diskcache.bytes_stamp(raw)
         self.dirty = True
 
     def save(self) -> None:
         if self.dirty:
-            from .. import diskcache
-
             diskcache.save(self.name, (self.stamp, self.mine))
 
 
-def run_checks(root: Path, strict: bool = False) -> tuple[list[Problem], list[Problem], bool]:
+def run_checks(root: Path, strict: bool = False, announce: Callable[[str], None] | None = None
+               ) -> tuple[list[Problem], list[Problem], bool]:
     """(errors, warnings, unreadable). With `strict`, warnings count as errors."""
-    c, unreadable = load_checked(root)
+    c, unreadable = load_checked(root, announce)
     files = [c._story_file, *(c._hero_files or {}).values(), c._adventure]
     unreadable += [_newer(f) for f in files if isinstance(f, store.TomlFile) and f.read_only]
     if unreadable:

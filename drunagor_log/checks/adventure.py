@@ -9,42 +9,24 @@ the campaign allows (RB L941-943).
 
 from __future__ import annotations
 
+from .. import catalog
 from ..errors import Problem
-from . import check
+from ..rules.board import models_on_board
+from . import check, parsed_adventure
 
 
 def _problem(f, path: tuple, rule: str, message: str, severity: str = "error") -> Problem:
     return Problem(f.shown, f.line(path), rule, message, severity)
 
 
-def _parsed(f):
-    """(state, None) or (None, the Problem saying why the file has the wrong shape)."""
-    from ..errors import StateError
-    from ..store.adventure import read
-
-    try:
-        return read(f), None
-    except StateError as exc:
-        message = exc.message + (f"; {exc.remedy}" if exc.remedy else "")
-        return None, Problem(exc.file or f.shown, exc.line, "adventure-state", message)
-
-
-def shape_problem(f) -> Problem | None:
-    """Why an adventure file cannot be used at all (the shape the tool writes is broken), else None.
-    `check` reports it with the unreadable files (exit 3), as every command that reads it does."""
-    if f.read_only:
-        return None
-    return _parsed(f)[1]
-
-
 @check("adventure-state")
 def adventure_shape(c):
     """adventure.toml is an adventure under way, not a finished one. (The shape of every adventure file,
-    archives included, is checked as the files are read: see shape_problem; archives are not read
+    archives included, is checked as the files are read: see checks.shape_problem; archives are not read
     again here, so `check` does not slow down as the history grows, SPEC 7.)"""
     f = c.adventure_file
     if f is not None and not f.read_only:
-        state, bad = _parsed(f)
+        state, bad = parsed_adventure(f)
         if bad is None and state.outcome is not None:
             yield _problem(f, ("outcome",), "adventure-state",
                            f"adventure.toml says the adventure was {state.outcome}, but it is still under way; "
@@ -54,12 +36,10 @@ def adventure_shape(c):
 @check("rune-count")
 def rune_count(c):
     """Bag + Initiative Track + Piles of Runes hold the campaign's rune bag, colour by colour."""
-    from .. import catalog
-
     f = c.adventure_file
     if f is None or f.read_only:
         return
-    state, bad = _parsed(f)
+    state, bad = parsed_adventure(f)
     if bad is not None:
         return
     full = dict(c.story.rules.rune_bag) or dict(catalog.DEFAULT_RUNE_BAG)
@@ -78,13 +58,10 @@ def rune_count(c):
 @check("adventure")
 def adventure_rules(c):
     """The adventure under way is the next chapter, with a legal party and board."""
-    from .. import catalog
-    from ..rules.board import models_on_board
-
     f = c.adventure_file
     if f is None or f.read_only:
         return
-    state, bad = _parsed(f)
+    state, bad = parsed_adventure(f)
     if bad is not None:
         return
     story = c.story

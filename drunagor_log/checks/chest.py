@@ -10,6 +10,7 @@ type, rarity or position nobody knows is a warning, because the rule cannot be c
 from __future__ import annotations
 
 from ..model import QUALITIES
+from ..rules import cards, chest, commander
 from ..rules.heroes import quote
 from . import check, problem
 
@@ -21,7 +22,6 @@ def _with(message: str, remedy: str | None) -> str:
 
 @check("chest-deck")
 def chest_deck(c):
-    from ..rules import chest
 
     g = chest.grid(c.story)
     for p in g.problems:
@@ -36,7 +36,6 @@ def chest_deck(c):
 
 @check("commander-deck")
 def commander_deck(c):
-    from ..rules import commander
 
     d = commander.deck(c.story)
     for p in d.problems:
@@ -56,8 +55,6 @@ def commander_deck(c):
 def card_facts(c):
     """Facts under [cards] must be values drunagor understands and must not contradict a source
     (rules/cards.py, the rules `card set` applies); each problem says the command that fixes it."""
-    from ..rules import cards
-
     f = c.story_file
     for name, facts in c.story.cards.items():
         for fact, said, flag in cards.problems(name, facts):
@@ -105,8 +102,6 @@ def spoils_upgrades(c):
 def chest_copies(c):
     """The heroes and the party stash hold no more copies of a Potion or Scroll than the Chest deck has
     (RB L349-359): every one of them comes from it. Checked once the deck is recorded."""
-    from ..rules import chest
-
     story = c.story
     if not story.chest_cards:
         return

@@ -3,6 +3,7 @@ kit, and the rewards each active hero still owes or holds in excess (warnings; e
 
 from __future__ import annotations
 
+from .. import catalog
 from ..model import CHAPTERS
 from ..rules import heroes as hero_rules
 from ..rules import rewards
@@ -142,11 +143,9 @@ def starting_gear_excess(c):
 
 
 def _extra_gear_remedy(h, extra: list[str]) -> str:
-    """What to do with Starting Gear beyond the 2, in commands (issue 13: the advice named keys to edit
-    by hand): drop it; or, for a card the catalog does not know as Starting Gear, record it again with
-    the kind it has (`hero gain --kind` replaces the kind remembered under [cards])."""
-    from .. import catalog
-
+    """What to do with Starting Gear beyond the 2, as commands (not keys to edit by hand): drop it;
+    or, for a card the catalog does not know as Starting Gear, record it again with the kind it has
+    (`hero gain --kind` replaces the kind remembered under [cards])."""
     hero, item = hero_rules.quote(h.name), hero_rules.quote(extra[0])
     drop = f"drunagor hero drop {hero} {item}" + (f" (and {', '.join(extra[1:])})" if len(extra) > 1 else "")
     if catalog.item_kind(extra[0]) == "starting":

@@ -4,6 +4,9 @@ written twice, the Party Leader is an active hero, and names drunagor does not k
 
 from __future__ import annotations
 
+from .. import catalog
+from ..model import chapter_id
+from ..rules import track
 from . import check, problem
 
 # key in story.toml -> (catalog kind, what one entry is called, the command that edits it)
@@ -16,8 +19,6 @@ LISTS = {
 
 def _track_key(f, ch: str):
     """The key path of chapter `ch` in [track] as the file writes it ("05" or "5")."""
-    from ..model import chapter_id
-
     for key in f.data.get("track", {}):
         try:
             if chapter_id(key) == ch:
@@ -29,7 +30,6 @@ def _track_key(f, ch: str):
 
 @check("track-order")
 def track_order(c):
-    from ..rules import track
 
     story = c.story
     for ch, first_open in track.unexplained_gaps(story.track, story.corrections):
@@ -92,7 +92,6 @@ def suggest(typed: str, known) -> str | None:
 
 @check("unknown-name")
 def unknown_names(c):
-    from .. import catalog
     for key, (kind, what, cmd) in LISTS.items():
         known = catalog.names(kind)
         for name in getattr(c.story, key):

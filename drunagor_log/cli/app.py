@@ -13,6 +13,7 @@ from typing import Annotated, Optional
 import typer
 from typer.core import TyperGroup
 
+from .. import installed_version
 from ..errors import DrunagorError
 from .common import state
 from .terminal import term
@@ -96,9 +97,7 @@ class DrunagorGroup(TyperGroup):
 
 def _version(value: bool) -> None:
     if value:
-        from .. import installed_version
-
-        print(f"drunagor {installed_version()}")
+        term.raw(f"drunagor {installed_version()}\n")
         raise typer.Exit()
 
 

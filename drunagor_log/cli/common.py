@@ -1,5 +1,6 @@
 """What every command shares: the global options, the options many commands take, opening the
-chosen campaign, and finishing a write (one line saying what changed; `--commit`)."""
+chosen campaign, and the one body of a writing command (`perform`: run one operation, print what it
+says, save, `--commit`)."""
 
 
 from pathlib import Path
@@ -8,14 +9,12 @@ from typing import TYPE_CHECKING, Annotated, Any, Callable, Optional
 import typer
 from typer import _click as click
 
-from .. import campaign as _campaign
 from ..campaign import Campaign, find_campaign
 from .terminal import term
 
-_campaign.announce = term.warn  # every command says at once that it finished an interrupted write
-
 if TYPE_CHECKING:
     from ..ops import Change
+    from ..ops.commit import Saved
 
 
 class State:
@@ -23,6 +22,7 @@ class State:
 
 
 state = State()
+
 
 class GameName(click.types.StringParamType):
     """The type of a parameter that takes a name of the game (a hero, card, Follower, monster, rune
@@ -48,38 +48,45 @@ def campaign_root() -> Path:
     return find_campaign(state.campaign_option)
 
 
-def open_campaign(write: bool = False) -> Campaign:
-    c = Campaign(campaign_root(), write=write)
-    return c
+def open_campaign(write: bool = False, *, migrating: bool = False) -> Campaign:
+    """The chosen campaign; a command says at once when it finished an interrupted write (a warning)."""
+    return Campaign(campaign_root(), write=write, migrating=migrating, announce=term.warn)
 
 
-def warn_all(c: Campaign) -> None:
-    for w in c.warnings:
+def warn_all(c: Campaign, change: "Change | None" = None) -> None:
+    """The campaign's warnings (a file of a newer schema...), then the operation's."""
+    for w in (*c.warnings, *(change.warnings if change is not None else ())):
         term.warn(w)
 
 
-def finish(c: Campaign, message: str, commit: bool = False, *, quiet: bool = False) -> list[str]:
-    """Save every change of the command at once; print what changed; commit it if asked."""
-    wants_commit = commit or c.story.autocommit
-    if wants_commit:
-        from ..git.runner import check_can_commit
+def finish(c: Campaign, message: str, commit: bool = False, *, quiet: bool = False,
+           autocommit: bool | None = None) -> list[str]:
+    """Save every change of the command at once; print what changed; commit it if asked (`--commit`,
+    or the campaign's `[git] autocommit`, read from story.toml unless given)."""
+    from ..ops.commit import commit_tail
 
-        check_can_commit(c.root, explicit=commit)  # before writing: no repository, nothing written
-    changed = c.save()
-    if not changed:
-        if not quiet:
+    def written(files: list[str]) -> None:
+        if quiet:
+            return
+        if files:
+            term.done(message)
+        else:
             term.line(f"no change: {message}")
-        return changed
-    if not quiet:
-        term.done(message)
-    if wants_commit:
-        from ..git.commits import commit_changes
 
-        sha = commit_changes(c.root, changed, message)
-        if not quiet:
-            term.line(f"committed {sha}: drunagor: {message}" if sha
-                      else "nothing to commit: the files match the last commit")
-    return changed
+    auto = c.story.autocommit if autocommit is None else autocommit
+    saved = commit_tail(c.root, c.save, message, commit=commit, autocommit=auto, written=written)
+    if not quiet:
+        said(saved, message)
+    return saved.files
+
+
+def said(saved: "Saved", message: str) -> None:
+    """The line after a commit (committed ID, or nothing to commit), when one was asked."""
+    from ..ops.commit import committed_line
+
+    line = committed_line(saved, message)
+    if line is not None:
+        term.line(line)
 
 
 def print_change(change: "Change") -> None:
@@ -92,16 +99,31 @@ def print_change(change: "Change") -> None:
         term.line(note)
 
 
+def output(change: "Change", json: bool = False) -> None:
+    """An operation's notes as lines (in their style on a colour terminal), or with `json` its data."""
+    if json:
+        if change.data:
+            term.json(change.data)
+        return
+    for line in change.notes:
+        term.line(line, getattr(line, "style", None))
+
+
 def perform(operation: Callable[..., "Change"], *args: Any, commit: bool = False, quiet: bool = False,
-            **kwargs: Any) -> tuple["Change", list[str]]:
-    """A writing command's whole body: open the campaign for writing, run one operation (ops/), print
-    its warnings, save, print its summary (and its notes when something changed), commit if asked."""
-    with open_campaign(write=True) as c:
+            json: bool = False, write: bool = True, notes_first: bool = False, **kwargs: Any
+            ) -> tuple["Change", list[str]]:
+    """A writing command's whole body: open the campaign (for writing; `write=False` for a dry run),
+    run one operation (ops/), print the warnings (the campaign's and the operation's), save and print
+    its summary line when it has one (and commit if asked), then print its notes, or with `json` its
+    data. Notes are not printed when the write changed nothing ("no change: ..."). `notes_first`
+    prints them before the summary line (the raid's steps, then the one line of its write); `quiet`
+    prints neither: the caller prints."""
+    with open_campaign(write=write) as c:
         change = operation(c, *args, **kwargs)
-        for warning in change.warnings:
-            term.warn(warning)
-        changed = finish(c, change.summary, commit, quiet=quiet)
-    if changed and not quiet:
-        for line in change.notes:
-            term.line(line)
+        warn_all(c, change)
+        if notes_first and not quiet:
+            output(change, json)
+        changed = finish(c, change.summary, commit, quiet=quiet or json) if change.summary else []
+    if not notes_first and not quiet and (json or changed or not change.summary):
+        output(change, json)
     return change, changed

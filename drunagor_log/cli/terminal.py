@@ -89,6 +89,10 @@ class Terminal:
             piece.rstrip()
             console.print((head if i == 0 else Text(" " * hang)) + piece, soft_wrap=True)
 
+    def raw(self, text: str) -> None:
+        """Data as it is, to stdout: a diff, a token, a shell script (never wrapped, never styled)."""
+        sys.stdout.write(text)
+
     def heading(self, text: str) -> None:
         self.line(text, "bold")
 

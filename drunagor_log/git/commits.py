@@ -12,6 +12,7 @@ from pathlib import Path
 
 from .. import store
 from ..errors import RuleError, UsageError
+from .driver import git_dir
 from .runner import GitFailed, repository, run, split_z
 
 PREFIX = "drunagor: "
@@ -105,8 +106,6 @@ def tracked_unchanged(root: Path, names: list[str]) -> tuple[set[str], set[str]]
     """(tracked, unchanged): of `names` (relative to the campaign folder), those git tracks, and of
     those the ones as last committed. Nothing is known (two empty sets) outside a repository, without
     git, or when git fails; git is started only inside a repository."""
-    from .driver import git_dir
-
     if not names or git_dir(root) is None:
         return set(), set()
     try:

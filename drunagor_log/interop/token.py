@@ -18,7 +18,8 @@ import re
 import unicodedata
 from typing import Any
 
-from ..errors import DataError, RuleError
+from ..errors import DataError, RuleError, UsageError
+from ..names import check_name, slug
 from ..store import MAX_DEPTH, MAX_TEXT, check_limits
 from ..values import record
 
@@ -255,9 +256,6 @@ def _party(cd: dict[str, Any], source: str) -> str:
 def _refuse_bad_name(name: str, what: str, where: str, source: str) -> None:
     """A name from the token checked as `new` and `hero add` check a name typed (length,
     characters, a letter or digit for its file name), before any folder is made."""
-    from ..errors import UsageError
-    from ..names import check_name, slug
-
     try:
         check_name(name, what)
         if slug(name) in WINDOWS_RESERVED:

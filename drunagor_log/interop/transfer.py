@@ -25,7 +25,7 @@ from ..campaign import Campaign
 from ..errors import DataError, DrunagorError, RuleError, UsageError
 from ..model import chapter_id
 from ..names import check_name, slug
-from ..ops import Change, heroes, story
+from ..ops import Change, equipment, heroes, skills, story
 from ..ops import campaign as campaigns
 from ..store import edit
 from . import apps, token
@@ -262,11 +262,11 @@ def _add_hero(c: Any, h: Any, role: str, player: str | None) -> None:
 def _fill_hero(c: Any, h: Any) -> list[str]:
     notes = []
     for item in h.items:
-        heroes.gain(c, h.name, item.name, kind=item.kind, quality=item.quality, bag=item.place == "bag")
+        equipment.gain(c, h.name, item.name, kind=item.kind, quality=item.quality, bag=item.place == "bag")
         if item.stashed:
             notes.append(f"{h.name}'s {item.name} was in the app's Stash: recorded in the bag")
     for tree, level in h.skills:
-        heroes.learn(c, h.name, _skill_name(tree, level), tree=tree, level=level)
+        skills.learn(c, h.name, _skill_name(tree, level), tree=tree, level=level)
     if h.aura:
         heroes.aura(c, h.name, h.aura)
     for status in h.statuses:

@@ -11,7 +11,7 @@ all-or-nothing write:
     from drunagor_log.campaign import Campaign
 
     with Campaign(Path("campaigns/example"), write=True) as c:
-        change = ops.heroes.gain(c, "Nyx", "Buckler")
+        change = ops.equipment.gain(c, "Nyx", "Buckler")
         c.save()
     print(change.summary)          # Nyx gains Buckler (spoils, standard, equipped)
 

@@ -12,11 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from .. import catalog, store
-from ..campaign import HEROES, STORY, list_campaigns
+from ..campaign import HEROES, STORY, Campaign, list_campaigns
 from ..errors import DataError, UsageError
-from ..git.commits import commit_changes
 from ..git.driver import prepare_new_campaign
-from ..git.runner import check_can_commit
 from ..model import CHAPTERS
 from ..names import check_name, slug
 from ..rules import chest, rewards
@@ -24,6 +22,7 @@ from ..store import display
 from ..store.adventure import read
 from ..store.tomltext import basic_string as _toml_str
 from . import Change
+from .commit import commit_tail, committed_line
 
 # The Epic Rare pair after the compulsory replacement (RB L367-371): the replaced pair is stored.
 AWAKENINGS_EPIC = ("Artisan's Tools", "Treasure Trove")
@@ -77,21 +76,16 @@ def new(parent: Path, name: str, *, party: str | None = None, max_heroes: int = 
     folder = parent / slug(name)
     _refuse_inside_a_campaign(parent, folder)
     _refuse_taken(parent, folder)
-    if commit:
-        check_can_commit(folder)  # before writing: no repository, no campaign folder
-    written = _write_into_place(folder, files)
+    message = f"created campaign {slug(name)} ({'a copy of the example' if example else party or name})"
+    # a refused commit (no repository) comes before the campaign folder is made
+    saved = commit_tail(folder, lambda: _write_into_place(folder, files), message, commit=commit)
     summary = (f"created campaign {store.display(folder)}, a copy of the shipped example campaign" if example else
                f"created campaign {store.display(folder)} (Artisan's Tools and Treasure Trove replace "
                f"Cosmic Gemstone and Forgotten Treasure)")
-    data = {"path": str(folder), "files": written, "commit": None}
-    warnings = _ambiguity(parent, folder)
-    if not commit:
-        return Change(summary=summary, warnings=warnings, data=data)
-    message = f"created campaign {slug(name)} ({'a copy of the example' if example else party or name})"
-    sha = commit_changes(folder, written, message)
-    data["commit"] = sha
-    return Change(summary=summary, warnings=warnings, data=data,
-                  notes=(f"committed {sha}: drunagor: {message}" if sha else "nothing to commit",))
+    data = {"path": str(folder), "files": saved.files, "commit": saved.sha}
+    line = committed_line(saved, message)
+    return Change(summary=summary, warnings=_ambiguity(parent, folder), data=data,
+                  notes=(line,) if line is not None else ())
 
 
 def _new_story(name: str, party: str | None, max_heroes: int, trauma_limit: int) -> bytes:
@@ -123,8 +117,6 @@ def example_files(party: str | None = None, max_heroes: int = 4, trauma_limit: i
         raise UsageError("--example copies the example's Story Record as it is; --party, --max-heroes and "
                          "--trauma-limit are for a new empty campaign",
                          remedy="leave them out, or leave out --example")
-    from ..campaign import Campaign
-
     root = shipped_example()
     return {p.relative_to(root).as_posix(): store.read_bytes(p, root) for p in Campaign(root).files()}
 

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from .. import catalog
 from ..errors import RuleError, UsageError
-from ..model import EQUIPMENT_KINDS, QUALITIES, TREES, Hero, Item, Skill, chapter_id
+from ..model import Hero, chapter_id
 from ..names import article, check_name, closest, known, lookup, match, near_miss, resolve, resolve_known
 from ..rules import chest, rewards
 from ..rules import heroes as rules
@@ -32,8 +32,6 @@ from .adventure import chest_may_change
 if TYPE_CHECKING:
     from ..campaign import Campaign
     from ..store import TomlFile
-
-STASH = "stash"  # `hero give stash TO ITEM`: the party stash in story.toml
 
 
 # ------------------------------------------------------------------------------------ finding
@@ -72,7 +70,7 @@ def _holder(c: Campaign, hero: Hero, query: str) -> tuple[Hero, str] | None:
     return None
 
 
-def _held_item(c: Campaign, slug: str, hero: Hero, query: str, doing: str, to: Hero | None = None) -> int:
+def held_item(c: Campaign, slug: str, hero: Hero, query: str, doing: str, to: Hero | None = None) -> int:
     """Index in the hero's equipment of the card `query` names, else a refusal that says who has
     it and the command that would do what was meant (one that is not refused itself)."""
     i = find_entry([e.name for e in hero.equipment], query)
@@ -98,11 +96,11 @@ def _held_item(c: Campaign, slug: str, hero: Hero, query: str, doing: str, to: H
                     rule="equipment", remedy=remedy)
 
 
-def _refuse(f: TomlFile, key: str | None, message: str, rule: str, remedy: str | None = None) -> RuleError:
+def refuse(f: TomlFile, key: str | None, message: str, rule: str, remedy: str | None = None) -> RuleError:
     return RuleError(message, file=f.shown, line=f.line((key,)) if key else None, rule=rule, remedy=remedy)
 
 
-def _pick(query: str, options: Iterable[str], what: str, game: bool = False) -> str:
+def pick(query: str, options: Iterable[str], what: str, game: bool = False) -> str:
     """One of `options` (exit 1 when they are names of the game, as the skill trees; 2 for drunagor's
     own words, as an action or a fact flag's value)."""
     return lookup(query, {o: o for o in options}, what, game=game)
@@ -122,7 +120,7 @@ def _catalog_name(query: str, kind: str, new: bool, warnings: list[str], extra: 
     return name
 
 
-def _excess_warning(c: Campaign, slug: str, hero: Hero) -> tuple[str, ...]:
+def excess_warning(c: Campaign, slug: str, hero: Hero) -> tuple[str, ...]:
     """After recording a reward: a warning if the log (as `hero` now is) holds more than the
     chapters give."""
     party = [hero if s == slug else h for s, h in c.active_heroes().items()]
@@ -324,263 +322,6 @@ def recruit(c: Campaign | None, chapter: str | None = None) -> Change:
     return Change(data={"rows": rows, "chapter": marked})
 
 
-# ---------------------------------------------------------------------- skills and abilities
-
-
-def learn(c: Campaign, name: str, skill: str, *, tree: str, level: int) -> Change:
-    """Record a Hero or Dungeon Role Skill, against the last chapter completed since joining."""
-    tree_ = _pick(tree, TREES, "skill tree", game=True)
-    if level not in (1, 2):
-        raise UsageError(f"--level must be 1 or 2, not {level}", remedy="skills have Level 1 and Level 2")
-    slug, hero = active_hero(c, name)
-    skill = skill.strip()
-    f = c.hero_files[slug]
-    if any(s.name.casefold() == skill.casefold() for s in hero.skills):
-        raise _refuse(f, "skills", f"{hero.name} already knows {skill!r}", "skills",
-                      "a skill is learned once; to choose another, use drunagor hero relearn")
-    chapter = rules.last_completed(c.story, rewards.start(hero))
-    edit.append_entry(f.edit(), "skills", {"name": skill, "tree": tree_, "level": level, "chapter": chapter})
-    after = replace(hero, skills=hero.skills + (Skill(skill, tree_, level, chapter),))
-    return Change(f"{hero.name} learns {skill} ({tree_}, Level {level})",
-                  warnings=_excess_warning(c, slug, after), data={"hero": hero.name, "skill": skill})
-
-
-def ability(c: Campaign, name: str, ability_: str) -> Change:
-    """Record a Class Ability the hero gained."""
-    slug, hero = active_hero(c, name)
-    ability_ = ability_.strip()
-    f = c.hero_files[slug]
-    if any(a.casefold() == ability_.casefold() for a in hero.class_abilities):
-        raise _refuse(f, "class_abilities", f"{hero.name} already has the Class Ability {ability_!r}",
-                      "class-abilities", "to choose another, use drunagor hero relearn")
-    edit.append_entry(f.edit(), "class_abilities", ability_)
-    after = replace(hero, class_abilities=hero.class_abilities + (ability_,))
-    return Change(f"{hero.name} gains the Class Ability {ability_}", warnings=_excess_warning(c, slug, after),
-                  data={"hero": hero.name, "ability": ability_})
-
-
-def _relearn_skill(f: TomlFile, hero: Hero, si: int, new: str, tree: str | None) -> str:
-    s = hero.skills[si]
-    if any(o.name.casefold() == new.casefold() for j, o in enumerate(hero.skills) if j != si):
-        raise _refuse(f, "skills", f"{hero.name} already knows {new!r}", "relearn",
-                      "choose a skill the hero does not have")
-    edit.replace_entry(f.edit(), "skills", si, {"name": new, "tree": tree or s.tree, "level": s.level,
-                                                "chapter": s.chapter})
-    return f"{s.name} for {new} ({tree or s.tree}, Level {s.level})"
-
-
-def _relearn_ability(f: TomlFile, hero: Hero, ai: int, new: str) -> str:
-    a = hero.class_abilities[ai]
-    if any(o.casefold() == new.casefold() for j, o in enumerate(hero.class_abilities) if j != ai):
-        raise _refuse(f, "class_abilities", f"{hero.name} already has the Class Ability {new!r}", "relearn",
-                      "choose a Class Ability the hero does not have")
-    edit.replace_entry(f.edit(), "class_abilities", ai, new)
-    return f"the Class Ability {a} for {new}"
-
-
-def relearn(c: Campaign, name: str, old: str, new: str, *, tree: str | None = None) -> Change:
-    """Relearning (RB L1034-1040): a skill or Class Ability re-chosen; the counts stay the same. A
-    skill keeps its level and chapter."""
-    tree_ = _pick(tree, TREES, "skill tree", game=True) if tree else None
-    slug, hero = active_hero(c, name)
-    f = c.hero_files[slug]
-    new = new.strip()
-    si = find_entry([s.name for s in hero.skills], old)
-    ai = find_entry(list(hero.class_abilities), old)
-    if si is not None and ai is not None:
-        raise UsageError(f"{old!r} names both a skill and a Class Ability of {hero.name}", remedy="type the full name")
-    if si is None and ai is None:
-        known = [s.name for s in hero.skills] + list(hero.class_abilities)
-        hint = closest(old, known)
-        raise _refuse(f, None, f"{hero.name} has no skill or Class Ability called {old!r}", "relearn",
-                      (f"did you mean {hint!r}? " if hint else "") + "known: " + (", ".join(known) or "none"))
-    if si is not None:
-        what = _relearn_skill(f, hero, si, new, tree_)
-    else:
-        if tree_:
-            raise UsageError("--tree is for skills; a Class Ability has no tree")
-        what = _relearn_ability(f, hero, ai, new)  # type: ignore[arg-type]
-    return Change(f"{hero.name} relearns: {what} (RB L1034-1040)", data={"hero": hero.name, "new": new})
-
-
-# ------------------------------------------------------------------------------------ equipment
-
-
-def _gained_item(c: Campaign, item: str, kind_given: bool, new: bool) -> str:
-    """The name a gained card is written under: the one the catalog or [cards] knows that `item`
-    means (the one resolver). A card neither knows is new only when the user says so: --new, or its
-    kind given (--kind, the fact flag) for a name that is no near miss of a known card (SPEC 10:
-    "Leathr Armor" is refused with "did you mean 'Leather Armor'", nothing written)."""
-    remedy = ("if it is a card drunagor does not know, say its kind once with --kind "
-              "starting|spoils|adventure|epic|consumable (remembered under [cards] in story.toml)")
-    return resolve_known(item, "items", extra=c.story.cards, new=new, facts=kind_given, new_hint=remedy)
-
-
-def _check_not_held(c: Campaign, slug: str, hero: Hero, item_name: str, kind: str) -> None:
-    """One card of each: the hero has none already, nor (for Spoils and Adventure Items) another."""
-    if kind == "consumable":
-        return
-    if hero.item(item_name):
-        raise _refuse(c.hero_files[slug], "equipment", f"{hero.name} already has {item_name}", "equipment",
-                      "there is one card of each; to move it, use hero equip/unequip")
-    if kind in ("spoils", "adventure", "epic"):
-        other = next((h for h in c.active_heroes().values() if h is not hero and h.item(item_name)), None)
-        if other is not None:
-            raise RuleError(f"{other.name} holds {item_name}, and there is one card of it", rule="equipment",
-                            remedy=f"hand it over: drunagor hero give {rules.quote(other.name)} "
-                                   f"{rules.quote(hero.name)} {rules.quote(item_name)}")
-
-
-def _check_not_stored(c: Campaign, item_name: str, quality: str | None) -> None:
-    stored = rules.stored_entry(c.story, item_name, quality)
-    if stored is not None:
-        raise RuleError(f"{item_name} is stored ({stored!r} in `stored`): a card disposed of in an upgrade "
-                        "or taken out of the campaign can never be gained again this campaign (RB L429-431)",
-                        file=c.story_file.shown, line=c.story_file.line(("stored",)), rule="stored",
-                        remedy="choose another card")
-
-
-def gain(c: Campaign, name: str, item: str, *, kind: str | None = None, quality: str | None = None,
-         bag: bool = False, new: bool = False) -> Change:
-    """The hero gains a card, equipped or in the bag (Consumables always go to the bag). Its kind
-    comes from the catalog or [cards]; a card neither knows needs `kind` once, remembered under
-    [cards]. A card in `stored` is never gained again (RB L429-431)."""
-    kind_ = _pick(kind, EQUIPMENT_KINDS, "equipment kind") if kind else None
-    quality_ = _pick(quality, QUALITIES, "quality") if quality else None
-    slug, hero = active_hero(c, name)
-    warnings: list[str] = []
-    item_name = _gained_item(c, item, kind_ is not None, new)
-    choice = rules.gained_kind(item_name, kind_, quality_, catalog.item_kind(item_name),
-                               rules.recorded_kind(c.story, item_name))
-    _check_not_stored(c, item_name, choice.quality)
-    _check_not_held(c, slug, hero, item_name, choice.kind)
-    place = "bag" if bag or choice.kind == "consumable" else "equipped"
-    entry = Item(item_name, choice.kind, choice.quality, place)
-    edit.append_entry(c.hero_files[slug].edit(), "equipment", _item_fields(entry))
-    notes: tuple[str, ...] = ()
-    if choice.remember:
-        edit.set_card_facts(c.story_file.edit(), item_name, rules.kind_facts(choice.kind))
-        article = "an" if choice.kind[0] in "aeiou" else "a"
-        notes = (f"remembered under [cards] in story.toml: {item_name} is {article} {choice.kind} card",)
-    if choice.kind == "spoils":
-        warnings += _excess_warning(c, slug, replace(hero, equipment=hero.equipment + (entry,)))
-    gear = rules.starting_gear(hero) + (choice.kind == "starting")
-    if gear > rules.STARTING_GEAR:  # said now, not only by `check` (RB L989)
-        warnings.append(f"{hero.name} now has {gear} pieces of Starting Gear, but a hero starts with "
-                        f"{rules.STARTING_GEAR} and finds no more (RB L989; drunagor check reports it)")
-    where = "in the bag" if place == "bag" else "equipped"
-    q = f", {choice.quality}" if choice.kind == "spoils" else ""
-    return Change(f"{hero.name} gains {item_name} ({choice.kind}{q}, {where})", notes, tuple(warnings),
-                  {"hero": hero.name, "item": item_name, "kind": choice.kind, "quality": choice.quality,
-                   "place": place})
-
-
-def _item_fields(i: Item) -> dict:
-    return {"name": i.name, "kind": i.kind, "quality": i.quality, "place": i.place, "from": i.given_by}
-
-
-def drop(c: Campaign, name: str, item: str) -> Change:
-    """A card leaves the hero's Campaign Log (used, discarded, lost)."""
-    slug, hero = active_hero(c, name)
-    i = _held_item(c, slug, hero, item, "drop")
-    edit.remove_entry(c.hero_files[slug].edit(), "equipment", i)
-    return Change(f"{hero.name} drops {hero.equipment[i].name}", data={"hero": hero.name,
-                                                                       "item": hero.equipment[i].name})
-
-
-def _from_stash(c: Campaign, item: str) -> Item:
-    """Take a card out of the party stash: the Item it becomes in a bag."""
-    stash = list(c.story.stash)
-    i = find_entry(stash, item)
-    if i is None:
-        raise RuleError(f"the party stash holds no {item!r}", file=c.story_file.shown,
-                        line=c.story_file.line(("stash",)), rule="stash",
-                        remedy="the stash holds: " + (", ".join(stash) or "nothing"))
-    item_name = stash[i]
-    kind = catalog.item_kind(item_name) or rules.recorded_kind(c.story, item_name) or "consumable"
-    edit.remove_entry(c.story_file.edit(), "stash", i)
-    return Item(item_name, kind, "standard" if kind == "spoils" else None, "bag")
-
-
-def _from_hero(c: Campaign, giver: str, receiver: Hero, to_slug: str, item: str) -> tuple[Hero, Item]:
-    """Take a card out of a hero's log: the Item it becomes in the receiver's bag. A Spoils card
-    keeps naming the hero who earned it (`from`), unless it goes back to them."""
-    slug, hero = active_hero(c, giver)
-    if slug == to_slug:
-        raise UsageError(f"{hero.name} cannot give a card to themselves")
-    i = _held_item(c, slug, hero, item, "give", to=receiver)
-    entry = hero.equipment[i]
-    if entry.kind != "consumable" and receiver.item(entry.name):
-        raise RuleError(f"{receiver.name} already has {entry.name}", rule="equipment")
-    earner = entry.given_by or (hero.name if entry.kind == "spoils" else None)
-    if earner and earner.casefold() == receiver.name.casefold():
-        earner = None  # back with the hero who earned it
-    edit.remove_entry(c.hero_files[slug].edit(), "equipment", i)
-    return hero, Item(entry.name, entry.kind, entry.quality, "bag", earner)
-
-
-def _to_stash(c: Campaign, giver: str, item: str) -> Change:
-    """A Consumable back into the party stash (the inverse of `hero give stash HERO ITEM`): the
-    stash holds only Consumables (RB L972-974)."""
-    slug, hero = active_hero(c, giver)
-    i = _held_item(c, slug, hero, item, "give")
-    entry = hero.equipment[i]
-    if entry.kind != "consumable":
-        raise _refuse(c.hero_files[slug], "equipment", f"{entry.name} is not a Consumable Item, and the party "
-                      "stash holds only Consumables (RB L972-974)", "stash",
-                      f"to take it out of the Campaign Log: drunagor hero drop {rules.quote(hero.name)} "
-                      f"{rules.quote(entry.name)}")
-    edit.remove_entry(c.hero_files[slug].edit(), "equipment", i)
-    edit.append_entry(c.story_file.edit(), "stash", entry.name)
-    return Change(f"{hero.name} puts {entry.name} in the party stash",
-                  data={"from": hero.name, "to": STASH, "item": entry.name})
-
-
-def give(c: Campaign, giver: str, to: str, item: str) -> Change:
-    """Hand a card to another hero's bag; `giver` "stash" hands one out from the party stash, `to`
-    "stash" puts a Consumable back there."""
-    from_stash, to_stash = (x.strip().casefold() == STASH for x in (giver, to))
-    if from_stash and to_stash:
-        raise UsageError("give from the stash to a hero, or from a hero to the stash")
-    if to_stash:
-        return _to_stash(c, giver, item)
-    to_slug, receiver = active_hero(c, to)
-    if from_stash:
-        moved = _from_stash(c, item)
-        summary = f"{receiver.name} takes {moved.name} from the party stash (in the bag)"
-        source = STASH
-    else:
-        hero, moved = _from_hero(c, giver, receiver, to_slug, item)
-        summary = f"{hero.name} gives {moved.name} to {receiver.name} (in the bag)"
-        source = hero.name
-    edit.append_entry(c.hero_files[to_slug].edit(), "equipment", _item_fields(moved))
-    return Change(summary, data={"from": source, "to": receiver.name, "item": moved.name})
-
-
-def place(c: Campaign, name: str, item: str, where: str) -> Change:
-    """Move a card the hero has to `where`: "equipped" or "bag" (a Consumable is never equipped)."""
-    slug, hero = active_hero(c, name)
-    i = _held_item(c, slug, hero, item, "equip" if where == "equipped" else "unequip")
-    entry = hero.equipment[i]
-    if where == "equipped" and entry.kind == "consumable":
-        raise _refuse(c.hero_files[slug], "equipment", f"{entry.name} is a Consumable Item: it is carried in "
-                      "the bag and used, never equipped", "equipment")
-    if entry.place != where:
-        edit.set_entry_field(c.hero_files[slug].edit(), "equipment", i, "place", where)
-    done = f"equips {entry.name}" if where == "equipped" else f"puts {entry.name} in the bag"
-    return Change(f"{hero.name} {done}", data={"hero": hero.name, "item": entry.name, "place": where})
-
-
-def equip(c: Campaign, name: str, item: str) -> Change:
-    """Equip a card the hero has in the bag."""
-    return place(c, name, item, "equipped")
-
-
-def unequip(c: Campaign, name: str, item: str) -> Change:
-    """Put an equipped card in the hero's bag."""
-    return place(c, name, item, "bag")
-
-
 # ------------------------------------------------------------------------------ aura, statuses
 
 
@@ -608,13 +349,13 @@ def aura(c: Campaign, name: str, aura_name: str | None = None, *, clear: bool = 
 def status(c: Campaign, name: str, action: str, status_: str, *, new: bool = False) -> Change:
     """Add or remove a Campaign Log status (all are removed in the Camp phase). A status the
     catalog does not know is added only with `new` (--new)."""
-    act = _pick(action, ("add", "remove"), "action")
+    act = pick(action, ("add", "remove"), "action")
     slug, hero = active_hero(c, name)
     f = c.hero_files[slug]
     if act == "remove":
         i = find_entry(list(hero.statuses), status_)
         if i is None:
-            raise _refuse(f, "statuses", f"{hero.name} does not have the status {status_!r}", "hero-status",
+            raise refuse(f, "statuses", f"{hero.name} does not have the status {status_!r}", "hero-status",
                           "statuses: " + (", ".join(hero.statuses) or "none"))
         edit.remove_entry(f.edit(), "statuses", i)
         return Change(f"{hero.name} loses the status {hero.statuses[i]}",
@@ -622,7 +363,7 @@ def status(c: Campaign, name: str, action: str, status_: str, *, new: bool = Fal
     warnings: list[str] = []
     name_ = _catalog_name(status_, "hero_statuses", new, warnings, extra=hero.statuses)
     if any(s.casefold() == name_.casefold() for s in hero.statuses):
-        raise _refuse(f, "statuses", f"{hero.name} already has the status {name_}", "hero-status")
+        raise refuse(f, "statuses", f"{hero.name} already has the status {name_}", "hero-status")
     edit.append_entry(f.edit(), "statuses", name_)
     return Change(f"{hero.name} gains the status {name_}", warnings=tuple(warnings),
                   data={"hero": hero.name, "status": name_})
@@ -631,47 +372,11 @@ def status(c: Campaign, name: str, action: str, status_: str, *, new: bool = Fal
 # ---------------------------------------------------------------------------------- corrections
 
 
-def _own_entry(f: TomlFile, hero: Hero, names: Sequence[str], query: str, what: str, key: str) -> int:
-    """Index of the entry of the hero's list `key` that `query` names, else a refusal with the
-    closest one."""
-    i = find_entry(names, query)
-    if i is not None:
-        return i
-    hint = closest(query, names)
-    plural = {"skill": "skills", "Class Ability": "Class Abilities"}[what]
-    remedy = f"did you mean {hint!r}?" if hint else f"{plural}: " + (", ".join(names) or "none")
-    raise _refuse(f, key, f"{hero.name} has no {what} called {query!r}", key.replace("_", "-"), remedy)
-
-
-def _owes_now(c: Campaign, slug: str, hero: Hero) -> tuple[str, ...]:
+def owes_now(c: Campaign, slug: str, hero: Hero) -> tuple[str, ...]:
     """After a correction: what the hero (as `hero` now is) is owed, if anything."""
     party = [hero if s == slug else h for s, h in c.active_heroes().items()]
     owed = rewards.describe(rewards.owed_for(hero, c.story, party))
     return (f"{hero.name} now owes: {owed}",) if owed else ()
-
-
-def unlearn(c: Campaign, name: str, skill: str) -> Change:
-    """Take back a skill recorded by mistake (`hero learn`'s inverse): its entry leaves the log."""
-    slug, hero = active_hero(c, name)
-    f = c.hero_files[slug]
-    i = _own_entry(f, hero, [s.name for s in hero.skills], skill, "skill", "skills")
-    gone = hero.skills[i]
-    edit.remove_entry(f.edit(), "skills", i)
-    after = replace(hero, skills=hero.skills[:i] + hero.skills[i + 1:])
-    return Change(f"{hero.name} unlearns {gone.name} ({gone.tree}, Level {gone.level})", _owes_now(c, slug, after),
-                  data={"hero": hero.name, "skill": gone.name})
-
-
-def forget(c: Campaign, name: str, ability_: str) -> Change:
-    """Take back a Class Ability recorded by mistake (`hero ability`'s inverse)."""
-    slug, hero = active_hero(c, name)
-    f = c.hero_files[slug]
-    i = _own_entry(f, hero, hero.class_abilities, ability_, "Class Ability", "class_abilities")
-    gone = hero.class_abilities[i]
-    edit.remove_entry(f.edit(), "class_abilities", i)
-    after = replace(hero, class_abilities=hero.class_abilities[:i] + hero.class_abilities[i + 1:])
-    return Change(f"{hero.name} forgets the Class Ability {gone}", _owes_now(c, slug, after),
-                  data={"hero": hero.name, "ability": gone})
 
 
 def _set_player(f: TomlFile, hero: Hero, player: str) -> str:
@@ -738,7 +443,7 @@ def return_hero(c: Campaign, name: str, *, player: str | None = None, role: str 
     slug, hero = c.find_hero(name)
     f = c.hero_files[slug]
     if hero.active:
-        raise _refuse(f, "name", f"{hero.name} is in the party", "hero-return",
+        raise refuse(f, "name", f"{hero.name} is in the party", "hero-return",
                       "hero return brings back a hero who left (drunagor hero list shows them)")
     role_ = rules.role_name(role) if role else hero.role
     full = rules.party_full(list(c.active_heroes().values()), c.story.rules.max_heroes)

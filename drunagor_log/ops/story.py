@@ -316,7 +316,7 @@ def _reward_lines(c: Campaign, ch: str, after: Story) -> list[str]:
             name += " --reward" if field == "spoils_upgrades" else ""  # the reward, not a Chest upgrade
             if n and name not in commands:
                 commands.append(name)
-    if commands:  # after "no rewards", what is owed comes from earlier chapters (issue 13)
+    if commands:  # after "no rewards", what is owed comes from earlier chapters
         lines.append(("Record them" if not got.is_zero() else "They are owed from earlier chapters; record them")
                      + " with drunagor " + _and(commands) + ".")
     if track.is_finished(after.track):

@@ -19,7 +19,7 @@ from typing import Iterable, Optional
 
 from prompt_toolkit.history import History
 
-from .. import diskcache
+from ..catalog import diskcache
 from .dispatch import LEAVE
 
 MAX_BYTES = 256 * 1024

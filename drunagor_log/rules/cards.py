@@ -13,8 +13,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import catalog
 from ..model import EQUIPMENT_KINDS
-from .chest import FACT_TYPES, RARITIES, recorded, same_card
+from .chest import FACT_TYPES, RARITIES, a, conflicts, recorded, same_card
+from .commander import parse_position
+from .spoils import epic_fact
 
 FACTS = ("type", "rarity", "epic", "position", "kind")
 CHOICES: dict[str, tuple[str, ...]] = {"type": FACT_TYPES, "rarity": RARITIES, "kind": EQUIPMENT_KINDS}
@@ -23,8 +26,6 @@ CHOICES: dict[str, tuple[str, ...]] = {"type": FACT_TYPES, "rarity": RARITIES, "
 def catalog_name(name: str) -> str | None:
     """The catalog's spelling of a card (chest card, Spoils, Adventure Item, Starting Gear, Commander
     Attack card), None when the catalog does not know it."""
-    from .. import catalog
-
     for entry in (catalog.chest_card(name), catalog.spoils_item(name), catalog.adventure_item(name),
                   catalog.starting_gear_item(name)):
         if entry is not None:
@@ -34,8 +35,6 @@ def catalog_name(name: str) -> str | None:
 
 def catalog_names() -> tuple[str, ...]:
     """Every card name the catalog knows (for "did you mean")."""
-    from .. import catalog
-
     return (tuple(c["name"] for c in catalog.chest_cards()) + tuple(s["name"] for s in catalog.spoils_items())
             + tuple(catalog.starting_gear()) + tuple(c["name"] for c in catalog.commander_cards())
             + tuple(a["name"] for a in catalog.adventure_items()))
@@ -43,9 +42,6 @@ def catalog_names() -> tuple[str, ...]:
 
 def known(name: str) -> dict[str, Any]:
     """The facts the catalog gives about a card (None where it gives none)."""
-    from .. import catalog
-    from .spoils import epic_fact
-
     chest = catalog.chest_card(name) or {}
     kind = catalog.item_kind(name)
     return {
@@ -73,7 +69,6 @@ def problems(name: str, facts: dict) -> list[tuple[str, str, str]]:
 
 
 def _bad_values(name: str, facts: dict) -> list[tuple[str, str, str]]:
-    from .commander import parse_position
 
     out = []
     for fact, choices in CHOICES.items():
@@ -93,9 +88,6 @@ def _bad_values(name: str, facts: dict) -> list[tuple[str, str, str]]:
 
 def _contradictions(name: str, facts: dict) -> list[tuple[str, str, str]]:
     """Recorded facts a source contradicts: the catalog's value holds, the recorded one is to go."""
-    from .. import catalog
-    from .chest import a, conflicts
-
     cat = known(name)
     out = []
     for fact in FACTS:

@@ -15,10 +15,10 @@ A deck is one of:
 
 from __future__ import annotations
 
-from ..values import field, record
-
+from .. import catalog
 from ..errors import RuleError, UsageError
 from ..model import ChestCard, Story
+from ..values import field, record, replace
 
 TYPES = ("potion", "scroll")
 RARITIES = ("common", "uncommon", "rare")
@@ -41,14 +41,11 @@ def same_card(a: str, b: str) -> bool:
 
 def grid_target() -> dict[str, dict[str, int]]:
     """{"potion": {"common": 4, "uncommon": 3, "rare": 2}, "scroll": {...}} (RB L357)."""
-    from .. import catalog
-
     g = catalog.CHEST_GRID
     return {t: dict(g[t]) for t in TYPES}
 
 
 def epic_pair() -> tuple[str, ...]:
-    from .. import catalog
 
     return catalog.EPIC_RARE_AWAKENINGS
 
@@ -89,8 +86,6 @@ class CardFacts:
 
 def card_facts(name: str, cards: dict) -> CardFacts:
     """The catalog first (its facts come from the rulebook and the app), then `[cards]`."""
-    from .. import catalog
-
     entry = catalog.chest_card(name)
     _, rec = recorded(cards, name)
     rec_type = rec.get("type") if rec.get("type") in FACT_TYPES else None
@@ -104,8 +99,6 @@ def card_facts(name: str, cards: dict) -> CardFacts:
 def conflicts(name: str, type_: str | None, rarity: str | None) -> list[str]:
     """What the catalog says against a fact about to be recorded (e.g. Scroll of Incinerate is
     Common, RB L363-365): the fact is refused, not stored."""
-    from .. import catalog
-
     entry = catalog.chest_card(name)
     if entry is None:
         return []
@@ -337,8 +330,6 @@ def _epic_problems(story: Story, cards) -> list[Finding]:
     wrong = [e for e in epic if not any(same_card(e, p) for p in pair)]
     absent = [p for p in pair if not any(same_card(e, p) for e in epic)]
     if wrong or absent or len(epic) != len(pair):
-        from .. import catalog
-
         said = []
         for e in wrong:
             entry = catalog.chest_card(e)
@@ -407,8 +398,6 @@ class Addition:
 def plan_add(story: Story, name: str, copies: int, new_facts: dict, add_pair: bool) -> Addition:
     """`copies` of `name` (and `new_facts` about it) added to the deck, or the RuleError of the grid
     cell or type they would overfill (RB L349-359). The deck is recorded as it is on the table."""
-    from ..values import replace
-
     facts_after = dict(story.cards)
     if new_facts:
         key, old = recorded(story.cards, name)
@@ -556,8 +545,6 @@ class Returns:
 
 def is_potion_or_scroll(name: str, story: Story) -> bool | None:
     """True for a Potion or a Scroll, False for anything else, None when drunagor cannot tell."""
-    from .. import catalog
-
     f = card_facts(name, story.cards)
     if f.type in TYPES:
         return True

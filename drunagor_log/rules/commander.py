@@ -8,10 +8,10 @@ inferred from RB L826), else from the `position` the player recorded under `[car
 
 from __future__ import annotations
 
-from ..values import record
-
+from .. import catalog
 from ..errors import RuleError, UsageError
 from ..model import Story
+from ..values import record
 from .chest import recorded, same_card
 
 RULE = "commander-deck"
@@ -19,7 +19,6 @@ SIDES = ("top", "bottom")
 
 
 def colours() -> tuple[str, ...]:
-    from .. import catalog
 
     return catalog.RUNE_COLOURS
 
@@ -30,7 +29,6 @@ def positions() -> tuple[str, ...]:
 
 
 def deck_size() -> int:
-    from .. import catalog
 
     return catalog.COMMANDER_DECK_SIZE
 
@@ -51,7 +49,6 @@ class Position:
 
 
 def position_of(name: str, cards: dict) -> Position:
-    from .. import catalog
 
     known = catalog.commander_card(name)
     if known is not None:
@@ -161,8 +158,6 @@ def _by_position(cards) -> dict[str, list[int]]:
 
 def check_position_fact(name: str, given: str | None) -> str | None:
     """The parsed --position, refused when it contradicts the catalog."""
-    from .. import catalog
-
     if given is None:
         return None
     pos = parse_position(given)

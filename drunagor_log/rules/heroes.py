@@ -10,11 +10,13 @@ L984-989 and L1048-1052, the recruit table L1005-1016, Relearning L1034-1040.
 
 from __future__ import annotations
 
-from ..values import record
 from typing import Iterable, Sequence
 
+from .. import catalog
 from ..errors import RuleError, UsageError
 from ..model import CHAPTERS, EQUIPMENT_KINDS, QUALITIES, Hero, Story
+from ..names import lookup, match, near_miss, resolve_known
+from ..values import record
 
 # The command that records each kind of reward (rewards.FIELDS), and where it lives in a log.
 RECORD_WITH = {
@@ -51,8 +53,6 @@ class Finding:
 def core_hero_finding(name: str) -> Finding | None:
     """Elros, Jaheen, Lorelai, Maya and Vorn cannot be heroes in Awakenings (RB L941); most of them
     can join as Followers instead."""
-    from .. import catalog
-
     core = catalog.core_hero(name)
     if core is None:
         return None
@@ -69,10 +69,6 @@ def identity(name: str, requested_class: str | None, new: bool = False) -> tuple
     """(name, class) of a new hero. Awakenings heroes take their class from the catalog, or their
     special class with Hero Pack #1 (RB L947-949); any other hero needs an explicit class (a fact
     flag: it says the hero is new, unless the name is a near miss of an Awakenings hero's, `new`)."""
-    from .. import catalog
-
-    from ..names import match, near_miss, resolve_known
-
     known = catalog.hero(name)
     if known is None:
         remedy = (f'if the hero is from another product, give the class with --class (e.g. drunagor hero add '
@@ -102,7 +98,6 @@ def identity(name: str, requested_class: str | None, new: bool = False) -> tuple
 
 
 def class_finding(hero: Hero) -> Finding | None:
-    from .. import catalog
 
     known = catalog.hero(hero.name)
     if known is None or any(c.casefold() == hero.cls.casefold() for c in known.classes):
@@ -115,9 +110,6 @@ def class_finding(hero: Hero) -> Finding | None:
 
 def role_name(query: str) -> str:
     """The Dungeon Role a command line names (any case, unique prefix), else a refusal (exit 1)."""
-    from .. import catalog
-    from ..names import lookup
-
     return lookup(query, {r: r for r in catalog.ROLES}, "Dungeon Role", game=True)
 
 
@@ -138,8 +130,6 @@ def party_full(active: Sequence[Hero], max_heroes: int) -> Finding | None:
 
 def role_taken(role: str, active: Sequence[Hero]) -> Finding | None:
     """Each Dungeon Role has one slot on the Initiative Track: at most one hero per role."""
-    from .. import catalog
-
     holder = next((h for h in active if h.role.casefold() == role.casefold()), None)
     if holder is None:
         return None
@@ -152,8 +142,6 @@ def role_taken(role: str, active: Sequence[Hero]) -> Finding | None:
 def party_findings(heroes: Iterable[Hero], max_heroes: int) -> list[Finding]:
     """Every hero rule that spans the party (SPEC 5.1), for `drunagor check`. Retired heroes count
     for nothing but the core-box and class rules."""
-    from .. import catalog
-
     heroes = list(heroes)
     active = [h for h in heroes if h.active]
     found: list[Finding] = []
@@ -191,8 +179,6 @@ def party_findings(heroes: Iterable[Hero], max_heroes: int) -> list[Finding]:
 def _free_role_remedy(h: Hero, other: Hero, active: Sequence[Hero]) -> str:
     """How to give one of two heroes of one role a free role: `hero set` names the hero, so not for
     two logs of one hero (the hero-file check says which to keep)."""
-    from .. import catalog
-
     if h.name.casefold() == other.name.casefold():
         return "give one of them a free role"
     free = [r for r in catalog.ROLES if all(catalog.canonical(o.role, (r,)) is None for o in active)]
@@ -219,8 +205,6 @@ def starting_gear(hero: Hero) -> int:
 def log_findings(hero: Hero, story: Story | None = None) -> list[Finding]:
     """What one active hero's Campaign Log should hold besides rewards: the starting kit (RB L989),
     known aura and status names (a typo guard: unknown names are warnings)."""
-    from .. import catalog
-
     found: list[Finding] = []
     gear = starting_gear(hero)
     if gear < STARTING_GEAR:
@@ -242,7 +226,6 @@ def log_findings(hero: Hero, story: Story | None = None) -> list[Finding]:
 
 
 def _unknown(hero: Hero, what: str, name: str, known, key) -> Finding:
-    from .. import catalog
 
     hint = catalog.closest(name, known)
     remedy = f"did you mean {hint!r}?" if hint else "check the spelling on the card"
@@ -282,8 +265,6 @@ def upgrade_options(hero: Hero, epic: Iterable[str] = ()) -> list[UpgradeOption]
     """The Spoils upgrades this hero could make now (RB L411-419): Artisan's Tools in the bag, and a
     different card in the bag that is not a Consumable, an Epic Item or Starting Gear. `epic` names
     items the party recorded as Epic. A hint for the Camp phase; `spoils upgrade` enforces it."""
-    from .. import catalog
-
     epic_keys = {e.casefold() for e in epic}
     if not any(i.name.casefold() == ARTISANS_TOOLS.casefold() and i.place == "bag" for i in hero.equipment):
         return []

@@ -19,10 +19,10 @@ replaced by its advanced version, RB L415), so it may be equipped.
 
 from __future__ import annotations
 
-from ..values import record
-
+from .. import catalog
 from ..errors import RuleError, UsageError
 from ..model import QUALITIES, Hero, Item
+from ..values import record
 from .chest import recorded, same_card
 from .heroes import quote
 
@@ -57,8 +57,6 @@ def find_item(hero: Hero, name: str) -> int | None:
 def epic_fact(name: str, kind: str, cards: dict) -> bool | None:
     """Is the card an Epic Item? The log's kind "epic", the catalog (Frozen Tears of Alagast, RB
     L417), or the fact the player recorded under [cards]; None when nobody knows."""
-    from .. import catalog
-
     if kind == "epic":
         return True
     if kind in ("spoils", "starting", "consumable"):

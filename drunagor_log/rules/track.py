@@ -16,10 +16,10 @@ chapter again. Skipped chapters give no rewards (RB L1084).
 from __future__ import annotations
 
 import re
-from ..values import record
 from typing import Any, Iterable, Mapping
 
 from ..model import CHAPTERS
+from ..values import record
 
 FILLS = ("completed", "skipped")  # what a slot of the Adventure Track may hold (RB L961)
 ACTIONS = ("completed", "skipped", "failed")  # what `drunagor chapter` records

@@ -22,8 +22,16 @@ import unicodedata
 from pathlib import Path
 from typing import Any
 
+from .. import __version__, catalog, store
 from ..campaign import ADVENTURE, ARCHIVE, HEROES, STORY, Campaign
+from ..catalog.diskcache import folder
+from ..errors import DataError, UsageError
 from ..model import CHAPTERS, Hero, Item, Story
+from ..model.adventure import SLOT_COLOURS, STATUS_BOARD_TRACKS
+from ..ops.round import counter_lines, round_json
+from ..rules import chest, commander, rewards
+from ..store import display
+from ..store.adventure import read
 
 FORMATS = ("html", "md")
 SUFFIX = {"html": ".html", "md": ".md"}
@@ -39,8 +47,6 @@ RAID_SEED = re.compile(r"\s*\(seed \d+\)")
 
 def view(c: Campaign) -> dict[str, Any]:
     """Everything the sheets show, as plain values (str, int, bool, None, lists and dicts)."""
-    from .. import __version__
-
     story = c.story
     heroes = _ordered(story, c.heroes)
     adventure = _adventure(c)
@@ -77,7 +83,6 @@ def _ordered(story: Story, heroes: dict[str, Hero]) -> list[dict[str, Any]]:
 
 
 def _story(story: Story, heroes: dict[str, Hero], adventure: dict | None) -> dict[str, Any]:
-    from .. import catalog
 
     nxt = story.next_chapter()
     under_way = adventure["chapter"] if adventure else None
@@ -108,7 +113,6 @@ def _story(story: Story, heroes: dict[str, Hero], adventure: dict | None) -> dic
 
 
 def _hero(slug: str, h: Hero, story: Story, party: list[Hero]) -> dict[str, Any]:
-    from ..rules import rewards
 
     owed = rewards.describe(rewards.owed_for(h, story, party)) if h.active else ""
     excess = rewards.describe(rewards.excess_for(h, story, party)) if h.active else ""
@@ -144,7 +148,6 @@ def _item(i: Item) -> dict[str, Any]:
 
 
 def _chest(story: Story) -> dict[str, Any]:
-    from ..rules import chest
 
     g = chest.grid(story)
     rows = []
@@ -174,7 +177,6 @@ def _chest(story: Story) -> dict[str, Any]:
 
 
 def _commander(story: Story) -> dict[str, Any]:
-    from ..rules import commander
 
     d = commander.deck(story)
     held = d.by_position
@@ -197,14 +199,10 @@ def _commander(story: Story) -> dict[str, Any]:
 def _state(c: Campaign, f):
     """An adventure file (adventure.toml, or an archive) as the adventure state, through the one
     codec every command reads it with; a file of the wrong shape is reported as `show` reports it."""
-    from ..store.adventure import read
-
     return read(f)
 
 
 def _adventure(c: Campaign) -> dict[str, Any] | None:
-    from .. import catalog
-    from ..model.adventure import SLOT_COLOURS, STATUS_BOARD_TRACKS
 
     f = c.adventure_file
     if f is None:
@@ -243,8 +241,6 @@ def _adventure(c: Campaign) -> dict[str, Any] | None:
 
 def _round(c: Campaign, state) -> dict[str, Any]:
     """The round, what its end will do, and the chapter's counters and tokens, in words (SPEC 10)."""
-    from ..ops.round import counter_lines, round_json
-
     now = round_json(c, state)
     return {"round": now["round"], "next_round": now["next_round"], "counters": counter_lines(now["counters"])}
 
@@ -275,8 +271,6 @@ def _count(facts: dict, key: str) -> int:
 def _rune_css(colour: str) -> str:
     """The CSS class of a rune colour; a colour the catalog does not know gets a plain one (the
     colours come from story.toml: never written into the page's CSS)."""
-    from .. import catalog
-
     return colour if colour in catalog.RUNE_COLOURS else "other"
 
 
@@ -306,7 +300,6 @@ def _archive_order(path: Path) -> tuple:
 
 
 def _timeline(c: Campaign) -> list[dict[str, Any]]:
-    from .. import catalog
 
     folder = c.root / ARCHIVE
     if not folder.is_dir():
@@ -405,8 +398,6 @@ def _bytecode_cache(jinja2):
     None (compile every time) when the cache folder cannot be made."""
     import os
 
-    from ..diskcache import folder
-
     path = os.path.join(folder(), "templates")
     try:
         os.makedirs(path, exist_ok=True)
@@ -466,8 +457,6 @@ def plural(n: int, word: str, many: str | None = None) -> str:
 def format_for(fmt: str | None, out: str | None, open_: bool = False) -> str:
     """--format as given; else the suffix of --out (.md or .markdown: Markdown); else HTML.
     Refuses an unknown format, and --open with --out - (nothing is written to open)."""
-    from ..errors import UsageError
-
     if open_ and out == "-":
         raise UsageError("--open opens the written file, and --out - writes none", remedy="leave out one of them")
     if fmt is not None:
@@ -500,9 +489,6 @@ def check_out(path: Path) -> None:
     """Refuse a place the sheet must not be written to, before anything is: a file of a campaign
     (this one or another: a folder holding story.toml), or anything but a regular file or a new path
     (a symbolic link is never followed, a FIFO or a device never replaced by a file)."""
-    from ..errors import DataError, UsageError
-    from ..store import display
-
     shown = display(path)
     if _campaign_file(path):
         raise UsageError(f"--out {shown} is a file of a campaign: a sheet never replaces one",
@@ -537,8 +523,6 @@ def _campaign_file(path: Path) -> bool:
 def write(path: Path, text: str) -> bool:
     """Write the sheet atomically (a temp file beside it, renamed over it: never through a link);
     an unchanged sheet is left as it is. True when written."""
-    from .. import store
-
     check_out(path)
     data = text.encode("utf-8")
     if store.peek(path) == data:  # a regular file, not a link: read without following one

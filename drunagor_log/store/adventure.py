@@ -14,8 +14,18 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..errors import StateError, located
-from ..model.adventure import FACES, OUTCOMES, RAID_RANKS, UNDOABLE, AdventureState, RaidCard
-from ..model.adventure import Monster, Pile, canonical_rank, slot_label
+from ..model.adventure import (
+    FACES,
+    OUTCOMES,
+    RAID_RANKS,
+    UNDOABLE,
+    AdventureState,
+    Monster,
+    Pile,
+    RaidCard,
+    canonical_rank,
+    slot_label,
+)
 from . import SCHEMA, line_of
 from .tomltext import basic_string
 

@@ -11,7 +11,7 @@ What it must do, on Linux, macOS and Windows alike:
   `.drunagor.lock` (ignored by git, see GITIGNORE_PATTERNS) is used only where a folder cannot be
   locked: on Windows, and on the few POSIX file systems that refuse flock on a directory.
 
-Why the platform primitives and not a library (compared in November 2026, issue 19):
+Why the platform primitives and not a library (compared in November 2026):
 
 - `filelock` (4.x): `FileLock`/`SoftFileLock` are exclusive only, so readers would wait for each
   other. Its read-write lock is built on SQLite transactions over a database file: a sqlite3 import
@@ -38,15 +38,10 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ChangedOnDisk, DataError
+from .paths import display
 
 LOCK = ".drunagor.lock"  # only where a directory cannot be locked (Windows, some network file systems)
 LOCK_TIMEOUT = 10.0  # seconds a command waits for another one before it gives up (exit 4)
-
-
-def _display(path: Path) -> str:
-    from . import display  # the store package imports this module: resolved at call time
-
-    return display(path)
 
 
 # -------------------------------------------------------------------------------------- backends
@@ -239,7 +234,7 @@ class CampaignLock:
             return backend().open(self.root)
         except OSError as exc:
             raise DataError(f"cannot open the campaign folder ({exc.strerror or exc})",
-                            file=_display(self.root), rule="file",
+                            file=display(self.root), rule="file",
                             remedy="check that it exists and its permissions") from None
 
     def _acquire(self, fd: int, shared: bool, *, nested: bool = False) -> int:
@@ -257,7 +252,7 @@ class CampaignLock:
                 except OSError as exc:
                     if not fallback or exc.errno not in _Flock.UNSUPPORTED:
                         raise DataError(f"cannot lock the campaign ({exc.strerror or exc})",
-                                        file=_display(self.root), rule="lock",
+                                        file=display(self.root), rule="lock",
                                         remedy="nothing was written; keep the campaign on a local disk, "
                                         "or on a network share that supports file locks") from None
                     fallback = False
@@ -269,7 +264,7 @@ class CampaignLock:
                     # only a writer keeps a reader out; a writer waits for readers and writers
                     what = "writing" if shared else "using"
                     raise ChangedOnDisk(f"another drunagor command is still {what} this campaign "
-                                        f"(waited {self.timeout:g} s)", file=_display(self.root), rule="lock",
+                                        f"(waited {self.timeout:g} s)", file=display(self.root), rule="lock",
                                         remedy="nothing was written; wait for it to finish, then re-run")
                 time.sleep(pause)
                 pause = min(pause * 2, 0.02)
@@ -283,7 +278,7 @@ class CampaignLock:
             return os.open(self.root / LOCK, os.O_RDWR | os.O_CREAT | getattr(os, "O_BINARY", 0), 0o644)
         except OSError as exc:
             raise DataError(f"cannot lock the campaign ({exc.strerror or exc})",
-                            file=_display(self.root), rule="file") from None
+                            file=display(self.root), rule="file") from None
 
     def __exit__(self, *exc) -> None:
         if self._key is None:

@@ -19,80 +19,12 @@ from hypothesis import strategies as st
 
 from drunagor_log import store
 from drunagor_log.model import QUALITIES, TREES, chapter_id
-from tests.conftest import snapshot, write
+from drunagor_log.store import journal
+from tests.conftest import NIGHT_ANDREAS, NIGHT_CATHARINA, NIGHT_STORY, make_night, snapshot, write
 
-STORY = """\
-schema = 1
-campaign = "awakenings"
-party = "Night Watch"
-leader = "Andreas"
-# the scribe keeps this comment
-followers = ["Vorn the Warrior"]
-stash = []
+STORY, ANDREAS, CATHARINA = NIGHT_STORY, NIGHT_ANDREAS, NIGHT_CATHARINA  # the Night Watch (tests/conftest.py)
 
-[track]
-"01" = "skipped"
-"02" = "skipped"
-"03" = "skipped"
-"04" = "skipped"
-
-[rules]
-trauma_limit = 1
-max_heroes = 4
-rune_bag = { red = 7, blue = 8, green = 7, orange = 7, gray = 7 }
-"""
-
-ANDREAS = """\
-schema = 1
-name = "Andreas"
-class = "Cleric"
-role = "Support"
-joined = "01"
-statuses = []
-skills = [
-  { name = "Wisdom 1", tree = "wisdom", level = 1, chapter = "01" },
-]
-equipment = [
-  { name = "Blooded Sword", kind = "starting", place = "equipped" },
-  { name = "Plate Armor", kind = "starting", place = "equipped" },
-  { name = "Scroll of Incinerate", kind = "consumable", place = "bag" },
-]
-"""
-
-CATHARINA = """\
-schema = 1
-name = "Catharina"
-class = "Mage"
-role = "Controller"
-joined = "01"
-equipment = [
-  { name = "Wooden Staff", kind = "starting", place = "equipped" },
-  { name = "Cloth Armor", kind = "starting", place = "equipped" },
-]
-"""
-
-
-@pytest.fixture(autouse=True)
-def _fast_cli(monkeypatch):
-    """The `run` fixture, with the click command built once (Typer rebuilds it on every call)."""
-    import typer.testing
-
-    from drunagor_log.cli.app import app
-
-    cli = typer.main.get_command(app)
-    monkeypatch.setattr(typer.testing, "_get_command", lambda _app: cli)
-
-
-def make_campaign(root: Path) -> Path:
-    write(root / "story.toml", STORY)
-    write(root / "heroes" / "andreas.toml", ANDREAS)
-    write(root / "heroes" / "catharina.toml", CATHARINA)
-    return root
-
-
-@pytest.fixture
-def night(tmp_path) -> Path:
-    return make_campaign(tmp_path / "campaigns" / "night")
+pytestmark = pytest.mark.usefixtures("fast_cli")
 
 
 def shown(path: Path) -> str:
@@ -238,7 +170,7 @@ def test_a_newer_file_is_read_with_a_warning_and_never_written(night, run):
                              "the file is read-only; upgrade drunagor (pip install -U drunagor)\n")
     r = run("-C", str(night), "check")
     assert (r.exit_code, r.stdout) == (3, f"{shown(log)}:1: schema: schema 2 is newer than this drunagor knows "
-                                          "(1); it cannot be checked; upgrade drunagor\n")
+                                          "(1); it cannot be checked; upgrade drunagor (pip install -U drunagor)\n")
     assert snapshot(night) == before
 
 
@@ -268,7 +200,7 @@ def test_a_pending_journal_in_a_read_only_folder_is_named(night, run, monkeypatc
     def refuse(root):
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(store, "roll_forward", refuse)
+    monkeypatch.setattr(journal, "roll_forward", refuse)
     r = run("-C", str(night), "show")
     assert r.exit_code == 3
     assert r.stderr == (f"error: {shown(night / store.JOURNAL)}: journal: an interrupted command left changes to "
@@ -305,7 +237,7 @@ def git(top: Path, *args: str) -> str:
 @pytest.mark.parametrize("style", ["merge", "diff3"])
 def test_conflict_markers_of_a_real_git_merge_are_reported_with_their_lines(tmp_path, run, style):
     top = tmp_path / "repo"
-    root = make_campaign(top / "campaigns" / "night")
+    root = make_night(top / "campaigns" / "night")
     git(top, "init", "-q", "-b", "main")
     git(top, "config", "merge.conflictStyle", style)
     git(top, "add", "-A")
@@ -404,7 +336,7 @@ def template(tmp_path_factory):
     get_command = typer.testing._get_command
     typer.testing._get_command = lambda _app: built
     base = tmp_path_factory.mktemp("template")
-    root = make_campaign(base / "campaigns" / "night")
+    root = make_night(base / "campaigns" / "night")
     runner = CliRunner()
     old = os.getcwd()
     old_env = os.environ.get("NO_COLOR")

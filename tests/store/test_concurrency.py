@@ -16,56 +16,13 @@ from pathlib import Path
 import pytest
 
 from drunagor_log import store
+from drunagor_log.errors import ChangedOnDisk
+from drunagor_log.store import journal
 from drunagor_log.campaign import Campaign
-from tests.conftest import REPO, snapshot, write
+from tests.conftest import REPO, snapshot
 
-STORY = """\
-schema = 1
-campaign = "awakenings"
-party = "Night Watch"
-# the scribe keeps this comment
-followers = []
+pytestmark = pytest.mark.usefixtures("fast_cli")
 
-[track]
-
-[rules]
-trauma_limit = 1
-max_heroes = 4
-rune_bag = { red = 7, blue = 8, green = 7, orange = 7, gray = 7 }
-"""
-
-
-def hero(name: str, cls: str, role: str) -> str:
-    return f"""\
-schema = 1
-name = "{name}"
-class = "{cls}"
-role = "{role}"
-joined = "01"
-equipment = [
-  {{ name = "Plate Armor", kind = "starting", place = "equipped" }},
-]
-"""
-
-
-@pytest.fixture
-def night(tmp_path) -> Path:
-    root = tmp_path / "campaigns" / "night"
-    write(root / "story.toml", STORY)
-    write(root / "heroes" / "andreas.toml", hero("Andreas", "Cleric", "Support"))
-    write(root / "heroes" / "catharina.toml", hero("Catharina", "Mage", "Controller"))
-    return root
-
-
-@pytest.fixture(autouse=True)
-def _fast_cli(monkeypatch):
-    """The `run` fixture, with the click command built once (Typer rebuilds it on every call)."""
-    import typer.testing
-
-    from drunagor_log.cli.app import app
-
-    cli = typer.main.get_command(app)
-    monkeypatch.setattr(typer.testing, "_get_command", lambda _app: cli)
 
 
 # A worker: real drunagor commands, run in-process one after the other (the CLI built once), all
@@ -160,7 +117,7 @@ def test_an_editor_saving_while_a_command_runs_is_never_overwritten(night, run, 
         if point == "staged":
             store.atomic_write(story, theirs.encode())  # the editor saves just before our rename
 
-    monkeypatch.setattr(store, "_test_hook", editor_saves)
+    monkeypatch.setattr(journal, "_test_hook", editor_saves)
     r = run("-C", str(night), "party", "Dusk Watch")
     assert (r.exit_code, r.stdout) == (4, "")
     assert r.stderr == (f"error: {store.display(story)}: changed-on-disk: changed on disk while the command ran "
@@ -180,7 +137,7 @@ def test_a_file_changed_meanwhile_stops_a_multi_file_write_whole(night, run, mon
         if point == "journal":
             log.write_text(pulled)
 
-    monkeypatch.setattr(store, "_test_hook", git_pull)
+    monkeypatch.setattr(journal, "_test_hook", git_pull)
     r = run("-C", str(night), "hero", "gain", "Andreas", "Lucky Coin", "--kind", "adventure", "--bag")
     assert r.exit_code == 4
     assert r.stderr.endswith("changed on disk while the command ran (an editor, a git pull, another "
@@ -192,7 +149,7 @@ def test_a_file_only_read_and_changed_meanwhile_also_stops_the_write(night, monk
     """The command decided from story.toml; if story.toml changes before the write, the write
     would rest on what is no longer there."""
     story = night / "story.toml"
-    with pytest.raises(store.ChangedOnDisk):
+    with pytest.raises(ChangedOnDisk):
         with Campaign(night, write=True) as c:
             max_heroes = c.story.rules.max_heroes  # read, not written
             c.hero_files["andreas"].edit()["note"] = f"one of {max_heroes}"
@@ -203,7 +160,7 @@ def test_a_file_only_read_and_changed_meanwhile_also_stops_the_write(night, monk
 
 def test_a_file_created_meanwhile_is_not_overwritten(night):
     new = night / "heroes" / "nyx.toml"
-    with pytest.raises(store.ChangedOnDisk) as exc:
+    with pytest.raises(ChangedOnDisk) as exc:
         with Campaign(night, write=True) as c:
             c.create(new, 'schema = 1\nname = "Nyx"\nclass = "Rogue"\nrole = "Striker"\n')
             new.write_text("schema = 1\n# someone else's Nyx\n")
@@ -334,7 +291,7 @@ def test_reads_for_a_write_happen_under_the_lock(night):
 
 def test_no_adventure_is_what_was_read_an_editors_new_one_is_kept(night):
     adventure = night / "adventure.toml"
-    with pytest.raises(store.ChangedOnDisk):
+    with pytest.raises(ChangedOnDisk):
         with Campaign(night, write=True) as c:
             assert c.adventure_file is None  # "no adventure under way"
             adventure.write_text("schema = 1\n# someone else's\n")

@@ -10,7 +10,9 @@ import tomllib
 
 import pytest
 
-from drunagor_log import migrations, store
+from drunagor_log import store
+from drunagor_log.ops import migrate
+from drunagor_log.store import edit, schema
 from tests.conftest import snapshot, write
 
 STORY_V0 = """\
@@ -67,7 +69,7 @@ HERO_CURRENT = 'schema = 1\nname = "Nyx"\nclass = "Rogue"\nrole = "Striker"\n'
 def step_0_to_1(doc, kind):
     """The synthetic step: pure, in place, one kind of file at a time."""
     if kind == "story":
-        migrations.rename_key(doc, "party_name", "party")
+        edit.rename_key(doc, "party_name", "party")
         track = doc.get("track")
         if track is not None:
             for chapter in list(track.keys()):
@@ -75,12 +77,12 @@ def step_0_to_1(doc, kind):
                 if isinstance(value, bool):
                     track[chapter] = "completed" if value else "skipped"
     elif kind == "hero":
-        migrations.rename_key(doc, "class_name", "class")
+        edit.rename_key(doc, "class_name", "class")
 
 
 @pytest.fixture
 def steps(monkeypatch):
-    monkeypatch.setattr(migrations, "STEPS", {0: step_0_to_1})
+    monkeypatch.setattr(schema, "STEPS", {0: step_0_to_1})
 
 
 @pytest.fixture
@@ -191,7 +193,7 @@ def test_migrate_leaves_a_newer_file_alone_with_a_warning(old, run, steps):
     write(old / "heroes" / "zed.toml", 'schema = 7\nname = "Zed"\nclass = "Mage"\nrole = "Leader"\n')
     r = run("migrate")
     assert r.exit_code == 0, r
-    assert "warning: heroes/zed.toml: its schema is newer than this drunagor knows (1); left as it is\n" in r.stderr
+    assert "warning: heroes/zed.toml: schema 7 is newer than this drunagor knows (1); left as it is\n" in r.stderr
     assert (old / "heroes" / "zed.toml").read_text().startswith("schema = 7\n")
     assert (old / "story.toml").read_text() == STORY_V1
 
@@ -205,13 +207,13 @@ def test_nothing_to_do_with_a_newer_file_says_which_was_left_alone(old, run, dry
     before = snapshot(old)
     r = run("migrate", *dry)
     assert r.exit_code == 0, r
-    assert r.stderr == "warning: heroes/nyx.toml: its schema is newer than this drunagor knows (1); left as it is\n"
+    assert r.stderr == "warning: heroes/nyx.toml: schema 2 is newer than this drunagor knows (1); left as it is\n"
     assert r.stdout == "no change: 2 files at schema 1; 1 left alone (newer schema): heroes/nyx.toml\n"
     assert snapshot(old) == before
 
 
 def test_no_known_step_is_a_clear_refusal(old, run, monkeypatch):
-    monkeypatch.setattr(migrations, "STEPS", {})
+    monkeypatch.setattr(schema, "STEPS", {})
     before = snapshot(old)
     r = run("migrate")
     assert r.exit_code == 3
@@ -225,7 +227,8 @@ def test_a_gap_in_the_table_is_not_sent_to_migrate(old, run, monkeypatch):
     """A schema above the first but with no step from it (a table with a hole) is refused honestly on
     both paths: no `drunagor migrate` advice that migrate would refuse."""
     monkeypatch.setattr(store, "SCHEMA", 3)
-    monkeypatch.setattr(migrations, "STEPS", {0: step_0_to_1, 2: step_0_to_1})
+    monkeypatch.setattr(schema, "SCHEMA", 3)
+    monkeypatch.setattr(schema, "STEPS", {0: step_0_to_1, 2: step_0_to_1})
     for path in (old / "story.toml", old / "heroes" / "andreas.toml", old / "heroes" / "nyx.toml"):
         path.write_text(path.read_text().replace("schema = 0", "schema = 1"))
     before = snapshot(old)
@@ -242,6 +245,7 @@ def test_steps_run_in_order_each_setting_the_schema(monkeypatch):
     import tomlkit
 
     monkeypatch.setattr(store, "SCHEMA", 3)
+    monkeypatch.setattr(schema, "SCHEMA", 3)
     seen = []
 
     def step(n):
@@ -251,7 +255,7 @@ def test_steps_run_in_order_each_setting_the_schema(monkeypatch):
         return fn
 
     doc = tomlkit.parse("schema = 0  # first\n")
-    assert migrations.migrate_doc(doc, "hero", {2: step(2), 0: step(0), 1: step(1)}) == [1, 2, 3]
+    assert migrate.migrate_doc(doc, "hero", {2: step(2), 0: step(0), 1: step(1)}) == [1, 2, 3]
     assert seen == [(0, "hero", 0), (1, "hero", 1), (2, "hero", 2)]
     assert tomlkit.dumps(doc) == "schema = 3  # first\ns0 = true\ns1 = true\ns2 = true\n"
     assert tomllib.loads(tomlkit.dumps(doc))["schema"] == 3

@@ -22,8 +22,9 @@ from pathlib import Path
 import pytest
 
 from drunagor_log import store
+from drunagor_log.store import journal
 from drunagor_log.cli import terminal
-from tests.conftest import snapshot, write
+from tests.conftest import snapshot
 
 WINDOWSISH = Path(__file__).with_name("windowsish.py")
 CAMP = "campaigns/autumn"
@@ -81,29 +82,6 @@ def test_the_store_without_posix_modules_writes_what_the_posix_store_writes(tmp_
     assert store.LOCK in (win / CAMP / ".gitignore").read_text()
 
 
-STORY = """\
-schema = 1
-campaign = "awakenings"
-party = "Night Watch"
-followers = []
-
-[track]
-
-[rules]
-trauma_limit = 1
-max_heroes = 4
-rune_bag = { red = 7, blue = 8, green = 7, orange = 7, gray = 7 }
-"""
-
-
-@pytest.fixture
-def night(tmp_path) -> Path:
-    root = tmp_path / "campaigns" / "night"
-    write(root / "story.toml", STORY)
-    (root / "heroes").mkdir()
-    return root
-
-
 HOLDER = textwrap.dedent('''
     import sys
     from pathlib import Path
@@ -119,11 +97,12 @@ WAITER = textwrap.dedent('''
     import sys
     from pathlib import Path
     from drunagor_log import store
+    from drunagor_log.errors import ChangedOnDisk
     root = Path(sys.argv[1])
     try:
         with store.CampaignLock(root, timeout=0):
             print("not contended", flush=True)
-    except store.ChangedOnDisk as exc:
+    except ChangedOnDisk as exc:
         print("contended", exc.code, flush=True)
     with store.CampaignLock(root, timeout=60):
         print("got it", flush=True)
@@ -193,8 +172,8 @@ def test_a_killed_holder_without_fcntl_leaves_no_stale_lock(night, tmp_path, hol
 NESTED = textwrap.dedent('''
     import sys
     from pathlib import Path
-    from drunagor_log import store
     from drunagor_log.campaign import Campaign
+    from drunagor_log import store
     root = Path(sys.argv[1])
     with Campaign(root) as outer:
         outer.story
@@ -242,7 +221,7 @@ def _busy_replace(monkeypatch, times: int | None, winerror: int | None = 32) -> 
         real(src, dst)
 
     monkeypatch.setattr(os, "replace", replace)
-    monkeypatch.setattr(store, "_BUSY_PAUSES", (0, 0, 0, 0))
+    monkeypatch.setattr(journal, "_BUSY_PAUSES", (0, 0, 0, 0))
     return attempts
 
 
@@ -303,15 +282,15 @@ def test_an_encoding_the_user_chose_is_kept(monkeypatch):
 CTRL_C = textwrap.dedent('''
     import os, signal, sys
     from pathlib import Path
-    from drunagor_log import store
     from drunagor_log.campaign import Campaign
+    from drunagor_log.store import journal
     root = Path(sys.argv[1])
 
     def ctrl_c(point):
         if point == "staged":  # the first file staged, the second not yet, no journal
             signal.raise_signal(signal.SIGINT)  # Ctrl-C, in this thread, before the write goes on
 
-    store._test_hook = ctrl_c
+    journal._test_hook = ctrl_c
     # Ctrl-C as on a console; a shell's background job (CI) would start Python with SIGINT ignored
     signal.signal(signal.SIGINT, signal.default_int_handler)
     try:

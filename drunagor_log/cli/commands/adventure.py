@@ -15,39 +15,12 @@ from typing import Annotated, Optional
 
 import typer
 
-from ...campaign import Campaign
 from ...errors import UsageError
-from ..common import game, CommitOpt, JsonOpt, finish, open_campaign
+from ..common import CommitOpt, JsonOpt, game, open_campaign, output, perform, warn_all
 from ..terminal import term
 
 DryRunOpt = Annotated[bool, typer.Option("--dry-run", help="Resolve and print, write nothing.")]
 SeedOpt = Annotated[Optional[int], typer.Option("--seed", help="Seed of the random draw: replays an earlier draw.")]
-
-
-def _report(c: Campaign, change, *, commit: bool = False, json: bool = False, notes_first: bool = False) -> None:
-    """Print what an operation did: warnings (stderr), then its notes or --json object and the one line
-    of the write (saved by finish(), with --commit)."""
-    _warn(c, change)
-    if notes_first:
-        _output(change, json)
-    if change.summary:
-        finish(c, change.summary, commit, quiet=json)
-    if not notes_first:
-        _output(change, json)
-
-
-def _warn(c: Campaign, change) -> None:
-    for warning in [*c.warnings, *change.warnings]:
-        term.warn(warning)
-
-
-def _output(change, json: bool) -> None:
-    if json:
-        if change.data:
-            term.json(change.data)
-        return
-    for line in change.notes:
-        term.line(line, getattr(line, "style", None))
 
 
 # -------------------------------------------------------------------------------- adventure group
@@ -77,8 +50,7 @@ def adventure_start(
     """
     from ...ops import adventure as ops
 
-    with open_campaign(write=True) as c:
-        _report(c, ops.start(c, chapter, heroes, models), commit=commit)
+    perform(ops.start, chapter, heroes, models, commit=commit)
 
 
 @adventure_app.command("show")
@@ -93,15 +65,15 @@ def adventure_show(json: JsonOpt = False) -> None:
 
     with open_campaign() as c:
         change = ops.show(c)
-        _warn(c, change)
-        _output(change, json)
+        warn_all(c, change)
+        output(change, json)
     if not json:
         _print_table(change.data)
 
 
 def _print_table(d: dict) -> None:
-    from ...ops.words import pile_runes, plural, runes_text
     from ...model.adventure import SLOT_COLOURS, STATUS_BOARD_TRACKS
+    from ...ops.words import pile_runes, plural, runes_text
 
     term.heading(f"Chapter {d['chapter']}, {d['title']}: {plural(d['heroes'], 'hero', 'heroes')}, round {d['round']}")
     term.line(f"Rune bag: {plural(d['runes_in_bag'], 'rune')} ({runes_text(d['bag'])})")
@@ -169,8 +141,7 @@ def adventure_end(
 
     if won == lost:
         raise UsageError("say how the adventure ended: --won or --lost (one of them)")
-    with open_campaign(write=True) as c:
-        _report(c, ops.end(c, "won" if won else "lost"), commit=commit)
+    perform(ops.end, "won" if won else "lost", commit=commit)
 
 
 EVENT_NAMES = ("barricade|swan-hp|endgame|vessel-hp|king-health|desperation-time|special-event|mending-rope|"
@@ -202,8 +173,7 @@ def adventure_event(
     """The help is in the decorator (its example is one long line)."""
     from ...ops import round as ops
 
-    with open_campaign(write=True) as c:
-        _report(c, ops.event(c, name, count=count, deck=deck), commit=commit, json=json)
+    perform(ops.event, name, count=count, deck=deck, commit=commit, json=json)
 
 
 @adventure_app.command("undo")
@@ -222,8 +192,7 @@ def adventure_undo(
     """
     from ...ops import adventure as ops
 
-    with open_campaign(write=not dry_run) as c:
-        _report(c, ops.undo(c, steps, dry_run=dry_run), commit=commit, json=json)
+    perform(ops.undo, steps, dry_run=dry_run, commit=commit, json=json, write=not dry_run)
 
 
 # -------------------------------------------------------------------------------- Piles of Runes
@@ -246,8 +215,7 @@ def pile_add(
     """
     from ...ops import board as ops
 
-    with open_campaign(write=True) as c:
-        _report(c, ops.add_pile(c, runes), commit=commit)
+    perform(ops.add_pile, runes, commit=commit)
 
 
 @pile_app.command("remove")
@@ -264,8 +232,7 @@ def pile_remove(
     """
     from ...ops import board as ops
 
-    with open_campaign(write=True) as c:
-        _report(c, ops.remove_pile(c, pile), commit=commit)
+    perform(ops.remove_pile, pile, commit=commit)
 
 
 def tiebreak(
@@ -283,8 +250,7 @@ def tiebreak(
     """
     from ...ops import board as ops
 
-    with open_campaign(write=True) as c:
-        _report(c, ops.tiebreak(c, pile, runes), commit=commit)
+    perform(ops.tiebreak, pile, runes, commit=commit)
 
 
 # ----------------------------------------------------------------------------------------- runes
@@ -308,8 +274,7 @@ def draw(
     """
     from ...ops import board as ops
 
-    with open_campaign(write=True) as c:
-        _report(c, ops.draw(c, count, rune, seed), commit=commit, json=json)
+    perform(ops.draw, count, rune, seed, commit=commit, json=json)
 
 
 # -------------------------------------------------------------------------------------- monsters
@@ -342,8 +307,7 @@ def monster_add(
     """
     from ...ops import board as ops
 
-    with open_campaign(write=True) as c:
-        _report(c, ops.add_monster(c, name, count=count, rank=rank, slot=slot, boss=boss, new=new), commit=commit)
+    perform(ops.add_monster, name, count=count, rank=rank, slot=slot, boss=boss, new=new, commit=commit)
 
 
 @monster_app.command("remove")
@@ -361,8 +325,7 @@ def monster_remove(
     """
     from ...ops import board as ops
 
-    with open_campaign(write=True) as c:
-        _report(c, ops.remove_monster(c, which), commit=commit)
+    perform(ops.remove_monster, which, commit=commit)
 
 
 # ------------------------------------------------------------------------------------------ raid
@@ -402,9 +365,8 @@ def raid(
     from ...ops import summon
 
     flags = summon.RaidFlags(face=face, heroes=heroes, piles=piles, monsters=monsters, minions=minions, minion=minion)
-    with open_campaign(write=not dry_run) as c:
-        change = summon.raid(c, rune=rune, seed=seed, dry_run=dry_run, flags=flags)
-        _report(c, change, commit=commit, json=json, notes_first=True)
+    perform(summon.raid, rune=rune, seed=seed, dry_run=dry_run, flags=flags, commit=commit, json=json,
+            notes_first=True, write=not dry_run)
 
 
 # ------------------------------------------------------------------------------------- battalion
@@ -438,10 +400,8 @@ def battalion(
     """
     from ...ops import summon
 
-    with open_campaign(write=not dry_run) as c:
-        change = summon.battalion(c, monsters, near=near, siege=siege, dry_run=dry_run, ranks=rank, on_board=on_board,
-                                  new=new)
-        _report(c, change, commit=commit, json=json, notes_first=True)
+    perform(summon.battalion, monsters, near=near, siege=siege, dry_run=dry_run, ranks=rank, on_board=on_board,
+            new=new, commit=commit, json=json, notes_first=True, write=not dry_run)
 
 
 # ------------------------------------------------------------------------------------------ odds
@@ -459,8 +419,8 @@ def odds(json: JsonOpt = False) -> None:
 
     with open_campaign() as c:
         change = ops.odds(c)
-        _warn(c, change)
-        _output(change, json)
+        warn_all(c, change)
+        output(change, json)
 
 
 # ------------------------------------------------------------------------------------------ cubes
@@ -489,9 +449,8 @@ def cube(
     """
     from ...ops import losing
 
-    with open_campaign(write=True) as c:
-        change = losing.cube(c, hero, kind, delta, capacity=capacity, trauma_limit_bonus=trauma_limit_bonus)
-        _report(c, change, commit=commit, json=json)
+    perform(losing.cube, hero, kind, delta, capacity=capacity, trauma_limit_bonus=trauma_limit_bonus, commit=commit,
+            json=json)
 
 
 def recall(
@@ -511,8 +470,7 @@ def recall(
     """
     from ...ops import losing
 
-    with open_campaign(write=True) as c:
-        _report(c, losing.recall(c, hero, capacity=capacity), commit=commit, json=json)
+    perform(losing.recall, hero, capacity=capacity, commit=commit, json=json)
 
 
 # ------------------------------------------------------------------------------------- registration

@@ -122,7 +122,7 @@ def check(
     """
     from ...checks import run_checks
 
-    errors, warnings, unreadable = run_checks(campaign_root(), strict=strict)
+    errors, warnings, unreadable = run_checks(campaign_root(), strict=strict, announce=term.warn)
     if json:
         term.json({"errors": [p.as_json() for p in errors], "warnings": [p.as_json() for p in warnings]})
     else:  # through the terminal facade: wrapped at word boundaries on a terminal, as every command
@@ -147,7 +147,7 @@ def list_(
     rows = []
     for folder in list_campaigns(dir):
         try:
-            with Campaign(folder) as c:
+            with Campaign(folder, announce=term.warn) as c:
                 story = c.story
                 rows.append({"name": folder.name, "path": str(folder), "party": story.party,
                              "next_chapter": story.next_chapter(), "ending": story.ending,

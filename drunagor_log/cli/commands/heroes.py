@@ -6,12 +6,11 @@ checked and the files edited) and prints what it returns.
 
 # No `from __future__ import annotations` here: Typer would eval every string annotation of every
 # command at each start.
-from typing import Annotated, Callable, Optional
+from typing import Annotated, Optional
 
 import typer
 
-from ...campaign import Campaign
-from ..common import CommitOpt, JsonOpt, campaign_root, finish, game, open_campaign, warn_all
+from ..common import CommitOpt, JsonOpt, campaign_root, finish, game, open_campaign, perform, warn_all
 from ..terminal import term
 
 hero_app = typer.Typer(
@@ -24,22 +23,22 @@ hero_app = typer.Typer(
 NewOpt = Annotated[bool, typer.Option("--new", help="The name is one drunagor does not know: record it as typed.")]
 
 
-def _write(operation: Callable, *args, commit: bool = False, **kwargs):
-    """Run one writing operation on the campaign, save it, and print what it did."""
-    with open_campaign(write=True) as c:
-        change = operation(c, *args, **kwargs)
-        for w in change.warnings:
-            term.warn(w)
-        finish(c, change.summary, commit)
-    for line in change.notes:
-        term.line(line)
-    return change
-
-
 def _ops():
     from ...ops import heroes
 
     return heroes
+
+
+def _equipment():
+    from ...ops import equipment
+
+    return equipment
+
+
+def _skills():
+    from ...ops import skills
+
+    return skills
 
 
 @hero_app.command("add")
@@ -67,7 +66,7 @@ def add(
     Example: drunagor hero remove Vacrem && drunagor hero add Kellan --role Leader --class Paladin --player Eva
     """
     gear_ = list(gear or [])
-    _write(_ops().add, name, role, cls=cls, player=player, gear=gear_, new=new, commit=commit)
+    perform(_ops().add, name, role, cls=cls, player=player, gear=gear_, new=new, commit=commit)
 
 
 @hero_app.command("show")
@@ -133,7 +132,7 @@ def learn(
 
     Example: drunagor hero learn Nyx "Shadow Step" --tree agility --level 1
     """
-    _write(_ops().learn, name, skill, tree=tree, level=level, commit=commit)
+    perform(_skills().learn, name, skill, tree=tree, level=level, commit=commit)
 
 
 @hero_app.command("ability")
@@ -146,7 +145,7 @@ def ability(
 
     Example: drunagor hero ability Andreas "Divine Shield"
     """
-    _write(_ops().ability, name, ability_, commit=commit)
+    perform(_skills().ability, name, ability_, commit=commit)
 
 
 @hero_app.command("relearn")
@@ -165,7 +164,7 @@ def relearn(
 
     Example: drunagor hero relearn Nyx "Agility 1" "Quick Strike" --tree melee
     """
-    _write(_ops().relearn, name, old, new, tree=tree, commit=commit)
+    perform(_skills().relearn, name, old, new, tree=tree, commit=commit)
 
 
 @hero_app.command("gain")
@@ -191,7 +190,7 @@ def gain(
 
     Example: drunagor hero gain Nyx "Ragged Doll" --bag
     """
-    _write(_ops().gain, name, item, kind=kind, quality=quality, bag=bag, new=new, commit=commit)
+    perform(_equipment().gain, name, item, kind=kind, quality=quality, bag=bag, new=new, commit=commit)
 
 
 @hero_app.command("drop")
@@ -205,7 +204,7 @@ def drop(
 
     Example: drunagor hero drop Andreas "Scroll of Incinerate"
     """
-    _write(_ops().drop, name, item, commit=commit)
+    perform(_equipment().drop, name, item, commit=commit)
 
 
 @hero_app.command("give")
@@ -226,7 +225,7 @@ def give(
 
     Example: drunagor hero remove Vacrem && drunagor hero give stash Nyx "Artisan's Tools"
     """
-    _write(_ops().give, giver, to, item, commit=commit)
+    perform(_equipment().give, giver, to, item, commit=commit)
 
 
 @hero_app.command("equip")
@@ -239,7 +238,7 @@ def equip(
 
     Example: drunagor hero equip Catharina "Chaos Staff"
     """
-    _write(_ops().equip, name, item, commit=commit)
+    perform(_equipment().equip, name, item, commit=commit)
 
 
 @hero_app.command("unequip")
@@ -252,7 +251,7 @@ def unequip(
 
     Example: drunagor hero unequip Vacrem "Heavy Shield"
     """
-    _write(_ops().unequip, name, item, commit=commit)
+    perform(_equipment().unequip, name, item, commit=commit)
 
 
 @hero_app.command("aura")
@@ -272,7 +271,7 @@ def aura(
 
     Example: drunagor hero aura Andreas Taunt
     """
-    _write(_ops().aura, name, aura_, clear=clear, new=new, commit=commit)
+    perform(_ops().aura, name, aura_, clear=clear, new=new, commit=commit)
 
 
 @hero_app.command("status")
@@ -291,7 +290,7 @@ def status(
 
     Example: drunagor hero status Nyx add Haunted
     """
-    _write(_ops().status, name, action, status_, new=new, commit=commit)
+    perform(_ops().status, name, action, status_, new=new, commit=commit)
 
 
 @hero_app.command("remove")
@@ -304,7 +303,7 @@ def remove(
 
     Example: drunagor hero remove Vacrem
     """
-    _write(_ops().remove, name, commit=commit)
+    perform(_ops().remove, name, commit=commit)
 
 
 # ---------------------------------------------------------------------------------- corrections
@@ -323,7 +322,7 @@ def unlearn(
 
     Example: drunagor hero unlearn Nyx "Melee 1"
     """
-    _write(_ops().unlearn, name, skill, commit=commit)
+    perform(_skills().unlearn, name, skill, commit=commit)
 
 
 @hero_app.command("forget")
@@ -337,7 +336,7 @@ def forget(
 
     Example: drunagor hero forget Nyx "Assassin ability (chapter 03)"
     """
-    _write(_ops().forget, name, ability_, commit=commit)
+    perform(_skills().forget, name, ability_, commit=commit)
 
 
 @hero_app.command("set")
@@ -357,7 +356,7 @@ def set_(
 
     Example: drunagor hero set Nyx --player Dana
     """
-    _write(_ops().set_hero, name, player=player, role=role, cls=cls, commit=commit)
+    perform(_ops().set_hero, name, player=player, role=role, cls=cls, commit=commit)
 
 
 @hero_app.command("return")
@@ -377,7 +376,7 @@ def return_(
 
     Example: drunagor hero remove Vacrem && drunagor hero return Vacrem --player Davi
     """
-    _write(_ops().return_hero, name, player=player, role=role, commit=commit)
+    perform(_ops().return_hero, name, player=player, role=role, commit=commit)
 
 
 # ------------------------------------------------------------------------------ recruit, camp
@@ -405,7 +404,7 @@ def recruit(
     if root is None:
         data = _ops().recruit(None, chapter).data
     else:
-        with Campaign(root) as c:
+        with open_campaign() as c:
             data = _ops().recruit(c).data
     if json:
         term.json(data)

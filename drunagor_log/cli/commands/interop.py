@@ -171,7 +171,7 @@ def export(json: JsonOpt = False, strict: StrictOpt = False) -> None:
     if json:
         term.json(change.data["json"])
     else:
-        print(change.data["token"])
+        term.raw(change.data["token"] + "\n")
     for warning in change.warnings:
         term.warn(warning)
     if change.notes:

@@ -5,7 +5,7 @@ from typing import Annotated
 
 import typer
 
-from ..common import CommitOpt, campaign_root
+from ..common import CommitOpt, open_campaign, said
 from ..terminal import term
 
 
@@ -21,41 +21,35 @@ def migrate(
 
     Example: drunagor migrate --dry-run
     """
-    from ... import migrations, store
-    from ...campaign import Campaign
+    from ... import store
+    from ...ops import migrate as migration
+    from ...store.schema import newer
 
-    with Campaign(campaign_root(), write=not dry_run, migrating=True) as c:
-        plan = migrations.plan(c)
-        for rel in plan.newer:
-            term.warn(f"{rel}: its schema is newer than this drunagor knows ({store.SCHEMA}); left as it is")
+    with open_campaign(write=not dry_run, migrating=True) as c:
+        plan = migration.plan(c)
+        for rel, schema in plan.newer:
+            term.warn(f"{rel}: {newer(schema)}; left as it is")
         if not plan.changes:
-            term.line(migrations.nothing_to_do(plan))
+            term.line(migration.nothing_to_do(plan))
         elif dry_run:
             for change in plan.changes:
-                print(change.diff(), end="")
-            term.line(f"would migrate {migrations.files_text(plan)} to schema {store.SCHEMA} "
+                term.raw(change.diff())
+            term.line(f"would migrate {migration.files_text(plan)} to schema {store.SCHEMA} "
                       "(dry run: nothing written)")
         else:
-            _save(c, f"migrated {migrations.files_text(plan)} to schema {store.SCHEMA}", commit)
+            _save(c, f"migrated {migration.files_text(plan)} to schema {store.SCHEMA}", commit)
 
 
 def _save(c, message: str, commit: bool) -> None:
     """Write the migrated files at once; commit them if asked (or `[git] autocommit`, read from the raw
     values: the Story Record of an older schema is not read as such)."""
+    from ...ops.commit import commit_tail
+
     git = c.story_file.data.get("git")
-    wants_commit = commit or (isinstance(git, dict) and git.get("autocommit") is True)
-    if wants_commit:
-        from ...git.runner import check_can_commit
-
-        check_can_commit(c.root, explicit=commit)  # before writing
-    changed = c.save()
-    term.done(f"{message}: {', '.join(changed)}")
-    if wants_commit:
-        from ...git.commits import commit_changes
-
-        sha = commit_changes(c.root, changed, message)
-        if sha:
-            term.line(f"committed {sha}: drunagor: {message}")
+    autocommit = isinstance(git, dict) and git.get("autocommit") is True
+    saved = commit_tail(c.root, c.save, message, commit=commit, autocommit=autocommit,
+                        written=lambda files: term.done(f"{message}: {', '.join(files)}"))
+    said(saved, message)
 
 
 def register(app: typer.Typer) -> None:

@@ -6,9 +6,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from ...campaign import Campaign
-from ..common import CommitOpt, JsonOpt, campaign_root, game
-from .adventure import DryRunOpt, SeedOpt, _report
+from ..common import CommitOpt, JsonOpt, game, perform
+from .adventure import DryRunOpt, SeedOpt
 
 round_app = typer.Typer(name="round", no_args_is_help=True,
                         help="The round: the card at the end of the Initiative Track and the chapter's end-of-round "
@@ -39,10 +38,8 @@ def round_end(
     """
     from ...ops import round as ops
 
-    root = campaign_root()
-    with Campaign(root, write=not dry_run) as c:
-        change = ops.end(c, runes=rune, seed=seed, draws=draws, dry_run=dry_run)
-        _report(c, change, commit=commit, json=json, notes_first=True)
+    perform(ops.end, runes=rune, seed=seed, draws=draws, dry_run=dry_run, commit=commit, json=json, notes_first=True,
+            write=not dry_run)
 
 
 def register(app: typer.Typer) -> None:

@@ -33,7 +33,7 @@ def sheet(
     root = campaign_root()
     if out != "-":
         sheets.check_out(sheets.output_path(root, fmt, out))  # before the campaign is even read
-    with Campaign(root) as c:
+    with Campaign(root, announce=term.warn) as c:
         data = sheets.view(c)
         warn_all(c)
     text = sheets.render(data, fmt)

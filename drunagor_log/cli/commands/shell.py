@@ -7,6 +7,7 @@ import typer
 
 from ...errors import UsageError
 from ..completion import SHELLS, script
+from ..terminal import term
 
 
 def completion(
@@ -28,7 +29,7 @@ def completion(
     name = shell.strip().casefold()
     if name not in SHELLS:
         raise UsageError(f"no completion for the shell {shell!r}", remedy=f"use one of {', '.join(SHELLS)}")
-    print(script(name))
+    term.raw(script(name) + "\n")
 
 
 def register(app: typer.Typer) -> None:

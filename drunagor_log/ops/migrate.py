@@ -1,65 +1,31 @@
-"""Schema migrations: bring campaign files written by an older drunagor to the current schema.
+"""`drunagor migrate`: bring campaign files written by an older drunagor to the current schema.
 
-Every campaign file starts with `schema = N` (SPEC section 2). When a release changes the shape of a
-file, it bumps store.SCHEMA and adds one step to STEPS: `STEPS[n]` turns a file at schema n into
-schema n + 1. A step is a pure function `step(doc, kind)` that mutates the tomlkit document in place
-(so the user's comments, key order and unknown keys survive) and does nothing else: no files, no
-terminal. `kind` says which file it is ("story", "hero", "adventure", "archive"); a step ignores the
-kinds it does not change. The runner applies the steps in order and sets `schema` after each.
-
-Only `drunagor migrate` reads files of an older schema (Campaign(migrating=True)); every other
-command refuses them with "run drunagor migrate" (exit 3). All files of a campaign are migrated in one
-all-or-nothing write. Files of a newer schema are never touched.
-
-Schema 1 is the first schema, so STEPS is empty today; the tests inject a synthetic 0 -> 1 step.
-A file whose schema is below the first one the table knows was not written by drunagor: no command
-sends it to `drunagor migrate` (which could not help); `refusal()` says so, for both paths.
+When a release changes the shape of a file, it bumps store.SCHEMA and adds one step to
+store.schema.STEPS (see there); this runner applies the steps in order to each file's tomlkit
+document and sets `schema` after each. Only this operation reads files of an older schema
+(Campaign(migrating=True)); every other command refuses them (store.schema.older: "run drunagor
+migrate", exit 3, or what to do by hand when no chain of steps leads from the file's schema). All files
+of a campaign are migrated in one all-or-nothing write. Files of a newer schema are never touched.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
-from . import store
-from .campaign import Campaign, kind_of
-from .errors import DataError
-
-Step = Callable[[Any, str], None]
-
-# STEPS[n]: schema n -> n + 1, in place. Add one per schema bump; never edit a released step.
-STEPS: dict[int, Step] = {}
-RUN_MIGRATE = "run `drunagor migrate`"
-
-
-def refusal(schema: int, steps: dict[int, Step] | None = None) -> tuple[str, str]:
-    """(message, remedy) for a file at an older `schema`, honest about whether `drunagor migrate` can
-    bring it to store.SCHEMA: only then does the remedy name migrate (SPEC 6: the remedy must work)."""
-    steps = STEPS if steps is None else steps
-    first = min(steps, default=store.SCHEMA)  # the first schema drunagor wrote (1 while STEPS is empty)
-    if schema < first:
-        return (f"schema {schema} was not written by drunagor (its first schema is {first})",
-                f"if the file follows the format in README, set `schema = {store.SCHEMA}`, then run "
-                "`drunagor check`")
-    if all(n in steps for n in range(schema, store.SCHEMA)):
-        return f"schema {schema} is older than this drunagor's ({store.SCHEMA})", RUN_MIGRATE
-    return (f"schema {schema} is older than this drunagor's ({store.SCHEMA}) and no migration from it is known",
-            f"bring the file to the format in README by hand and set `schema = {store.SCHEMA}`")
-
-
-def rename_key(table: Any, old: str, new: str) -> None:
-    """Rename a key of a table where it stands, keeping its value and its comment (for steps)."""
-    from .store import edit
-
-    edit.rename_key(table, old, new)
+from .. import store
+from ..campaign import Campaign, kind_of
+from ..errors import DataError
+from ..store import schema as schemas
+from ..store.schema import RUN_MIGRATE, Step
 
 
 def migrate_doc(doc: Any, kind: str, steps: dict[int, Step] | None = None,
                 target: int | None = None) -> list[int]:
     """Apply the steps from the document's schema up to `target` (default store.SCHEMA), in order.
     Returns the schemas the document went through (empty if it was already there)."""
-    steps = STEPS if steps is None else steps
+    steps = schemas.STEPS if steps is None else steps
     target = store.SCHEMA if target is None else target
     schema = int(doc["schema"])
     passed = []
@@ -75,7 +41,7 @@ def migrate_doc(doc: Any, kind: str, steps: dict[int, Step] | None = None,
 
 
 @dataclass
-class Change:
+class FileChange:
     """One file the migration changes."""
 
     path: Path
@@ -97,8 +63,8 @@ class Change:
 
 @dataclass
 class Plan:
-    changes: list[Change]
-    newer: list[str]  # files of a newer schema, left alone
+    changes: list[FileChange]
+    newer: list[tuple[str, int]]  # files of a newer schema (and their schema), left alone
     current: int  # files already at the current schema
 
 
@@ -114,7 +80,7 @@ def nothing_to_do(plan: Plan) -> str:
         return f"no change: every file is at schema {store.SCHEMA}"
     # not "every file": the newer ones are not at this schema, only left alone
     return (f"no change: {plan.current} {'file' if plan.current == 1 else 'files'} at schema {store.SCHEMA}; "
-            f"{len(plan.newer)} left alone (newer schema): {', '.join(plan.newer)}")
+            f"{len(plan.newer)} left alone (newer schema): {', '.join(rel for rel, _ in plan.newer)}")
 
 
 def campaign_files(c: Campaign) -> list[store.TomlFile]:
@@ -133,20 +99,22 @@ def plan(c: Campaign, steps: dict[int, Step] | None = None) -> Plan:
         raise RuntimeError("open the campaign with Campaign(root, migrating=True)")
     import tomllib
 
-    steps = STEPS if steps is None else steps
-    changes, newer, current = [], [], 0
+    steps = schemas.STEPS if steps is None else steps
+    changes: list[FileChange] = []
+    newer: list[tuple[str, int]] = []
+    current = 0
     for f in campaign_files(c):
         rel = Path(f.path).relative_to(c.root).as_posix() if f.path.is_relative_to(c.root) else f.shown
-        schema = f.schema
+        schema = f.schema or 0
         if f.read_only:
-            newer.append(rel)
+            newer.append((rel, schema))
             continue
         if schema == store.SCHEMA:
             current += 1
             continue
         assert schema is not None and f.raw is not None  # store.load checked both
         kind = kind_of(c.root, f.path)
-        message, remedy = refusal(schema, steps)
+        message, remedy = schemas.older(schema, steps)
         if remedy != RUN_MIGRATE:  # no chain of steps from this schema: the same refusal as every command's
             raise DataError(message, file=f.shown, line=f.line(("schema",)), rule="schema", remedy=remedy)
         migrate_doc(f.edit(), kind, steps)
@@ -156,6 +124,6 @@ def plan(c: Campaign, steps: dict[int, Step] | None = None) -> Plan:
         data = tomllib.loads(after.decode("utf-8"))  # a step must leave valid TOML
         if data.get("schema") != store.SCHEMA:
             raise RuntimeError(f"migration of {rel} ended at schema {data.get('schema')}")
-        changes.append(Change(f.path, rel, kind, schema, f.raw, after))
+        changes.append(FileChange(f.path, rel, kind, schema, f.raw, after))
     return Plan(changes, newer, current)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from drunagor_log import diskcache
+from drunagor_log.catalog import diskcache
 
 
 def test_parsed_is_remembered_until_the_source_changes(tmp_path):

@@ -3,7 +3,7 @@ depends on files that rarely change: the parsed catalog, the archived adventures
 
 Entries are stamped with what they were made from (size and modification time of the source file,
 drunagor's and Python's versions; for a campaign file, which may come from anyone, a hash of its
-bytes: content_stamp); a stale or unreadable entry is simply made again. Losing the cache
+bytes: bytes_stamp); a stale or unreadable entry is simply made again. Losing the cache
 costs time, never data, so it is written without fsync and every failure is ignored.
 """
 
@@ -14,7 +14,7 @@ import os
 import sys
 from typing import Any, Callable
 
-from . import __version__
+from .. import __version__
 
 
 def folder() -> str:
@@ -37,18 +37,6 @@ def bytes_stamp(raw: bytes) -> tuple:
     except ImportError:  # a Python built without it
         from hashlib import blake2b
     return (len(raw), blake2b(raw, digest_size=16).digest())
-
-
-def content_stamp(path: str) -> tuple | None:
-    """bytes_stamp of a campaign file, or None if it cannot be read as one (store.peek: a regular
-    file, no link, within the size cap). Keyed on content, not on size and modification time: a
-    file damaged with both kept, or made unreadable, never matches."""
-    from pathlib import Path
-
-    from .store import peek
-
-    raw = peek(Path(path))
-    return None if raw is None else bytes_stamp(raw)
 
 
 def load(name: str) -> Any:
