@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from .. import store
 from . import check, problem
+from ..git.driver import driver_problem
 
 
 @check("merge-driver")
 def merge_driver(c):
-    from ..git.driver import driver_problem
 
     message = driver_problem(c.root)
     if message:

@@ -31,6 +31,7 @@ from ..errors import DataError
 from ..git.runner import run, split_z, text as git_text
 from ..store.markers import MARKER_SIZE_MAX
 from ..store.merge import LIMIT_RULES, VALUE_MERGE_BYTES
+from ..store.merge import MergeError, merge_text
 
 REGULAR = ("100644", "100755")
 TREE = "040000"
@@ -214,8 +215,6 @@ def _blob_bytes(root: Path, sha: str, shown: str) -> bytes:
 def merge_versions(texts: list[str], whole: bool, prefer: str | None):
     """store.merge.merge_text on three versions, as the merge driver takes them (MergeError past
     its limits and its size for a value-by-value merge)."""
-    from ..store.merge import MergeError, merge_text
-
     for text in texts:
         raw = text.encode("utf-8")
         if len(raw) > VALUE_MERGE_BYTES:

@@ -29,6 +29,12 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from .. import store
+from ..errors import DataError
+from ..store.merge import LIMIT_RULES
+from ..store.merge import VALUE_MERGE_BYTES, MergeError, merge_text
+from ..git.driver import merge_file
+from ..store.markers import marker_size
 
 ADVENTURE = "adventure.toml"
 REFUSED = 2  # not 1: git takes any non-zero status for "conflicted"; 2 says the driver did not merge
@@ -41,10 +47,6 @@ class Refused(Exception):
 def _version(path: Path, which: str) -> tuple[bytes, bool]:
     """The bytes of one version, and whether the value merge can take them apart; Refused past
     the store's limits."""
-    from .. import store
-    from ..errors import DataError
-    from ..store.merge import LIMIT_RULES
-
     try:
         raw = store.read_bytes(path)
     except DataError as exc:
@@ -62,8 +64,6 @@ def _version(path: Path, which: str) -> tuple[bytes, bool]:
 
 def merge_files(base: Path, mine: Path, theirs: Path, marker_size: int, path: str) -> int:
     """Merge into `mine`; 0 when clean, 1 when conflict markers were written; Refused past the limits."""
-    from ..store.merge import VALUE_MERGE_BYTES, MergeError, merge_text
-
     versions = [_version(p, which) for p, which in ((base, "the common version"), (mine, "yours"),
                                                       (theirs, "theirs"))]
     if not all(ok for _, ok in versions) or max(len(raw) for raw, _ in versions) > VALUE_MERGE_BYTES:
@@ -83,10 +83,6 @@ def merge_files(base: Path, mine: Path, theirs: Path, marker_size: int, path: st
 
 def _refuse_past_limits(data: bytes, path: str) -> None:
     """Both sides within the limits can still add up past them (5,001 Followers added on each side)."""
-    from .. import store
-    from ..errors import DataError
-    from ..store.merge import LIMIT_RULES
-
     try:
         store.parse(data, Path(path))
     except DataError as exc:
@@ -95,7 +91,6 @@ def _refuse_past_limits(data: bytes, path: str) -> None:
 
 
 def _line_merge(base: Path, mine: Path, theirs: Path, marker_size: int) -> int:
-    from ..git.driver import merge_file
 
     return merge_file(mine, base, theirs, marker_size)
 
@@ -106,7 +101,6 @@ def main(argv: list[str]) -> int:
               "(git runs this; see `drunagor git setup`)", file=sys.stderr)
         return 2
     base, mine, theirs, size, path = argv
-    from ..store.markers import marker_size
 
     shown = path[:200]  # %P comes from the repository: never trusted to be short
     try:

@@ -42,6 +42,12 @@ from .incoming import blob as _blob
 from .incoming import merge_versions as _merge
 from .incoming import refuse_junk as _refuse_junk
 from .incoming import vet_theirs
+from ..checks import load_checked
+from ..store.merge import MergeError
+from ..checks import run_checks
+from ..store.merge import ABSENT
+from ..store.merge import changes
+from ..store.merge import label
 
 KEEP = ("mine", "theirs")
 Say = Callable[[str], None]
@@ -175,7 +181,6 @@ def commit_own(root: Path, say: Say) -> None:
 
 
 def _refuse_unreadable(root: Path, dirty: list[str]) -> None:
-    from ..checks import load_checked
 
     shown = {store.display(root / p) for p in dirty}
     _, problems = load_checked(root)
@@ -339,7 +344,6 @@ def _who(top: Path, path: str) -> str:
 
 
 def describe_unmerged(root: Path, c: Unmerged, who: str) -> list[str]:
-    from ..store.merge import MergeError
 
     if 2 not in c.stages:
         return [f"{c.path}: you deleted it, {who} changed it"]
@@ -359,8 +363,6 @@ def describe_unmerged(root: Path, c: Unmerged, who: str) -> list[str]:
 def resolve(root: Path, unmerged: list[Unmerged], keep: str) -> None:
     """Decide every conflict of the campaign's files for one side (`--keep`): value by value where
     the file merges, else the whole file of that side; then `git add` (or `git rm`) it."""
-    from ..store.merge import MergeError
-
     side = 2 if keep == "mine" else 3
     for c in unmerged:
         path = root / c.path
@@ -414,7 +416,6 @@ def _campaign_files(root: Path) -> list[str]:
 
 
 def check(root: Path, say: Say) -> None:
-    from ..checks import run_checks
 
     errors, warnings, unreadable = run_checks(root)
     shown = store.display(root)
@@ -475,7 +476,6 @@ def _kind(rel: str) -> str:
 
 
 def _show(value: Any) -> str:
-    from ..store.merge import ABSENT
 
     if value is ABSENT or value is None:
         return "nothing"
@@ -503,8 +503,6 @@ HERO_LISTS = {"equipment": ("{hero} gains {x}", "{hero} loses {x}"),
 
 def describe_file(rel: str, old: dict | None, new: dict | None) -> list[str]:
     """What changed in one campaign file, in the game's words (for a commit message)."""
-    from ..store.merge import changes
-
     kind = _kind(rel)
     if kind == "hero":
         hero = str((new or old or {}).get("name") or Path(rel).stem)
@@ -530,13 +528,11 @@ def describe_file(rel: str, old: dict | None, new: dict | None) -> list[str]:
 
 
 def _names(entries: tuple) -> str:
-    from ..store.merge import label
 
     return ", ".join(str(label(e)) for e in entries)
 
 
 def _story_phrases(d) -> list[str]:
-    from ..store.merge import ABSENT
 
     p = d.path
     if len(p) == 2 and p[0] == "track":
@@ -572,8 +568,6 @@ def _hero_phrases(hero: str, d) -> list[str]:
 
 def describe_conflict(rel: str, c, who: str, data: dict) -> str:
     """One conflict in the game's words: "chapter 05: you completed it, Ben skipped it (story.toml)"."""
-    from ..store.merge import ABSENT
-
     kind, p = _kind(rel), c.path
     if kind == "adventure":
         return (f"the adventure under way went on on both machines ({rel}): keep one table state, "

@@ -19,6 +19,7 @@ from .. import catalog
 from ..errors import RuleError, UsageError
 from ..model import ChestCard, Story
 from ..values import field, record, replace
+from ..names import closest
 
 TYPES = ("potion", "scroll")
 RARITIES = ("common", "uncommon", "rare")
@@ -480,8 +481,6 @@ def _swap_out(story: Story, out: str, into: CardFacts) -> ChestCard:
                         f"rarity can replace a Potion or a Scroll (RB L345)", rule=SWAP,
                         remedy="choose a Potion or a Scroll")
     if entry is None:
-        from ..names import closest
-
         names = ", ".join(c.name for c in story.chest_cards) or "none recorded yet"
         hint = closest(out, [c.name for c in story.chest_cards])
         raise RuleError(f"{out!r} is not in the Chest deck", rule=SWAP,

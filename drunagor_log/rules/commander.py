@@ -13,6 +13,7 @@ from ..errors import RuleError, UsageError
 from ..model import Story
 from ..values import record
 from .chest import recorded, same_card
+from ..names import closest
 
 RULE = "commander-deck"
 SIDES = ("top", "bottom")
@@ -210,8 +211,6 @@ def find_in_deck(story: Story, name: str) -> str | None:
 def in_deck(story: Story, name: str) -> str:
     """The deck's card `name` names (any case, or a unique prefix), or the refusal (exit 1, an unknown
     name of the game) that says the closest card and lists the deck."""
-    from ..names import closest
-
     found = find_in_deck(story, name)
     if found is None:
         hint = closest(name, story.commander)

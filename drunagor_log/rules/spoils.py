@@ -25,6 +25,7 @@ from ..model import QUALITIES, Hero, Item
 from ..values import record
 from .chest import recorded, same_card
 from .heroes import quote
+from ..names import closest
 
 RULE = "spoils-upgrade"
 TOOLS = "Artisan's Tools"
@@ -121,8 +122,6 @@ def _upgradable(hero: Hero, item: str, to: str | None) -> tuple[int, str]:
     who = hero.name
     i = find_item(hero, item)
     if i is None:
-        from ..names import closest
-
         held = ", ".join(it.name for it in hero.equipment) or "nothing"
         hint = closest(item, [it.name for it in hero.equipment])
         raise RuleError(f"{who} holds no {item}", rule=RULE,
@@ -190,8 +189,6 @@ def _other_card(hero: Hero, discard: str, it: Item, i: int, cards: dict, epic: b
 
 def _discarded(hero: Hero, discard: str) -> int:
     """The index of the card --discard names, else the refusal with the closest card held."""
-    from ..names import closest
-
     who = hero.name
     d = find_item(hero, discard)
     if d is None:
