@@ -67,11 +67,9 @@ class Status:
 
     def read(self) -> list[list[Item]]:
         """The toolbar's rows of items, from the campaign as it is on disk now."""
-        from .. import campaign
         from ..errors import DrunagorError
 
-        announce, campaign.announce = campaign.announce, None  # never print into the prompt
-        try:
+        try:  # the Campaign is opened without `announce`: nothing is printed into the prompt
             data, warnings = _table(self.root)
         except Busy:
             raise
@@ -79,8 +77,6 @@ class Status:
             return [[self._text(self.root.name, "status.head"), self._text(_short(self.root, exc))]]
         except Exception as exc:  # the toolbar never takes the session down
             return [[self._text(f"status unavailable: {type(exc).__name__}", "status.warn")]]
-        finally:
-            campaign.announce = announce
         rows = board_rows(data, self.root.name, colour=self.colour)
         rows += [[self._text(f"warning: {w}", "status.warn")] for w in warnings[:1]]
         return rows
