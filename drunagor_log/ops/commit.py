@@ -5,8 +5,8 @@ then the files are written, and exactly the files written are committed.
     saved = commit_tail(c.root, c.save, "Nyx gains Buckler", commit=True)
     saved.files, saved.sha   # ['heroes/nyx.toml'], 'a1b2c3d' (None: nothing differed from the last commit)
 
-The campaign's save (cli/common.finish), `migrate`, `new` (which writes outside a campaign's save) and
-`git setup` all end with it.
+The campaign's save (cli/common.finish), `migrate` and `new` (which writes outside a campaign's save)
+all end with it.
 """
 
 from __future__ import annotations
