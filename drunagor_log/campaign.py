@@ -195,7 +195,7 @@ class Campaign:
         self.warnings: list[str] = []
 
     # -- lifetime
-    def __enter__(self) -> "Campaign":
+    def __enter__(self) -> Campaign:
         self._acquire()
         return self
 

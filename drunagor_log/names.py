@@ -27,7 +27,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Iterable, Mapping, TypeVar
+from collections.abc import Iterable, Mapping
+from typing import TypeVar
 
 from . import catalog
 from .errors import RuleError, UsageError

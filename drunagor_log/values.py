@@ -19,7 +19,8 @@ a dataclass does, and its own `__hash__` (e.g. `__hash__ = None` for a value tha
 
 from __future__ import annotations
 
-from typing import Any, Callable, TypeVar, dataclass_transform
+from collections.abc import Callable
+from typing import Any, TypeVar, dataclass_transform
 
 T = TypeVar("T")
 
@@ -44,7 +45,7 @@ def _init(self, *args, **kwargs) -> None:
     names = cls.__record_fields__
     if len(args) > len(names):
         raise TypeError(f"{cls.__name__} takes {len(names)} values, got {len(args)}")
-    values = dict(zip(names, args))
+    values = dict(zip(names, args, strict=False))
     for key, value in kwargs.items():
         if key not in cls.__record_index__:
             raise TypeError(f"{cls.__name__} has no field {key!r}")

@@ -12,7 +12,8 @@ from __future__ import annotations
 import marshal
 import os
 import sys
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .. import __version__
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import importlib
 import os
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Callable, Iterable
 
 from .. import __version__, store
 from ..campaign import ADVENTURE, STORY, Campaign

@@ -111,7 +111,7 @@ def chest_copies(c):
         for i, item in enumerate(hero.equipment):
             if item.kind == "consumable" and chest.is_potion_or_scroll(item.name, story):
                 held.setdefault(chest._key(item.name), []).append((slug, i, item.name))
-    for key, where in held.items():
+    for _key, where in held.items():
         name = where[0][2]
         deck = next((card for card in story.chest_cards if chest.same_card(card.name, name)), None)
         most = deck.copies if deck is not None else (0 if complete else None)

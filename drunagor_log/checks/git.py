@@ -8,8 +8,8 @@ it says nothing."""
 from __future__ import annotations
 
 from .. import store
-from . import check, problem
 from ..git.driver import driver_problem
+from . import check, problem
 
 
 @check("merge-driver")

@@ -92,7 +92,7 @@ def suggest(typed: str, known) -> str | None:
 
 @check("unknown-name")
 def unknown_names(c):
-    for key, (kind, what, cmd) in LISTS.items():
+    for key, (kind, what, _cmd) in LISTS.items():
         known = catalog.names(kind)
         for name in getattr(c.story, key):
             if catalog.canonical(name, known) is None:

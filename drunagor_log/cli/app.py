@@ -8,7 +8,7 @@ and for `from drunagor_log.cli.app import app` (tests). Heavy modules (tomlkit, 
 inside the commands that need them.
 """
 
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from typer.core import TyperGroup
@@ -102,7 +102,7 @@ def _version(value: bool) -> None:
 
 
 def _global(
-    campaign: Annotated[Optional[str], typer.Option("-C", "--campaign", metavar="PATH",
+    campaign: Annotated[str | None, typer.Option("-C", "--campaign", metavar="PATH",
                                                      help="The campaign folder (else DRUNAGOR_CAMPAIGN, the current "
                                                           "folder, or the only one under ./campaigns/).")] = None,
     no_color: Annotated[bool, typer.Option("--no-color", help="No colour (also: NO_COLOR=1).")] = False,
@@ -113,7 +113,7 @@ def _global(
     term.no_color = no_color
 
 
-def build_app(only: Optional[str] = None, sub: Optional[str] = None) -> typer.Typer:
+def build_app(only: str | None = None, sub: str | None = None) -> typer.Typer:
     """The drunagor app with every command, or with the one command `only`; of a group (`hero`),
     only its subcommand `sub` when the group has one of that name (`hero show` builds one command,
     not the group's twenty; `hero --help` and a mistyped subcommand build them all)."""
@@ -152,7 +152,7 @@ def _keep_only(group: typer.Typer, sub: str) -> None:
         group.registered_groups = [g for g in group.registered_groups if _name(g) == sub]
 
 
-def _name(info) -> Optional[str]:
+def _name(info) -> str | None:
     """The name Typer gives a registered command or group."""
     if getattr(info, "name", None):
         return info.name
@@ -162,7 +162,7 @@ def _name(info) -> Optional[str]:
     return callback.__name__.lower().replace("_", "-") if callback else None
 
 
-def command_typed(argv: list[str]) -> Optional[str]:
+def command_typed(argv: list[str]) -> str | None:
     """The top-level command in `argv`, skipping the global options; None if there is none."""
     skip = False
     for arg in argv:

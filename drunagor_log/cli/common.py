@@ -3,8 +3,9 @@ chosen campaign, and the one body of a writing command (`perform`: run one opera
 says, save, `--commit`)."""
 
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Callable, Optional
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from typer import _click as click
@@ -18,7 +19,7 @@ if TYPE_CHECKING:
 
 
 class State:
-    campaign_option: Optional[str] = None
+    campaign_option: str | None = None
 
 
 state = State()

@@ -14,7 +14,8 @@ offers nothing: completion never prints an error into the shell.
 from __future__ import annotations
 
 import os
-from typing import Any, Callable, Container, Iterable
+from collections.abc import Callable, Container, Iterable
+from typing import Any
 
 from .completion_shells import COMPLETE_VAR
 

@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import re
 import sys
-from typing import Callable, Iterable, NamedTuple
+from collections.abc import Callable, Iterable
+from typing import NamedTuple
 
 COMPLETE_VAR = "_DRUNAGOR_COMPLETE"
 

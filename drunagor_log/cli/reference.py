@@ -13,7 +13,8 @@ from __future__ import annotations
 import inspect
 import re
 import sys
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 REGENERATE = "python -m drunagor_log.cli.reference > docs/reference.md"
 EXAMPLE = re.compile(r"^Example: (.+)$", re.M)

@@ -14,7 +14,8 @@ from __future__ import annotations
 import os
 import re
 import sys
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 RUNE_STYLES = {"red": "bold red", "blue": "bold blue", "green": "bold green", "orange": "bold dark_orange",
                "gray": "bold grey62", "grey": "bold grey62"}
@@ -116,9 +117,9 @@ class Terminal:
         if title:
             print(title)
         widths = [max([len(h)] + [len(r[i]) for r in cells]) for i, h in enumerate(headers)]
-        print("  ".join(h.ljust(w) for h, w in zip(headers, widths)).rstrip())
+        print("  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=False)).rstrip())
         for row in cells:
-            print("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip())
+            print("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=False)).rstrip())
 
     def board(self, title: str, slots: Sequence[tuple[int, str, str | None]], plain_rows: Sequence[Sequence[Any]],
               headers: Sequence[str]) -> None:
@@ -143,7 +144,7 @@ class Terminal:
             cell.append(monster or "-", style="bold" if monster else "dim")
             cells.append(cell)
         half = (len(cells) + 1) // 2
-        for left, right in zip(cells[:half], cells[half:] + [Text("")] * (2 * half - len(cells))):
+        for left, right in zip(cells[:half], cells[half:] + [Text("")] * (2 * half - len(cells)), strict=False):
             grid.add_row(left, right)
         self.console().print(grid)
 

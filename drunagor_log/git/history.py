@@ -103,7 +103,7 @@ def plan_undo(root: Path) -> UndoPlan:
             root, "hash-object", "-t", "tree", "--stdin", input=b"").stdout.decode().strip()
         diff = split_z(run(root, "diff", "--name-status", "--no-renames", "--relative", "-z",
                        parent, target.commit, "--", ".").stdout)
-        changes = list(zip(diff[0::2], diff[1::2]))
+        changes = list(zip(diff[0::2], diff[1::2], strict=False))
         _refuse_changed_since(root, target, [p for _, p in changes], shown)
         return _restore_plan(root, target, parent, changes)
     except GitFailed as exc:

@@ -28,10 +28,10 @@ from pathlib import Path
 from .. import store
 from ..campaign import ADVENTURE, ARCHIVE, HEROES, STORY
 from ..errors import DataError
-from ..git.runner import run, split_z, text as git_text
+from ..git.runner import run, split_z
+from ..git.runner import text as git_text
 from ..store.markers import MARKER_SIZE_MAX
-from ..store.merge import LIMIT_RULES, VALUE_MERGE_BYTES
-from ..store.merge import MergeError, merge_text
+from ..store.merge import LIMIT_RULES, VALUE_MERGE_BYTES, MergeError, merge_text
 
 REGULAR = ("100644", "100755")
 TREE = "040000"

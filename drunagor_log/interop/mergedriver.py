@@ -29,12 +29,12 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+
 from .. import store
 from ..errors import DataError
-from ..store.merge import LIMIT_RULES
-from ..store.merge import VALUE_MERGE_BYTES, MergeError, merge_text
 from ..git.driver import merge_file
 from ..store.markers import marker_size
+from ..store.merge import LIMIT_RULES, VALUE_MERGE_BYTES, MergeError, merge_text
 
 ADVENTURE = "adventure.toml"
 REFUSED = 2  # not 1: git takes any non-zero status for "conflicted"; 2 says the driver did not merge

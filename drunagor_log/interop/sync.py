@@ -32,22 +32,18 @@ from typing import Any
 
 from .. import store
 from ..campaign import ADVENTURE, ARCHIVE, HEROES, STORY, Campaign
+from ..checks import load_checked, run_checks
 from ..errors import DataError, RuleError, UsageError
 from ..git.commits import PREFIX, commit_changes, uncommitted
 from ..git.driver import setup_driver
 from ..git.runner import GitFailed, exists, repository, run, split_z
 from ..git.runner import reason as git_reason
 from ..git.runner import text as git_text
+from ..store.merge import ABSENT, MergeError, changes, label
 from .incoming import blob as _blob
 from .incoming import merge_versions as _merge
 from .incoming import refuse_junk as _refuse_junk
 from .incoming import vet_theirs
-from ..checks import load_checked
-from ..store.merge import MergeError
-from ..checks import run_checks
-from ..store.merge import ABSENT
-from ..store.merge import changes
-from ..store.merge import label
 
 KEEP = ("mine", "theirs")
 Say = Callable[[str], None]

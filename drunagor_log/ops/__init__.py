@@ -20,8 +20,9 @@ all-or-nothing write:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from ..campaign import Campaign
 from ..values import field, record
@@ -58,7 +59,7 @@ class Line(str):
 
     style: str | None
 
-    def __new__(cls, text: str, style: str | None = None) -> "Line":
+    def __new__(cls, text: str, style: str | None = None) -> Line:
         line = super().__new__(cls, text)
         line.style = style
         return line

@@ -228,7 +228,7 @@ def show_data(c: Any) -> dict:
     heroes = []
 
     party = list(c.active_heroes().values())  # a Spoils card handed over counts for its earner
-    for s, h in c.heroes.items():
+    for _s, h in c.heroes.items():
         owes = rewards.owed_for(h, story, party) if h.active else None
         excess = rewards.excess_for(h, story, party) if h.active else None
         heroes.append({"name": h.name, "class": h.cls, "role": h.role, "player": h.player,

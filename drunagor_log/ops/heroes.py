@@ -15,7 +15,8 @@ line, so two players editing one log merge well in git.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from .. import catalog
 from ..errors import RuleError, UsageError

@@ -10,7 +10,8 @@ store and returns a `Change`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from ..errors import UsageError
 from ..model import TREES, Hero, Skill

@@ -21,8 +21,8 @@ from ..model.adventure import STATUS_BOARD_TRACKS, Pile, slot_label
 from ..rules import raid as rules
 from ..rules.adventure import record_rank
 from ..rules.battalion import resolve_battalion
-from ..rules.chapters import allowed_monsters, check_monster
 from ..rules.board import next_free_slot
+from ..rules.chapters import allowed_monsters, check_monster
 from ..rules.raid import manifest, no_summon_reason, resolve_raid
 from ..values import record, replace
 from . import Change, Line
@@ -218,7 +218,7 @@ def raid_summary(result: RaidResult) -> str:
         what = f"nothing summoned ({result.reason})" if result.reason else "nothing summoned"
     if result.failed:
         targets = [f"{n} in {slot_label(s)}" if n and s else (n or "nothing") for n, s in
-                   zip(result.activations, result.activation_slots)]
+                   zip(result.activations, result.activation_slots, strict=False)]
         unique = list(dict.fromkeys(targets))
         who = ", ".join(unique) if len(unique) > 1 or result.failed == 1 else f"{unique[0]}, {result.failed} times"
         what += f"; {result.failed} failed to be summoned: activate {who}"
@@ -472,7 +472,7 @@ def _activation_lines(result: BattalionResult) -> list[Line]:
     if result.order:
         lines.append(Line("Proposed order:"))
         lines += [Line(f"  {i}. {name}" + (f" in {slot_label(slot)}" if slot else ""))
-                  for i, (name, slot) in enumerate(zip(result.order, result.order_slots), 1)]
+                  for i, (name, slot) in enumerate(zip(result.order, result.order_slots, strict=False), 1)]
     if result.unused:
         lines.append(Line(f"{plural(result.unused, 'command')} cannot activate anything: "
                           + ("only one non-boss monster is on the board, and it cannot go twice in a row."

@@ -13,7 +13,8 @@ while the campaign's files are unchanged (watch.stamp); the word being typed onl
 from __future__ import annotations
 
 import re
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document

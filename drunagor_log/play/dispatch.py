@@ -22,7 +22,7 @@ import shlex
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 from ..cli.app import COMMANDS, build_app, command_typed
 from ..cli.terminal import term
@@ -55,7 +55,7 @@ def split(line: str) -> list[str]:
                           'e.g. monster add "Gremlin Horde"') from None
 
 
-def session_words(words: list[str]) -> Optional[list[str]]:
+def session_words(words: list[str]) -> list[str] | None:
     """The words as the command tree takes them (None: leave the session)."""
     if words[:1] == ["drunagor"]:
         words = words[1:]
@@ -75,9 +75,9 @@ class Dispatcher:
         self.root = root
         self.front = front
         self.script = script  # lines come from standard input: a command must not read the rest
-        self._trees: dict[Optional[str], Any] = {}
+        self._trees: dict[str | None, Any] = {}
 
-    def tree(self, name: Optional[str]) -> Any:
+    def tree(self, name: str | None) -> Any:
         """The Click command that runs a line whose top-level command is `name` (None: the whole
         app, for a name drunagor does not have, `--help` or `--version`)."""
         key = name if name in COMMANDS else None

@@ -14,8 +14,8 @@ from __future__ import annotations
 import datetime
 import os
 import re
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable, Optional
 
 from prompt_toolkit.history import History
 
@@ -26,7 +26,7 @@ MAX_BYTES = 256 * 1024
 MAX_ENTRIES = 1000
 
 
-def history_path(root: Path) -> Optional[Path]:
+def history_path(root: Path) -> Path | None:
     """Where the history of the campaign at `root` lives; None if that would be inside the campaign."""
     full = Path(os.path.abspath(root))
     key = diskcache.bytes_stamp(str(full).encode("utf-8", "surrogateescape"))[1].hex()[:16]

@@ -16,8 +16,9 @@ failed (0 when every line succeeded); the lines after it still run, as at the ta
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, Iterator
+from typing import IO
 
 from ..cli.terminal import term
 from .dispatch import Dispatcher, Outcome

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 from .watch import Busy, stamp, without_waiting
 
@@ -44,7 +44,7 @@ class Status:
     def __init__(self, root: Path, *, colour: bool):
         self.root = root
         self.colour = colour
-        self._stamp: Optional[tuple] = None
+        self._stamp: tuple | None = None
         self._items: list[list[Item]] = []
 
     def fragments(self, width: int) -> list[Fragment]:

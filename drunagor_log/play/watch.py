@@ -9,9 +9,9 @@ place changes its size or its modification time.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 
 from ..campaign import Campaign
 from ..errors import ChangedOnDisk

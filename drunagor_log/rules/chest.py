@@ -18,8 +18,8 @@ from __future__ import annotations
 from .. import catalog
 from ..errors import RuleError, UsageError
 from ..model import ChestCard, Story
-from ..values import field, record, replace
 from ..names import closest
+from ..values import field, record, replace
 
 TYPES = ("potion", "scroll")
 RARITIES = ("common", "uncommon", "rare")

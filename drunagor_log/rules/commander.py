@@ -11,9 +11,9 @@ from __future__ import annotations
 from .. import catalog
 from ..errors import RuleError, UsageError
 from ..model import Story
+from ..names import closest
 from ..values import record
 from .chest import recorded, same_card
-from ..names import closest
 
 RULE = "commander-deck"
 SIDES = ("top", "bottom")

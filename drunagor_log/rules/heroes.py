@@ -10,7 +10,7 @@ L984-989 and L1048-1052, the recruit table L1005-1016, Relearning L1034-1040.
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from .. import catalog
 from ..errors import RuleError, UsageError
@@ -215,10 +215,10 @@ def log_findings(hero: Hero, story: Story | None = None) -> list[Finding]:
     if hero.aura and catalog.canonical(hero.aura, catalog.names("auras")) is None:
         found.append(_unknown(hero, "aura", hero.aura, catalog.names("auras"), ("aura",)))
     statuses = catalog.names("hero_statuses")
-    for i, s in enumerate(hero.statuses):
+    for _i, s in enumerate(hero.statuses):
         if catalog.canonical(s, statuses) is None:
             found.append(_unknown(hero, "hero status", s, statuses, ("statuses",)))
-    for i, item in enumerate(hero.equipment):
+    for _i, item in enumerate(hero.equipment):
         if item.kind == "spoils" and not catalog.is_spoils(item.name):
             found.append(_unknown(hero, "Spoils of the Hero card", item.name,
                                   tuple(s["name"] for s in catalog.spoils_items()), ("equipment",)))

@@ -11,7 +11,7 @@ receive if they had completed the Adventures", RB L980).
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from .. import catalog
 from ..catalog import Rewards
@@ -31,7 +31,7 @@ LABELS = {
 Tally = Rewards
 
 
-def describe(t: "Tally | dict") -> str:
+def describe(t: Tally | dict) -> str:
     """"1 Level 1 Hero or Role Skill, 1 Class Ability"; empty when nothing is counted."""
     d = t.as_dict() if isinstance(t, Tally) else t
     parts = []

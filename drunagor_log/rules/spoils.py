@@ -22,10 +22,10 @@ from __future__ import annotations
 from .. import catalog
 from ..errors import RuleError, UsageError
 from ..model import QUALITIES, Hero, Item
+from ..names import closest
 from ..values import record
 from .chest import recorded, same_card
 from .heroes import quote
-from ..names import closest
 
 RULE = "spoils-upgrade"
 TOOLS = "Artisan's Tools"

@@ -16,7 +16,8 @@ chapter again. Skipped chapters give no rewards (RB L1084).
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from ..model import CHAPTERS
 from ..values import record

@@ -16,7 +16,8 @@ tomlkit is imported inside the functions: reading commands never load it.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from .tomltext import basic_string
 

@@ -21,8 +21,9 @@ import os
 import re
 import stat
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from ..errors import ChangedOnDisk, DataError
 from .lock import LOCK, CampaignLock

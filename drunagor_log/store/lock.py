@@ -213,7 +213,7 @@ class CampaignLock:
         self.fd: int | None = None
         self._key: str | None = None
 
-    def __enter__(self) -> "CampaignLock":
+    def __enter__(self) -> CampaignLock:
         key = _key(self.root)
         held = _HELD.get(key)
         if held is None:

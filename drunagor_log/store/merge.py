@@ -462,7 +462,7 @@ class _Pass:
         lists = _Lists(mine, their)
         ours_status, ours_added = match(base, lists.o)
         their_status, their_added = match(base, lists.t)
-        for b, (ours, theirs) in enumerate(zip(ours_status, their_status)):
+        for b, (ours, theirs) in enumerate(zip(ours_status, their_status, strict=False)):
             self._base_entry(path + (label(base[b]),), base[b], ours, theirs, lists)
         self._additions(path, ours_added, their_added, lists)
         return lists.ordered(set(ours_added) - set(lists.partner.values()))

@@ -14,7 +14,8 @@ Add one per schema bump; never edit a released step. Schema 1 is the first, so S
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from ..errors import DataError
 

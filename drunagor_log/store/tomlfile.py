@@ -6,15 +6,17 @@ from __future__ import annotations
 
 import contextlib
 import tomllib
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from ..errors import DataError, DrunagorError, located
+from . import schema as schemas
 from .lines import line_of
 from .paths import display
 from .read import parse, read_bytes
-from . import schema as schemas
 from .schema import check_schema, newer_refusal
+
 
 class TomlFile:
     """One campaign file as read: its bytes, its plain values, and (on demand) an editable tomlkit

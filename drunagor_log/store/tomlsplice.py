@@ -55,8 +55,8 @@ class Body:
         self.new: dict[int, tuple[Any, Any]] = {}  # node -> (Key, item) of a spliced entry
         self.node_of = {k.key: i for i, (k, _) in enumerate(self.container.body) if k is not None}
         keys: list[str | None] = list(keys_in_order(ours))
-        self.knext: dict[str | None, str | None] = dict(zip([None, *keys], [*keys, None]))
-        self.kprev: dict[str | None, str | None] = dict(zip(keys, [None, *keys]))
+        self.knext: dict[str | None, str | None] = dict(zip([None, *keys], [*keys, None], strict=False))
+        self.kprev: dict[str | None, str | None] = dict(zip(keys, [None, *keys], strict=False))
         self.ktail = keys[-1] if keys else None
         self.first_table = self._table_from(self.knext[None])
 

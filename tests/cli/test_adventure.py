@@ -3,14 +3,13 @@ Breaker, draws, monsters on the board, and the checks of adventure.toml (SPEC 4 
 
 import json
 import random
-import shutil
 import tomllib
 from pathlib import Path
 
 import pytest
 
 from drunagor_log.rules.adventure import draw_random
-from tests.conftest import EXAMPLE, snapshot, write
+from tests.conftest import snapshot, write
 
 STORY = """
 schema = 1

@@ -478,7 +478,7 @@ def test_commander_full_deck_and_check(run, deck):
              "Hex Storm", "Ice Shard"]
     pos = ["red-top", "red-bottom", "blue-top", "blue-bottom", "green-top", "green-bottom", "orange-top",
            "gray-top", "gray-bottom"]
-    for n, p in zip(names, pos):
+    for n, p in zip(names, pos, strict=False):
         assert run("commander", "add", n, "--position", p).exit_code == 0
     assert run("commander", "add", "Haste").exit_code == 0
     assert json.loads(run("commander", "show", "--json").stdout)["status"] == "legal"

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import snapshot
 from tests.cli.test_losing import party
+from tests.conftest import snapshot
 
 TRANSCRIPTS = {
     "01": """\

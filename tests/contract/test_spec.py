@@ -163,7 +163,7 @@ def test_every_spec_row_is_a_command_with_its_flags(section, words, arguments, o
     assert not missing, f"SPEC {section}: drunagor {' '.join(words)} lacks {missing}"
     args = arguments_of(cmd)
     assert len(args) == len(arguments), [a.name for a in args]
-    for spec, arg in zip(arguments, args):
+    for spec, arg in zip(arguments, args, strict=False):
         assert (arg.nargs == -1) == spec.endswith("..."), f"{spec}: takes several? nargs={arg.nargs}"
     if words in WRITING:  # SPEC 4 "Git": --commit on any writing command
         assert "--commit" in options_of(cmd), f"drunagor {' '.join(words)} has no --commit"
@@ -171,9 +171,9 @@ def test_every_spec_row_is_a_command_with_its_flags(section, words, arguments, o
 
 
 def test_the_global_options():
-    from drunagor_log.cli.app import app
-
     import typer
+
+    from drunagor_log.cli.app import app
 
     group = typer.main.get_command(app)
     assert {"-C", "--campaign", "--no-color", "--version"} <= options_of(group)
@@ -344,7 +344,7 @@ def test_battalion_json(run, example):
     data = as_json(run("battalion", *["Gremlin Horde"] * 10, "--dry-run", "--json"))  # 4 on the board
     assert (len(data["placed"]), len(data["not_placed"]), data["activations"]) == (8, 2, 4)
     assert len(data["order"]) == 4 and all(isinstance(m, str) for m in data["order"])
-    assert all(a != b for a, b in zip(data["order"], data["order"][1:]))  # RB L1321: never twice in a row
+    assert all(a != b for a, b in zip(data["order"], data["order"][1:], strict=False))  # RB L1321: never twice in a row
 
 
 def test_odds_json(run, example):

@@ -50,7 +50,7 @@ def test_the_reference_has_every_command_its_usage_and_options():
 def test_every_command_has_a_section_in_a_guide():
     guides = "\n".join(p.read_text(encoding="utf-8") for p in GUIDES)
     missing = []
-    for path, cmd in command_paths():
+    for path, _cmd in command_paths():
         words = " ".join(path)
         # a table row may document alternatives together: `drunagor outcome add\|remove NAME`
         if f"drunagor {words}" not in guides and not any(

@@ -9,8 +9,8 @@ import shutil
 
 import pytest
 
-from tests.play import runner
 from tests.conftest import EXAMPLE, snapshot
+from tests.play import runner
 
 # Twenty table events on the example (chapter 05 under way, raid card face B, 4 monsters): writes (the
 # end of a round among them), reads, --json, a refusal (an unknown monster) and a usage slip. Every draw

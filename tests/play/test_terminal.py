@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.play import runner
 from tests.conftest import snapshot
+from tests.play import runner
 
 if sys.platform == "win32":  # pragma: no cover
     pytest.skip("pseudo-terminals are POSIX only", allow_module_level=True)

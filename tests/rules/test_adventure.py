@@ -9,12 +9,21 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from drunagor_log.errors import Refused
-from drunagor_log.rules.adventure import add_monster, add_pile, draw, draw_random, new_adventure, remove_monster, remove_pile, tie_breaker_runes, tiebreak
-from drunagor_log.model.adventure import RaidCard
-from drunagor_log.store.adventure import dumps, state_from
+from drunagor_log.model.adventure import STATUS_BOARD_TRACKS, Monster, Pile, RaidCard
+from drunagor_log.rules.adventure import (
+    add_monster,
+    add_pile,
+    draw,
+    draw_random,
+    new_adventure,
+    remove_monster,
+    remove_pile,
+    tie_breaker_runes,
+    tiebreak,
+)
 from drunagor_log.rules.board import models_on_board
-from drunagor_log.model.adventure import STATUS_BOARD_TRACKS, Monster, Pile
 from drunagor_log.rules.raid import manifest, no_summon_reason, raid_party_size, resolve_raid
+from drunagor_log.store.adventure import dumps, state_from
 
 BAG = {"red": 7, "blue": 8, "green": 7, "orange": 7, "gray": 7}
 COLOURS = tuple(BAG)

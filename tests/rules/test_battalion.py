@@ -4,8 +4,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from drunagor_log.rules.battalion import propose_order, resolve_battalion
 from drunagor_log.model.adventure import Monster
+from drunagor_log.rules.battalion import propose_order, resolve_battalion
 
 RANKS = {"Hellspawn Brute": "Gray", "Gorgoness Witch": "White", "Abomination": "Black",
          "Gremlin Horde": "Minion"}
@@ -130,5 +130,5 @@ def test_battalion_properties(names, board, siege):
     assert len(result.order) + result.unused == result.activations
     # Never the same monster twice in a row (RB L1321).
     if not siege:
-        pairs = list(zip(result.order, result.order_slots))
-        assert all(a != b for a, b in zip(pairs, pairs[1:]))
+        pairs = list(zip(result.order, result.order_slots, strict=False))
+        assert all(a != b for a, b in zip(pairs, pairs[1:], strict=False))

@@ -4,8 +4,25 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from drunagor_log.rules.board import activation_priority, first_of_kind, free_slots, models_on_board, next_free_slot, place, strongest_non_boss
-from drunagor_log.model.adventure import RANKS, SLOT_COLOURS, Monster, Pile, canonical_rank, check_board, rank_index, slot_colour
+from drunagor_log.model.adventure import (
+    RANKS,
+    SLOT_COLOURS,
+    Monster,
+    Pile,
+    canonical_rank,
+    check_board,
+    rank_index,
+    slot_colour,
+)
+from drunagor_log.rules.board import (
+    activation_priority,
+    first_of_kind,
+    free_slots,
+    models_on_board,
+    next_free_slot,
+    place,
+    strongest_non_boss,
+)
 
 
 def test_slot_order_is_board_one_yellow_to_black_then_board_two_orange_to_brown():

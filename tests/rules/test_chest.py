@@ -343,7 +343,7 @@ def test_unknown_positions_are_asked_for_and_recorded_positions_used():
 
 def test_a_full_deck_is_legal_and_an_eleventh_card_is_refused():
     names = [f"Card {i}" for i in range(10)]
-    facts = {n: {"position": p} for n, p in zip(names, commander.positions())}
+    facts = {n: {"position": p} for n, p in zip(names, commander.positions(), strict=False)}
     s = story(commander_cards=names, facts=facts)
     d = commander.deck(s)
     assert d.status == "legal" and d.text() == "legal: 10 cards, one for each Rune position"
@@ -372,7 +372,7 @@ def test_findings_name_the_entry_that_breaks_the_rule_and_the_fix():
     assert [(p.index, p.remedy) for p in d.problems] == [
         (2, 'remove one of them: drunagor commander remove "Haste"')]
     names = [f"Card {i}" for i in range(12)]
-    facts = {n: {"position": p} for n, p in zip(names, commander.positions())}
+    facts = {n: {"position": p} for n, p in zip(names, commander.positions(), strict=False)}
     d = commander.deck(story(commander_cards=names, facts=facts))
     assert [(p.index, p.remedy) for p in d.problems] == [
         (10, "take 2 cards out with drunagor commander remove CARD")]

@@ -10,9 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from drunagor_log.errors import Refused
+from drunagor_log.model.adventure import Monster, Pile, RaidCard
 from drunagor_log.rules.adventure import changed_fields, new_adventure
-from drunagor_log.model.adventure import RaidCard
-from drunagor_log.model.adventure import Monster, Pile
 from drunagor_log.rules.losing import (
     BAPTISM_OF_FIRE,
     HERO_UNDONE,

@@ -8,9 +8,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from drunagor_log.errors import StateError
+from drunagor_log.model.adventure import AdventureState, Monster, Pile, RaidCard
 from drunagor_log.rules.adventure import add_monster, add_pile, record_rank, with_log
-from drunagor_log.model.adventure import AdventureState, RaidCard
-from drunagor_log.model.adventure import Monster, Pile
 from drunagor_log.store import line_of
 from drunagor_log.store.adventure import dumps, state_from
 from tests.rules.test_adventure import COLOURS, chapter05, counts

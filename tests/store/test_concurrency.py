@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 from drunagor_log import store
+from drunagor_log.campaign import Campaign
 from drunagor_log.errors import ChangedOnDisk
 from drunagor_log.store import journal
-from drunagor_log.campaign import Campaign
 from tests.conftest import REPO, snapshot
 
 pytestmark = pytest.mark.usefixtures("fast_cli")
@@ -283,7 +283,7 @@ def test_a_command_that_opens_the_campaign_twice_does_not_wait_for_itself(night)
 def test_reads_for_a_write_happen_under_the_lock(night):
     c = Campaign(night, write=True)  # used without `with`: the first read takes the lock
     assert store.CampaignLock.held(night) is None
-    c.story_file
+    c.story_file  # noqa: B018 (the first read, which takes the lock)
     assert store.CampaignLock.held(night) == "exclusive"
     del c  # released when the campaign goes away
     assert store.CampaignLock.held(night) is None

@@ -244,7 +244,7 @@ def state(root: Path) -> dict[str, str]:
             if not p.name.startswith(".")}
 
 
-def after(zygote: "Zygote", tmp: Path, before: dict[str, str], argv: list[str]) -> dict[str, str]:
+def after(zygote: Zygote, tmp: Path, before: dict[str, str], argv: list[str]) -> dict[str, str]:
     """The state `argv` leaves when it runs to completion from `before` (run by the same code as
     the killed command: a child of the same helper process)."""
     scratch = tmp / f"scratch-{time.monotonic_ns()}"

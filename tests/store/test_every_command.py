@@ -135,8 +135,9 @@ LAYOUTS = {"conflict-markers": markers, "adventures-is-a-file": adventures_file,
 @pytest.fixture(scope="module")
 def reading_lines(tmp_path_factory) -> list[list[str]]:
     """The command lines that open the campaign when it is intact (the others are excluded)."""
-    from drunagor_log.cli.app import app
     from typer.testing import CliRunner
+
+    from drunagor_log.cli.app import app
 
     base = tmp_path_factory.mktemp("intact")
     template = base / "template"

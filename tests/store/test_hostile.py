@@ -633,7 +633,7 @@ def test_no_command_changes_a_byte_outside_the_campaign(run, items, commands):
         carried = os.path.lexists(root / store.JOURNAL) and _journal_accepted(root)
         damaged = any((kind == "journal" and not carried) or (kind != "journal" and where != "link")
                       for kind, where, _ in items)
-        for i, ((line, step), code) in enumerate(zip(steps, expected)):
+        for i, ((line, step), code) in enumerate(zip(steps, expected, strict=False)):
             r = run("-C", str(root), *shlex.split(step))  # an exception would escape: never a traceback
             if carried and i == 0 and line not in NO_CAMPAIGN:
                 assert "finished the write of an interrupted drunagor command" in r.stderr, (step, r)

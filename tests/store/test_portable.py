@@ -22,8 +22,8 @@ from pathlib import Path
 import pytest
 
 from drunagor_log import store
-from drunagor_log.store import journal
 from drunagor_log.cli import terminal
+from drunagor_log.store import journal
 from tests.conftest import snapshot
 
 WINDOWSISH = Path(__file__).with_name("windowsish.py")
@@ -269,7 +269,7 @@ def test_piped_output_is_utf8_where_the_system_would_pick_a_code_page(monkeypatc
     terminal.utf8_when_piped(piped)
     piped.write("Łucja joins the party\n")
     piped.flush()
-    assert raw.getvalue() == "Łucja joins the party\n".encode("utf-8")
+    assert raw.getvalue() == "Łucja joins the party\n".encode()
 
 
 def test_an_encoding_the_user_chose_is_kept(monkeypatch):

@@ -7,7 +7,6 @@ import stat
 import subprocess
 import sys
 import tomllib
-from pathlib import Path
 
 import pytest
 import tomlkit
@@ -16,8 +15,8 @@ from hypothesis import strategies as st
 
 from drunagor_log import store
 from drunagor_log.campaign import Campaign
-from drunagor_log.errors import ChangedOnDisk, DataError
-from tests.conftest import EXAMPLE, REPO, snapshot, write
+from drunagor_log.errors import ChangedOnDisk
+from tests.conftest import REPO, write
 
 SHIPPED = sorted(p for p in (REPO / "campaigns").rglob("*.toml"))
 

@@ -11,7 +11,7 @@ too: they write nothing when no adventure is under way); none looks at the files
 
 # No `from __future__ import annotations` here: Typer would then eval (and compile) every annotation of
 # every command at each start; evaluated once at import, the annotations cost a third of that (SPEC 7).
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -20,7 +20,7 @@ from ..common import CommitOpt, JsonOpt, game, open_campaign, output, perform, w
 from ..terminal import term
 
 DryRunOpt = Annotated[bool, typer.Option("--dry-run", help="Resolve and print, write nothing.")]
-SeedOpt = Annotated[Optional[int], typer.Option("--seed", help="Seed of the random draw: replays an earlier draw.")]
+SeedOpt = Annotated[int | None, typer.Option("--seed", help="Seed of the random draw: replays an earlier draw.")]
 
 
 # -------------------------------------------------------------------------------- adventure group
@@ -31,11 +31,11 @@ adventure_app = typer.Typer(name="adventure", no_args_is_help=True,
 
 @adventure_app.command("start")
 def adventure_start(
-    chapter: Annotated[Optional[str], typer.Argument(click_type=game("chapter"),
+    chapter: Annotated[str | None, typer.Argument(click_type=game("chapter"),
             help="Chapter number (default: the next on the Adventure Track).")] = None,
-    heroes: Annotated[Optional[int], typer.Option("--heroes",
+    heroes: Annotated[int | None, typer.Option("--heroes",
             help="Heroes playing, 1 to 5 and at most rules.max_heroes (default: the active heroes).")] = None,
-    models: Annotated[Optional[int], typer.Option("--models",
+    models: Annotated[int | None, typer.Option("--models",
             help="How many models the raid's Scenario Monster has, when the catalog does not know (asked once, "
                  "remembered under [cards]).")] = None,
     commit: CommitOpt = False,
@@ -164,7 +164,7 @@ EVENT_NAMES = ("barricade|swan-hp|endgame|vessel-hp|king-health|desperation-time
 def adventure_event(
     name: Annotated[str, typer.Argument(metavar=EVENT_NAMES, help="The chapter's counter.")],
     count: Annotated[int, typer.Option("--count", help="How many (the damage for king-health).")] = 1,
-    deck: Annotated[Optional[int], typer.Option(
+    deck: Annotated[int | None, typer.Option(
             "--deck", help="How many HP cards the deck holds (swan-hp, vessel-hp: asked once, remembered under "
                            "[cards]).")] = None,
     json: JsonOpt = False,
@@ -202,7 +202,7 @@ pile_app = typer.Typer(name="pile", no_args_is_help=True, help="Piles of Runes o
 
 @pile_app.command("add")
 def pile_add(
-    runes: Annotated[Optional[str], typer.Option("--runes", click_type=game("rune colour"), metavar="COLOURS",
+    runes: Annotated[str | None, typer.Option("--runes", click_type=game("rune colour"), metavar="COLOURS",
             help="The Pile's runes, from the track: red,blue or red=2 (default: Darkness Nodes, one of each "
                  "colour).")] = None,
     commit: CommitOpt = False,
@@ -237,7 +237,7 @@ def pile_remove(
 
 def tiebreak(
     pile: Annotated[str, typer.Argument(help="The Pile's id (as adventure show lists it).")],
-    runes: Annotated[Optional[str], typer.Option("--runes", click_type=game("rune colour"), metavar="COLOURS",
+    runes: Annotated[str | None, typer.Option("--runes", click_type=game("rune colour"), metavar="COLOURS",
             help="The runes the party chooses to return: red,blue or red=2.")] = None,
     commit: CommitOpt = False,
 ) -> None:
@@ -257,9 +257,9 @@ def tiebreak(
 
 
 def draw(
-    count: Annotated[Optional[int], typer.Argument(
+    count: Annotated[int | None, typer.Argument(
             help="How many runes (default 1, or as many as --rune names).")] = None,
-    rune: Annotated[Optional[list[str]], typer.Option("--rune", click_type=game("rune colour"), metavar="COLOUR",
+    rune: Annotated[list[str] | None, typer.Option("--rune", click_type=game("rune colour"), metavar="COLOUR",
             help="A rune drawn at the table (repeat, or red,blue).")] = None,
     seed: SeedOpt = None,
     json: JsonOpt = False,
@@ -288,10 +288,10 @@ def monster_add(
     name: Annotated[str, typer.Argument(click_type=game("monster", records=True),
             help="The monster card's name (quote names with spaces).")],
     count: Annotated[int, typer.Option("--count", help="How many of them.")] = 1,
-    rank: Annotated[Optional[str], typer.Option("--rank",
+    rank: Annotated[str | None, typer.Option("--rank",
             help="Its rank, when the catalog does not know it: Overlord, Commander, Black, Gray, White, Scenario, "
                  "Minion.")] = None,
-    slot: Annotated[Optional[str], typer.Option("--slot",
+    slot: Annotated[str | None, typer.Option("--slot",
             help="Its status-board slot, 1-12 or the base colour (default: the next free one).")] = None,
     boss: Annotated[bool, typer.Option("--boss", help="A boss: it takes no status-board slot.")] = False,
     new: Annotated[bool, typer.Option("--new", help="A monster drunagor does not know, though its name is very like "
@@ -332,25 +332,25 @@ def monster_remove(
 
 
 def raid(
-    rune: Annotated[Optional[str], typer.Option("--rune", click_type=game("rune colour"), metavar="COLOUR",
+    rune: Annotated[str | None, typer.Option("--rune", click_type=game("rune colour"), metavar="COLOUR",
             help="The rune manifested at the table (a physical draw; not with --seed).")] = None,
     seed: SeedOpt = None,
     dry_run: DryRunOpt = False,
     json: JsonOpt = False,
-    face: Annotated[Optional[str], typer.Option("--face",
+    face: Annotated[str | None, typer.Option("--face",
             help="No adventure under way: the card's face, A or B.")] = None,
-    heroes: Annotated[Optional[int], typer.Option("--heroes",
+    heroes: Annotated[int | None, typer.Option("--heroes",
             help="No adventure under way: heroes in the party.")] = None,
-    piles: Annotated[Optional[str], typer.Option("--piles", click_type=game("rune colour"), metavar="COLOURS",
+    piles: Annotated[str | None, typer.Option("--piles", click_type=game("rune colour"), metavar="COLOURS",
             help="No adventure under way: the Piles of Runes on the board, red,blue (two Piles) or red+blue (one), "
                  "or none.")] = None,
-    monsters: Annotated[Optional[int], typer.Option("--monsters",
+    monsters: Annotated[int | None, typer.Option("--monsters",
             help="No adventure under way (then required): monsters on the board, 0 to 12 (status-board tracks "
                  "taken).")] = None,
-    minions: Annotated[Optional[int], typer.Option("--minions",
+    minions: Annotated[int | None, typer.Option("--minions",
             help="No adventure under way: models of the raid's minion on the board, 0 to the lesser of --monsters "
                  "and its models (4 for a Minion); default 0.")] = None,
-    minion: Annotated[Optional[str], typer.Option("--minion", click_type=game("monster"),
+    minion: Annotated[str | None, typer.Option("--minion", click_type=game("monster"),
             help="No adventure under way: the minion the raid summons.")] = None,
     commit: CommitOpt = False,
 ) -> None:
@@ -375,16 +375,16 @@ def raid(
 def battalion(
     monsters: Annotated[list[str], typer.Argument(click_type=game("monster", records=True), metavar="MONSTER...",
             help="The monsters of the battalion, in summoning order (repeat a name for each model).")],
-    near: Annotated[Optional[str], typer.Option("--near", metavar="REF",
+    near: Annotated[str | None, typer.Option("--near", metavar="REF",
             help="The reference point: a Pile id, a Spawning or Special Event token...")] = None,
     siege: Annotated[bool, typer.Option("--siege",
             help="Siege of Everedge: a monster that cannot spawn activates the first of its kind (RB L1237; on in "
                  "chapter 07).")] = False,
     dry_run: DryRunOpt = False,
     json: JsonOpt = False,
-    rank: Annotated[Optional[list[str]], typer.Option("--rank", metavar="NAME=RANK",
+    rank: Annotated[list[str] | None, typer.Option("--rank", metavar="NAME=RANK",
             help="Rank of a monster the catalog does not know (repeat).")] = None,
-    on_board: Annotated[Optional[int], typer.Option("--monsters",
+    on_board: Annotated[int | None, typer.Option("--monsters",
             help="No adventure under way (then required): monsters on the board, 0 to 12 (status-board tracks "
                  "taken).")] = None,
     new: Annotated[bool, typer.Option("--new",
@@ -430,10 +430,10 @@ def cube(
     hero: Annotated[str, typer.Argument(click_type=game("hero"), help="The hero (a unique prefix is enough).")],
     kind: Annotated[str, typer.Argument(metavar="trauma|curse", help="Trauma Cubes or Curse Cubes.")],
     delta: Annotated[str, typer.Argument(metavar="DELTA", help="Cubes added (+1, 2) or removed (-1).")],
-    capacity: Annotated[Optional[int], typer.Option(
+    capacity: Annotated[int | None, typer.Option(
             "--capacity", help="How many Curse Cubes the hero's board holds (asked once, remembered under "
                                "[cards]).")] = None,
-    trauma_limit_bonus: Annotated[Optional[int], typer.Option(
+    trauma_limit_bonus: Annotated[int | None, typer.Option(
             "--trauma-limit-bonus", help="Trauma Cubes the hero's Skills add to rules.trauma_limit (RB L1030; "
                                          "remembered under [cards]).")] = None,
     json: JsonOpt = False,
@@ -455,7 +455,7 @@ def cube(
 
 def recall(
     hero: Annotated[str, typer.Argument(click_type=game("hero"), help="The hero who takes the Recall Action.")],
-    capacity: Annotated[Optional[int], typer.Option(
+    capacity: Annotated[int | None, typer.Option(
             "--capacity", help="How many Curse Cubes the hero's board holds (asked once, remembered under "
                                "[cards]).")] = None,
     json: JsonOpt = False,

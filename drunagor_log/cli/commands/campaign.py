@@ -2,7 +2,7 @@
 
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -15,7 +15,7 @@ from ..terminal import term
 
 def new(
     name: Annotated[str, typer.Argument(help="Name of the new campaign (its folder is named after it).")],
-    party: Annotated[Optional[str], typer.Option(help="Party name (default: NAME).")] = None,
+    party: Annotated[str | None, typer.Option(help="Party name (default: NAME).")] = None,
     dir: Annotated[Path, typer.Option("--dir", help="Where campaigns live.")] = Path("campaigns"),
     max_heroes: Annotated[int, typer.Option(help="4, or 5 with extra-hero content (RB L941-943).")] = 4,
     trauma_limit: Annotated[int, typer.Option(

@@ -2,12 +2,12 @@
 `card show`, `card set` and `card forget`. Each command calls one operation of `drunagor_log.ops.cards`."""
 
 
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
 from ...ops import cards as cards_ops
-from ..common import game, CommitOpt, JsonOpt, open_campaign, perform, warn_all
+from ..common import CommitOpt, JsonOpt, game, open_campaign, perform, warn_all
 from ..terminal import term
 
 card_app = typer.Typer(help="Facts about cards recorded under [cards]: type, rarity, Epic, Rune position, kind.",
@@ -32,7 +32,7 @@ def _cell(value) -> str:
 
 @card_app.command("show")
 def card_show(
-    name: Annotated[Optional[str], typer.Argument(click_type=game("card"),
+    name: Annotated[str | None, typer.Argument(click_type=game("card"),
         metavar="[NAME]", help="One card (default: every card recorded).")] = None,
     json: JsonOpt = False,
 ) -> None:
@@ -61,15 +61,15 @@ def card_show(
 @card_app.command("set")
 def card_set(
     name: SetCardArg,
-    type_: Annotated[Optional[str], typer.Option(
+    type_: Annotated[str | None, typer.Option(
         "--type", metavar="potion|scroll|other",
         help="A chest card's type (other: neither a Potion nor a Scroll).")] = None,
-    rarity: Annotated[Optional[str], typer.Option("--rarity", metavar="common|uncommon|rare",
+    rarity: Annotated[str | None, typer.Option("--rarity", metavar="common|uncommon|rare",
                                                   help="A Potion's or Scroll's rarity.")] = None,
-    epic: Annotated[Optional[bool], typer.Option("--epic/--not-epic", help="Whether an item is an Epic Item.")] = None,
-    position: Annotated[Optional[str], typer.Option("--position", metavar="COLOUR-top|bottom",
+    epic: Annotated[bool | None, typer.Option("--epic/--not-epic", help="Whether an item is an Epic Item.")] = None,
+    position: Annotated[str | None, typer.Option("--position", metavar="COLOUR-top|bottom",
                                                     help="A Commander Attack card's Rune position.")] = None,
-    kind: Annotated[Optional[str], typer.Option(
+    kind: Annotated[str | None, typer.Option(
         "--kind", metavar="KIND", help="An item's kind: starting, spoils, adventure, epic, consumable.")] = None,
     new: Annotated[bool, typer.Option("--new", help="A card drunagor does not know, though it looks like one it "
                                                     "knows: record it as typed.")] = False,
@@ -90,7 +90,7 @@ def card_set(
 @card_app.command("forget")
 def card_forget(
     name: RecordedCardArg,
-    fact: Annotated[Optional[list[str]], typer.Option("--fact", metavar="FACT",
+    fact: Annotated[list[str] | None, typer.Option("--fact", metavar="FACT",
                                                       help="Forget only this fact (repeatable): type, rarity, epic, "
                                                            "position, kind.")] = None,
     commit: CommitOpt = False,

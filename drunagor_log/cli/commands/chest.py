@@ -5,12 +5,12 @@ Each command parses its options, calls one operation of `drunagor_log.ops.chest`
 """
 
 
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
 from ...ops import chest as chest_ops
-from ..common import game, CommitOpt, JsonOpt, open_campaign, perform, warn_all
+from ..common import CommitOpt, JsonOpt, game, open_campaign, perform, warn_all
 from ..terminal import term
 
 chest_app = typer.Typer(help="The Chest deck: the Epic Rare pair and 9 Potions + 9 Scrolls (RB L345-371).",
@@ -19,14 +19,14 @@ commander_app = typer.Typer(help="The 10-card Commander Attack deck, one card pe
                             no_args_is_help=True)
 spoils_app = typer.Typer(help="Improve Spoils Equipment one quality step (RB L409-435).", no_args_is_help=True)
 
-TypeOpt = Annotated[Optional[str], typer.Option(
+TypeOpt = Annotated[str | None, typer.Option(
     "--type", metavar="potion|scroll", help="The card's type, when drunagor does not know it (remembered).")]
-RarityOpt = Annotated[Optional[str], typer.Option(
+RarityOpt = Annotated[str | None, typer.Option(
     "--rarity", metavar="common|uncommon|rare",
     help="The card's rarity, when drunagor does not know it (remembered).")]
 NewOpt = Annotated[bool, typer.Option(
     "--new", help="The card is one drunagor does not know (nor looks like one it knows): record it as typed.")]
-PositionOpt = Annotated[Optional[str], typer.Option(
+PositionOpt = Annotated[str | None, typer.Option(
     "--position", metavar="COLOUR-top|bottom",
     help="The card's Rune position, when drunagor does not know it (remembered).")]
 
@@ -247,7 +247,7 @@ def commander_swap(
             metavar="OUT", help="The card leaving the deck.")],
     into: Annotated[str, typer.Argument(click_type=game("Commander card", records=True),
             metavar="IN", help="The card joining it.")],
-    position: Annotated[Optional[str], typer.Option(
+    position: Annotated[str | None, typer.Option(
         "--position", metavar="COLOUR-top|bottom",
         help="IN's Rune position, when drunagor does not know it (remembered).")] = None,
     new: NewOpt = False,
@@ -281,11 +281,11 @@ def commander_remove(
 def spoils_upgrade(
     hero: Annotated[str, typer.Argument(click_type=game("hero"), help="The hero improving a Spoils card.")],
     item: Annotated[str, typer.Argument(click_type=game("Spoils card held"), help="The Spoils card to improve.")],
-    discard: Annotated[Optional[str], typer.Option("--discard", click_type=game("held card"), metavar="OTHER",
+    discard: Annotated[str | None, typer.Option("--discard", click_type=game("held card"), metavar="OTHER",
                                                    help="The other card disposed of, from the hero's bag.")] = None,
-    to: Annotated[Optional[str], typer.Option("--to", metavar="improved|ultimate",
+    to: Annotated[str | None, typer.Option("--to", metavar="improved|ultimate",
                                               help="The quality expected (checked: one step only).")] = None,
-    epic: Annotated[Optional[bool], typer.Option(
+    epic: Annotated[bool | None, typer.Option(
         "--epic/--not-epic", help="Whether OTHER is an Epic Item, when drunagor does not know (remembered).")] = None,
     reward: Annotated[bool, typer.Option(
         "--reward", help="The Spoils upgrade owed as a reward (RB L1015-1016): nothing is disposed of.")] = False,

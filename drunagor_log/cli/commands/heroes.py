@@ -6,7 +6,7 @@ checked and the files edited) and prints what it returns.
 
 # No `from __future__ import annotations` here: Typer would eval every string annotation of every
 # command at each start.
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -47,10 +47,10 @@ def add(
         help="The hero: Andreas, Catharina, Nyx, Vacrem, or one from another product.")],
     role: Annotated[str, typer.Option("--role", click_type=game("Dungeon Role"),
             help="Dungeon Role: Defender, Leader, Controller, Support or Striker.")],
-    cls: Annotated[Optional[str], typer.Option("--class", click_type=game("class"),
+    cls: Annotated[str | None, typer.Option("--class", click_type=game("class"),
             help="Class; for an Awakenings hero only its special class (Hero Pack #1).")] = None,
-    player: Annotated[Optional[str], typer.Option("--player", help="Who plays the hero.")] = None,
-    gear: Annotated[Optional[list[str]], typer.Option(
+    player: Annotated[str | None, typer.Option("--player", help="Who plays the hero.")] = None,
+    gear: Annotated[list[str] | None, typer.Option(
         "--gear", click_type=game("Starting Gear card", records=True),
         help="A piece of Starting Gear (twice: a hero starts with 2).")] = None,
     new: NewOpt = False,
@@ -154,7 +154,7 @@ def relearn(
     old: Annotated[str, typer.Argument(click_type=game("learned skill or ability"),
             help="The skill or Class Ability to give up.")],
     new: Annotated[str, typer.Argument(help="The one chosen instead.")],
-    tree: Annotated[Optional[str], typer.Option("--tree", click_type=game("skill tree"),
+    tree: Annotated[str | None, typer.Option("--tree", click_type=game("skill tree"),
             help="For a skill: the new skill's tree (default: the old one's).")] = None,
     commit: CommitOpt = False,
 ) -> None:
@@ -172,11 +172,11 @@ def gain(
     name: Annotated[str, typer.Argument(click_type=game("hero"), help="The hero.")],
     item: Annotated[str, typer.Argument(click_type=game("card", records=True),
             help="The card: Spoils, Adventure Item, Potion, Scroll, Starting Gear...")],
-    kind: Annotated[Optional[str], typer.Option(
+    kind: Annotated[str | None, typer.Option(
         "--kind",
         help="starting, spoils, adventure, epic or consumable (needed once for a card the catalog does not "
              "know).")] = None,
-    quality: Annotated[Optional[str], typer.Option(
+    quality: Annotated[str | None, typer.Option(
         "--quality", help="For Spoils: standard (default), improved, ultimate.")] = None,
     bag: Annotated[bool, typer.Option("--bag", help="Put it in the bag instead of equipping it.")] = False,
     new: NewOpt = False,
@@ -257,7 +257,7 @@ def unequip(
 @hero_app.command("aura")
 def aura(
     name: Annotated[str, typer.Argument(click_type=game("hero"), help="The hero.")],
-    aura_: Annotated[Optional[str], typer.Argument(click_type=game("Aura", records=True),
+    aura_: Annotated[str | None, typer.Argument(click_type=game("Aura", records=True),
         metavar="[AURA]",
         help="The Aura; it replaces the one the hero has.")] = None,
     clear: Annotated[bool, typer.Option("--clear", help="The hero loses their Aura.")] = False,
@@ -342,10 +342,10 @@ def forget(
 @hero_app.command("set")
 def set_(
     name: Annotated[str, typer.Argument(click_type=game("hero"), help="The hero.")],
-    player: Annotated[Optional[str], typer.Option("--player", help="Who plays the hero (\"\" for nobody).")] = None,
-    role: Annotated[Optional[str], typer.Option("--role", click_type=game("Dungeon Role"),
+    player: Annotated[str | None, typer.Option("--player", help="Who plays the hero (\"\" for nobody).")] = None,
+    role: Annotated[str | None, typer.Option("--role", click_type=game("Dungeon Role"),
             help="Dungeon Role: one no other hero of the party has.")] = None,
-    cls: Annotated[Optional[str], typer.Option("--class", click_type=game("class"),
+    cls: Annotated[str | None, typer.Option("--class", click_type=game("class"),
             help="Class; for an Awakenings hero its class or special class.")] = None,
     commit: CommitOpt = False,
 ) -> None:
@@ -362,8 +362,8 @@ def set_(
 @hero_app.command("return")
 def return_(
     name: Annotated[str, typer.Argument(click_type=game("hero who left"), help="A hero who left the party.")],
-    player: Annotated[Optional[str], typer.Option("--player", help="Who plays the hero now.")] = None,
-    role: Annotated[Optional[str], typer.Option("--role", click_type=game("Dungeon Role"),
+    player: Annotated[str | None, typer.Option("--player", help="Who plays the hero now.")] = None,
+    role: Annotated[str | None, typer.Option("--role", click_type=game("Dungeon Role"),
             help="Another Dungeon Role, if theirs is taken.")] = None,
     commit: CommitOpt = False,
 ) -> None:
@@ -383,7 +383,7 @@ def return_(
 
 
 def recruit(
-    chapter: Annotated[Optional[str], typer.Option("--chapter", click_type=game("chapter"),
+    chapter: Annotated[str | None, typer.Option("--chapter", click_type=game("chapter"),
             help="The chapter the new hero joins before (default: the next one).")] = None,
     json: JsonOpt = False,
 ) -> None:

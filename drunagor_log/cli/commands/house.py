@@ -2,7 +2,7 @@
 L1018-1032). Each command calls one operation of `drunagor_log.ops.house`."""
 
 
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -32,14 +32,14 @@ def rules_show(json: JsonOpt = False) -> None:
 
 @rules_app.command("set")
 def rules_set(
-    difficulty: Annotated[Optional[str], typer.Option(
+    difficulty: Annotated[str | None, typer.Option(
         "--difficulty", metavar="easy|normal|hard",
         help="Trauma Cubes a hero holds: easy 2 (Taking It Easy), normal 1, hard 0 (RB L1018-1032).")] = None,
-    trauma_limit: Annotated[Optional[int], typer.Option(
+    trauma_limit: Annotated[int | None, typer.Option(
         "--trauma-limit", metavar="N", help="Trauma Cubes a hero holds before the next defeats them, 0 to 9.")] = None,
-    max_heroes: Annotated[Optional[int], typer.Option(
+    max_heroes: Annotated[int | None, typer.Option(
         "--max-heroes", metavar="4|5", help="4, or 5 with extra-hero content (RB L941-943).")] = None,
-    rune_bag: Annotated[Optional[str], typer.Option(
+    rune_bag: Annotated[str | None, typer.Option(
         "--rune-bag", metavar="red=N,...", help="The runes of each colour in your bag (colours not named are "
                                                 "kept).")] = None,
     commit: CommitOpt = False,

@@ -4,7 +4,7 @@ design/app-token.md). The work is in interop/transfer.py; these parse, call it a
 # No `from __future__ import annotations` here: Typer would eval every string annotation.
 import re
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -15,7 +15,7 @@ from ..terminal import term
 MAX_FILE = 1024 * 1024  # a token file bigger than this is not a token (the token module says why)
 
 
-def _pairs(values: Optional[list[str]], flag: str) -> dict[str, str]:
+def _pairs(values: list[str] | None, flag: str) -> dict[str, str]:
     out = {}
     for v in values or []:
         hero, sep, value = v.partition("=")
@@ -110,21 +110,21 @@ def _read_file(name: str) -> bytes | None:
 TokenArg = Annotated[str, typer.Argument(metavar="TOKEN|FILE|-",
                                          help="The token, a file holding it, or - for standard input.")]
 DirOpt = Annotated[Path, typer.Option("--dir", help="Where campaigns live.")]
-NameOpt = Annotated[Optional[str], typer.Option(
+NameOpt = Annotated[str | None, typer.Option(
     "--name", metavar="SLUG", help="The new campaign's folder name (default: the party's name).")]
 DropOpt = Annotated[bool, typer.Option(
     "--drop-unknown", help="Import without the IDs that are not in the Awakenings lists.")]
-RoleOpt = Annotated[Optional[list[str]], typer.Option(
+RoleOpt = Annotated[list[str] | None, typer.Option(
     "--role", metavar="HERO=ROLE", help="A hero's Dungeon Role (the apps do not record them); once per hero.")]
-PlayerOpt = Annotated[Optional[list[str]], typer.Option("--player", metavar="HERO=TEXT", help="Who plays a hero.")]
-ClassOpt = Annotated[Optional[list[str]], typer.Option(
+PlayerOpt = Annotated[list[str] | None, typer.Option("--player", metavar="HERO=TEXT", help="Who plays a hero.")]
+ClassOpt = Annotated[list[str] | None, typer.Option(
     "--class", metavar="HERO=CLASS", help="The class of a hero of another product.")]
-LeaderOpt = Annotated[Optional[str], typer.Option("--leader", metavar="HERO", help="The Party Leader.")]
-CompletedOpt = Annotated[Optional[list[str]], typer.Option(
+LeaderOpt = Annotated[str | None, typer.Option("--leader", metavar="HERO", help="The Party Leader.")]
+CompletedOpt = Annotated[list[str] | None, typer.Option(
     "--completed", metavar="CH", help="Chapters completed (04, or a range 01-04): the token has no Adventure Track.")]
-SkippedOpt = Annotated[Optional[list[str]], typer.Option(
+SkippedOpt = Annotated[list[str] | None, typer.Option(
     "--skipped", metavar="CH", help="Chapters skipped (RB L1084: no rewards).")]
-JoinedOpt = Annotated[Optional[list[str]], typer.Option(
+JoinedOpt = Annotated[list[str] | None, typer.Option(
     "--joined", metavar="HERO=NN", help="The chapter before which a hero joined (default 01): a recruit's "
                                         "rewards owed are counted from it.")]
 

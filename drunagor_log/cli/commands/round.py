@@ -2,7 +2,7 @@
 end of the Initiative Track and its end-of-round rules, step by step (ops/round.py)."""
 
 # No `from __future__ import annotations` here (see cli/commands/adventure.py: Typer evals them).
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -16,10 +16,10 @@ round_app = typer.Typer(name="round", no_args_is_help=True,
 
 @round_app.command("end")
 def round_end(
-    rune: Annotated[Optional[list[str]], typer.Option("--rune", click_type=game("rune colour"), metavar="COLOUR",
+    rune: Annotated[list[str] | None, typer.Option("--rune", click_type=game("rune colour"), metavar="COLOUR",
             help="A rune drawn at the table (repeat, or red,blue; not with --seed).")] = None,
     seed: SeedOpt = None,
-    draws: Annotated[Optional[int], typer.Option("--draws",
+    draws: Annotated[int | None, typer.Option("--draws",
             help="How many runes the face up of the Rune card draws (printed on the card: asked once per face, "
                  "remembered under [cards]).")] = None,
     dry_run: DryRunOpt = False,

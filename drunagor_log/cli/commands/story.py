@@ -6,12 +6,12 @@ Each command parses its options, calls one operation of `drunagor_log.ops.story`
 """
 
 
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
 from ...ops import story as story_ops
-from ..common import game, CommitOpt, ForceOpt, JsonOpt, open_campaign, perform, warn_all
+from ..common import CommitOpt, ForceOpt, JsonOpt, game, open_campaign, perform, warn_all
 from ..terminal import term
 
 # ----------------------------------------------------------------------------------- party, leader
@@ -210,9 +210,9 @@ def chapter_fail(n: ChapterArg, force: ForceOpt = False, commit: CommitOpt = Fal
 
 @chapter_app.command("show")
 def chapter_show(
-    n: Annotated[Optional[str], typer.Argument(click_type=game("chapter"),
+    n: Annotated[str | None, typer.Argument(click_type=game("chapter"),
             metavar="[N]", help="Chapter number (default: the next one).")] = None,
-    heroes: Annotated[Optional[int], typer.Option(
+    heroes: Annotated[int | None, typer.Option(
         "--heroes", metavar="K", help="Number of heroes (default: the party's active heroes).")] = None,
     json: JsonOpt = False,
 ) -> None:
