@@ -214,25 +214,31 @@ def chapter_event(c: Campaign, name: str, *, deck: int | None = None, count: int
                   data={"event": name, "counters": counters_json(new), "lost": new.lost, "read": None})
 
 
-def _deck_fact(c: Campaign, deck: int | None) -> list[str]:
-    """--deck N: the Pristine Swan HP deck's size, recorded once under [cards] (SPEC "User-recorded facts")."""
-    known = _fact(c, SWAN_DECK, "deck_size")
+def deck_on_record(c: Campaign, card: str, whose: str, deck: int | None, *, question: str,
+                   event: str) -> list[str]:
+    """--deck N: the size of an HP deck the book does not give (`card` under [cards], e.g. the Pristine
+    Swan's), recorded once (SPEC "User-recorded facts"); `question` asks for it while it is unknown."""
+    known = _fact(c, card, "deck_size")
     if deck is None:
         if known is None:
-            raise UsageError("how many HP cards does the Pristine Swan's deck hold? The rulebook does not say, and "
-                             "drawing the last one fails the adventure (RB L1177)",
-                             remedy="count them and give --deck N once; drunagor remembers it under [cards] in "
-                                    "story.toml (drunagor adventure event swan-hp --deck N)")
+            raise UsageError(question, remedy="count them and give --deck N once; drunagor remembers it under "
+                                              f"[cards] in story.toml (drunagor adventure event {event} --deck N)")
         return []
     if deck < 1:
         raise UsageError(f"--deck must be at least 1, not {deck}")
     if known is not None and known != deck:
-        raise UsageError(f"the Pristine Swan's HP deck holds {known} cards on record", file=c.story_file.shown,
+        raise UsageError(f"{whose} HP deck holds {known} cards on record", file=c.story_file.shown,
                          remedy="leave out --deck, or correct [cards] in story.toml")
     if known is None:
-        set_card_facts(c.story_file.edit(), SWAN_DECK, {"deck_size": deck})
-        return [f"the Pristine Swan's HP deck of {deck} cards recorded under [cards]"]
+        set_card_facts(c.story_file.edit(), card, {"deck_size": deck})
+        return [f"{whose} HP deck of {plural(deck, 'card')} recorded under [cards]"]
     return []
+
+
+def _deck_fact(c: Campaign, deck: int | None) -> list[str]:
+    return deck_on_record(c, SWAN_DECK, "the Pristine Swan's", deck, event="swan-hp",
+                          question="how many HP cards does the Pristine Swan's deck hold? The rulebook does not "
+                                   "say, and drawing the last one fails the adventure (RB L1177)")
 
 
 def refuse_if_lost(c: Campaign, state: AdventureState) -> None:

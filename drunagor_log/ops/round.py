@@ -25,8 +25,8 @@ from ..rules.round import LEADER_CHOOSES, due_runes, end_round, next_round_text,
 from ..store.edit import set_card_facts
 from . import Change, Line
 from .board import new_seed
-from .losing import chapter_event, table_state
-from .words import colours, plural
+from .losing import chapter_event, deck_on_record, table_state
+from .words import colours
 
 if TYPE_CHECKING:
     from ..campaign import Campaign
@@ -241,20 +241,6 @@ def event(c: Campaign, name: str, *, count: int = 1, deck: int | None = None) ->
 
 def _vessel_deck(c: Campaign, deck: int | None) -> list[str]:
     """--deck N: the Corrupted Vessel's HP deck, recorded once under [cards] (the book gives no size)."""
-    known = _fact(c, VESSEL_DECK, "deck_size")
-    if deck is None:
-        if known is None:
-            raise UsageError("how many HP cards does the Corrupted Vessel's deck hold? The book does not say, and "
-                             "drawing the last one ends the adventure (RB L1179)",
-                             remedy="count them and give --deck N once; drunagor remembers it under [cards] in "
-                                    "story.toml (drunagor adventure event vessel-hp --deck N)")
-        return []
-    if deck < 1:
-        raise UsageError(f"--deck must be at least 1, not {deck}")
-    if known is not None and known != deck:
-        raise UsageError(f"the Corrupted Vessel's HP deck holds {known} cards on record", file=c.story_file.shown,
-                         remedy="leave out --deck, or correct [cards] in story.toml")
-    if known is None:
-        set_card_facts(c.story_file.edit(), VESSEL_DECK, {"deck_size": deck})
-        return [f"the Corrupted Vessel's HP deck of {plural(deck, 'card')} recorded under [cards]"]
-    return []
+    return deck_on_record(c, VESSEL_DECK, "the Corrupted Vessel's", deck, event="vessel-hp",
+                          question="how many HP cards does the Corrupted Vessel's deck hold? The book does not say, "
+                                   "and drawing the last one ends the adventure (RB L1179)")
