@@ -109,17 +109,6 @@ def undo(c: Campaign, steps: int = 1, *, dry_run: bool = False) -> Change:
     return Change(summary=summary, data={"undone": taken, "dry_run": False})
 
 
-def chest_may_change(c: Campaign) -> str | None:
-    """None when the Chest deck may be changed now, in a Camp phase between adventures (RB L361); else
-    why not (an adventure is under way), for `camp` and the chest commands to say."""
-    f = c.adventure_file
-    if f is None:
-        return None
-    return (f"the adventure of chapter {f.data.get('chapter')} is under way, and the deck changes only during a "
-            "Camp phase, between adventures (RB L361); end the adventure first (drunagor adventure end "
-            "--won|--lost)")
-
-
 # -------------------------------------------------------------------------------- start and end
 
 

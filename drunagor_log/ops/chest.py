@@ -217,6 +217,17 @@ def _plan_swap(c: Campaign, out: str, into: str, copies: int, type_: str | None,
     return _SwapPlan(plan, name_in, back, new_facts, summary, report)
 
 
+def chest_may_change(c: Campaign) -> str | None:
+    """None when the Chest deck may be changed now, in a Camp phase between adventures (RB L361); else
+    why not (an adventure is under way), for `camp` and the chest commands to say."""
+    f = c.adventure_file
+    if f is None:
+        return None
+    return (f"the adventure of chapter {f.data.get('chapter')} is under way, and the deck changes only during a "
+            "Camp phase, between adventures (RB L361); end the adventure first (drunagor adventure end "
+            "--won|--lost)")
+
+
 def preview_swap(c: Campaign, out: str, into: str, copies: int = 1, type_: str | None = None,
                  rarity: str | None = None, new: bool = False) -> Change:
     """What `swap` would do, writing nothing: `summary` names the cards, `data` is the `--json` report

@@ -28,7 +28,7 @@ from ..store import edit
 from ..store.tomltext import basic_string
 from ..values import replace
 from . import Change
-from .adventure import chest_may_change
+from .chest import chest_may_change
 
 if TYPE_CHECKING:
     from ..campaign import Campaign
