@@ -32,3 +32,44 @@ def test_a_damaged_cache_is_made_again(tmp_path):
     with open(os.path.join(diskcache.folder(), entry), "wb") as f:
         f.write(b"\x00garbage")
     assert diskcache.parsed(str(src), lambda p: 2) == 2
+
+
+def test_remembered_is_keyed_on_the_bytes_not_on_size_or_time(tmp_path):
+    calls = []
+
+    def make(value):
+        def made():
+            calls.append(value)
+            return {"party": value}
+        return made
+
+    key = str(tmp_path / "story.toml")
+    assert diskcache.remembered(key, b'party = "Dusk"\n', make("Dusk")) == {"party": "Dusk"}
+    assert diskcache.remembered(key, b'party = "Dusk"\n', make("never")) == {"party": "Dusk"}
+    # the same size, another text: a hand edit that kept the length (and, for all the cache knows, the time)
+    assert diskcache.remembered(key, b'party = "Dawn"\n', make("Dawn")) == {"party": "Dawn"}
+    assert calls == ["Dusk", "Dawn"]
+    assert len([p for p in os.listdir(diskcache.folder()) if p.startswith("file-")]) == 1  # one entry a path
+
+
+def test_remembered_gives_a_fresh_value_each_time(tmp_path):
+    key = str(tmp_path / "story.toml")
+    diskcache.remembered(key, b"x", lambda: {"followers": ["Vorn"]})
+    first = diskcache.remembered(key, b"x", lambda: {})
+    first["followers"].append("Gil")  # a caller that changes what it was given changes nothing kept
+    assert diskcache.remembered(key, b"x", lambda: {}) == {"followers": ["Vorn"]}
+
+
+def test_a_value_marshal_cannot_write_is_made_each_time(tmp_path):
+    import datetime
+
+    calls = []
+
+    def made():
+        calls.append(1)
+        return {"day": datetime.date(2026, 12, 1)}  # a TOML date: marshal has no such type
+
+    key = str(tmp_path / "story.toml")
+    assert diskcache.remembered(key, b"day = 2026-12-01", made) == {"day": datetime.date(2026, 12, 1)}
+    assert diskcache.remembered(key, b"day = 2026-12-01", made) == {"day": datetime.date(2026, 12, 1)}
+    assert len(calls) == 2

@@ -15,12 +15,13 @@ A fact the sources do not give (most card rarities, most commander card position
 Items are Epic, model counts of non-minion monsters, each hero's Starting Gear) is absent: a lookup
 returns None or a dict without that key. The player records such facts (SPEC 5).
 
-Values are plain: frozen dataclasses (Hero, CoreHero, Chapter, Raid, RaidSummon, Boss, Rewards),
+Values are plain: frozen records (Hero, CoreHero, Chapter, Raid, RaidSummon, Boss, Rewards),
 tuples of names, or fresh dicts the caller may keep. Name lookups are case-insensitive and tolerate
 curly apostrophes and extra spaces; unknown names give None.
 
-Importing this module reads no file and imports only the standard library (tomllib, functools,
-dataclasses, types, typing, os): each data file is parsed on first use and cached. The constants
+Importing this module reads no file and imports only the standard library (functools, types,
+typing, os; tomllib only when a data file is parsed, not read from the disk cache): each data file
+is parsed on first use and cached. The constants
 below (ROLES, RANKS, ...) are loaded the same way, on first access (module ``__getattr__``).
 """
 
@@ -28,7 +29,6 @@ from __future__ import annotations
 
 import functools
 import os
-import tomllib
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
@@ -65,6 +65,8 @@ def _load(name: str) -> dict[str, Any]:
 
 
 def _parse(path: str) -> dict[str, Any]:
+    import tomllib  # only on a miss of the disk cache
+
     with open(path, "rb") as f:
         return tomllib.load(f)
 

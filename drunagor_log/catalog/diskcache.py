@@ -1,5 +1,6 @@
 """A small cache outside the campaign (XDG_CACHE_HOME, else ~/.cache/drunagor) for work that only
-depends on files that rarely change: the parsed catalog, the archived adventures `check` has read.
+depends on files that rarely change: the parsed catalog, the parsed campaign files, the archived
+adventures `check` has read.
 
 Entries are stamped with what they were made from (size and modification time of the source file,
 drunagor's and Python's versions; for a campaign file, which may come from anyone, a hash of its
@@ -71,5 +72,19 @@ def parsed(source: str, parse: Callable[[str], Any]) -> Any:
     if isinstance(hit, tuple) and len(hit) == 2 and hit[0] == stamp and stamp[0] is not None:
         return hit[1]
     value = parse(source)
+    save(name, (stamp, value))
+    return value
+
+
+def remembered(key: str, raw: bytes, make: Callable[[], Any]) -> Any:
+    """make(), remembered across runs while the file `key` (a path) holds the very bytes `raw`: one
+    entry a path, replaced when its bytes change, so the cache grows with the files read, not with
+    their versions. A value marshal cannot write (a TOML date) is simply made each time."""
+    stamp = (bytes_stamp(raw), __version__, sys.version_info[:2])
+    name = "file-" + bytes_stamp(key.encode("utf-8", "surrogateescape"))[1].hex() + ".marshal"
+    hit = load(name)
+    if isinstance(hit, tuple) and len(hit) == 2 and hit[0] == stamp:
+        return hit[1]
+    value = make()
     save(name, (stamp, value))
     return value

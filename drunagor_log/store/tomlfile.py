@@ -5,7 +5,6 @@ document once a command edits it (parsed a second time only then: tomlkit is slo
 from __future__ import annotations
 
 import contextlib
-import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,7 +13,7 @@ from ..errors import DataError, DrunagorError, located
 from . import schema as schemas
 from .lines import line_of
 from .paths import display
-from .read import parse, read_bytes
+from .read import parse, read_bytes, written
 from .schema import check_schema, newer_refusal
 
 
@@ -36,7 +35,7 @@ class TomlFile:
             self.data = data if data is not None else {}
             return
         self.raw = raw
-        self.data = parse(raw, path)
+        self.data = parse(raw, path, cache=True)
         check_schema(self.data, self, migrating=migrating)
 
     @property
@@ -104,10 +103,9 @@ class TomlFile:
         """The file now holds `data` (after a save): a second save compares with these bytes."""
         self.raw = data
         self._text = None
-        try:
-            self.data = tomllib.loads(data.decode("utf-8"))
-        except (UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
-            pass
+        values = written(data, self.path)
+        if values is not None:
+            self.data = values
 
 
 def load(path: Path, *, migrating: bool = False, root: Path | None = None) -> TomlFile:
