@@ -55,8 +55,12 @@ def run(build_app: Callable[..., Any], command_typed: Callable[[list[str]], str 
             sys.stderr.write(STALE)
         return
     typed = command_typed(req.args)
+    # of a group, only the subcommand typed, as a normal run builds it (all of them while its name is
+    # the word being completed)
+    sub = command_typed(req.args[req.args.index(typed) + 1:]) if typed in commands else None
     try:
-        items = _candidates(build_app(typed if typed in commands else None), req.args, req.incomplete)
+        items = _candidates(build_app(typed, sub) if typed in commands else build_app(), req.args,
+                            req.incomplete)
     except Exception:  # completion never shows an error in the shell
         items = []
     from .completion_shells import answer
