@@ -66,10 +66,18 @@ def legacy_slug(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "x"
 
 
+# Names Windows keeps for devices, whatever the suffix ("nul.toml" is the device too): a folder or
+# Campaign Log so named cannot be checked out there, and a campaign travels through git to every
+# player's system.
+WINDOWS_RESERVED = frozenset({"con", "prn", "aux", "nul", *(f"com{n}" for n in range(10)),
+                              *(f"lpt{n}" for n in range(10))})
+
+
 def check_name(name: str, what: str) -> str:
     """`name` if it can name a hero or a campaign, else a UsageError saying why: not empty, at
     most MAX_NAME characters, no newline or other control character, at least one letter or digit
-    (so that its slug names a file)."""
+    (so that its slug names a file), and not a slug Windows keeps for a device (WINDOWS_RESERVED).
+    The one rule, for a name typed (`new`, `hero add`) and one read from a token (`import`)."""
     bad = next((ch for ch in name if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp")), None)
     if not name.strip():
         raise UsageError(f"a {what}'s name cannot be empty", remedy=f"give the {what} a name")
@@ -83,6 +91,11 @@ def check_name(name: str, what: str) -> str:
     if not slug(name):
         raise UsageError(f"{name!r} cannot name a {what}: it has no letter or digit",
                          remedy="choose a name with letters (its file is named after them)")
+    if slug(name) in WINDOWS_RESERVED:
+        made = f"the folder {slug(name)}" if what == "campaign" else f"the file {slug(name)}.toml"
+        raise UsageError(f"{name!r} cannot name a {what}: it would make {made}, a name Windows keeps for a "
+                         "device (a campaign travels through git to every player's system)",
+                         remedy=f"choose another name for the {what}")
     return name
 
 

@@ -88,3 +88,19 @@ def test_lookup_keeps_its_messages():
 ])
 def test_every_kind_of_name_resolves(kind, typed, name):
     assert resolve_known(typed, kind) == name
+
+
+@pytest.mark.parametrize("name", ["CON", "Nul", "aux", "Prn", "COM1", "lpt9", "Nul."])
+def test_a_name_windows_keeps_for_a_device_names_nothing(name):
+    from drunagor_log.names import check_name
+
+    with pytest.raises(UsageError, match="a name Windows keeps for a device") as caught:
+        check_name(name, "hero")
+    assert caught.value.code == ExitCode.USAGE
+
+
+@pytest.mark.parametrize("name", ["Conan", "Con Artist", "Nullah", "Aux-Knight", "COM10", "Lpt 1"])
+def test_names_that_only_begin_as_a_device_are_names(name):
+    from drunagor_log.names import check_name
+
+    assert check_name(name, "hero") == name

@@ -19,7 +19,7 @@ import unicodedata
 from typing import Any
 
 from ..errors import DataError, RuleError, UsageError
-from ..names import check_name, slug
+from ..names import check_name
 from ..store import MAX_DEPTH, MAX_TEXT, check_limits
 from ..values import record
 
@@ -34,10 +34,6 @@ MODELLED_HERO = ("heroId", "campaignId", "equipment", "stashedCardIds", "skillId
 _B64 = re.compile(r"[A-Za-z0-9+/]*={0,2}")
 _NESTING = re.compile(r'[\[\]{}"\\]')  # what the depth scan looks at: brackets, and what makes strings
 INVISIBLE = ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp")  # what a name may not hold (names.check_name)
-# Names Windows keeps for devices, whatever the suffix: a folder or Campaign Log so named cannot be
-# checked out there, and a campaign travels through git to every player's system.
-WINDOWS_RESERVED = frozenset({"con", "prn", "aux", "nul", *(f"com{n}" for n in range(10)),
-                              *(f"lpt{n}" for n in range(10))})
 SHOWN = 40  # characters of the token's own text quoted in a message
 
 
@@ -254,12 +250,10 @@ def _party(cd: dict[str, Any], source: str) -> str:
 
 
 def _refuse_bad_name(name: str, what: str, where: str, source: str) -> None:
-    """A name from the token checked as `new` and `hero add` check a name typed (length,
-    characters, a letter or digit for its file name), before any folder is made."""
+    """A name from the token checked as `new` and `hero add` check a name typed (names.check_name:
+    length, characters, a letter or digit for its file name, no device name), before any folder is made."""
     try:
         check_name(name, what)
-        if slug(name) in WINDOWS_RESERVED:
-            raise UsageError(f"its file would be {slug(name)}.toml, a name Windows keeps for a device")
     except UsageError as exc:
         reason = exc.message.replace(repr(name), shown(name))
         raise DataError(f"{where} cannot name a {what}: {reason}", file=_file(source), rule="token",

@@ -29,7 +29,7 @@ from ..ops import Change, equipment, heroes, skills, story
 from ..ops import campaign as campaigns
 from ..store import edit
 from . import apps, token
-from .token import SHOWN, WINDOWS_RESERVED, shown
+from .token import SHOWN, shown
 
 APP_TABLE = "app"
 
@@ -191,10 +191,6 @@ def _folder_name(name: str | None, party: str) -> str:
         what = "has no name" if not party.strip() else f"name {shown(party)} cannot name its folder"
         raise UsageError(f"the token's party {what} ({exc.message})",
                          remedy="give the campaign's folder a name with --name SLUG") from None
-    if slug(given) in WINDOWS_RESERVED:
-        flag = "--name" if name is not None else "the party's name"
-        raise UsageError(f"{flag} {shown(given)} would make the folder {slug(given)}, a name Windows keeps "
-                         "for a device", remedy="choose another name with --name SLUG")
     return given
 
 

@@ -104,3 +104,20 @@ def test_a_hero_of_another_product_is_new_by_its_class_but_not_a_near_miss(examp
     assert r.exit_code == 1 and "did you mean 'Nyx'?" in r.stderr
     r = run("hero", "add", "Max", "--role", "Leader", "--class", "Paladin")  # one letter of three is no near miss
     assert r.exit_code == 0, r
+
+
+def test_a_device_name_of_windows_names_no_campaign_and_no_hero(example, run, tmp_path):
+    # one rule for names (names.check_name): `new` and `hero add` refuse what `import` refuses
+    r = run("new", "CON", "--dir", str(tmp_path / "elsewhere"))
+    assert r.exit_code == 2
+    assert r.stderr == ("error: 'CON' cannot name a campaign: it would make the folder con, a name Windows keeps "
+                        "for a device (a campaign travels through git to every player's system); choose another "
+                        "name for the campaign\n")
+    assert not (tmp_path / "elsewhere").exists()
+    before = snapshot(example)
+    r = run("hero", "add", "Nul", "--new", "--class", "Warrior", "--role", "Defender")
+    assert r.exit_code == 2
+    assert r.stderr == ("error: 'Nul' cannot name a hero: it would make the file nul.toml, a name Windows keeps "
+                        "for a device (a campaign travels through git to every player's system); choose another "
+                        "name for the hero\n")
+    assert snapshot(example) == before
