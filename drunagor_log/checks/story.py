@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from .. import catalog
 from ..model import chapter_id
+from ..names import closest
 from ..rules import track
 from . import check, problem
 
@@ -74,29 +75,13 @@ def leader_is_active(c):
                       f"(drunagor leader HERO; active: {active})")
 
 
-def suggest(typed: str, known) -> str | None:
-    """The known name closest to a typo: compared whole and by its first letters, so that "Vorm"
-    suggests "Vorn the Warrior"."""
-    import difflib
-
-    q = typed.casefold()
-    best, score = None, 0.0
-    for name in known:
-        low = name.casefold()
-        s = max(difflib.SequenceMatcher(None, q, low).ratio(),
-                difflib.SequenceMatcher(None, q, low[:len(q)]).ratio() if len(q) >= 3 else 0.0)
-        if s > score:
-            best, score = name, s
-    return best if score >= 0.7 else None
-
-
 @check("unknown-name")
 def unknown_names(c):
     for key, (kind, what, _cmd) in LISTS.items():
         known = catalog.names(kind)
         for name in getattr(c.story, key):
             if catalog.canonical(name, known) is None:
-                hint = suggest(name, known)
+                hint = closest(name, known)  # the one rule for names (names.closest)
                 fix = f"did you mean {hint!r}? " if hint else ""
                 yield problem(c.story_file, (key,), "unknown-name",
                               f"{what} {name!r} is not a name drunagor knows; {fix}fix the spelling, or keep it "
