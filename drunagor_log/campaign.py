@@ -1,13 +1,24 @@
 """A campaign folder: finding it, loading its files lazily, and saving what a command changed.
 
 Reading commands load only what they show (`drunagor raid` never opens the heroes' logs). Every
-command locks the campaign before its first read (store.CampaignLock: exclusive for a writing
-command, from its first read to its last write; shared for a reading one), completes first what
-a killed command had committed (store.roll_forward, announced; never a journal that came with the
-repository), then looks at every campaign file once (Campaign._scan: a file that is not a regular
-one, or a git conflict marker, anywhere stops every command, exit 3). That open is the one place
-that decides a campaign is unreadable, for every command. `save()` writes every change at once,
-after checking that no file it read changed meanwhile (exit 4 otherwise).
+command, reading or writing, opens the campaign under the shared lock (store.CampaignLock) before its
+first read: it completes first what a killed command had committed (store.complete_pending, under
+the exclusive lock for that moment, announced; never a journal that came with the repository), then
+looks at every campaign file once (Campaign._scan: a file that is not a regular one, or a git
+conflict marker, anywhere stops every command, exit 3). That open is the one place that decides a
+campaign is unreadable, for every command.
+
+No command says beforehand whether it will write. One that writes takes the exclusive lock itself,
+at its first write: when `save()` finds something to write (or earlier, at `lock_for_save()`, which
+a front end calls before it prints anything). It lets go of the shared lock, waits for the exclusive
+one (CampaignLock.upgrade), finishes a write that another command was killed in meanwhile, and checks
+that everything it read is still as it read it: the bytes of every file, a file it found absent, the
+lists of heroes/ and adventures/. Another drunagor may have written in that moment; then nothing is
+written and `Stale` is raised, and `writing()` runs the command once more from the start, this time
+with the exclusive lock held from its first read (Campaign(exclusive=True)), so that only a program
+that takes no lock (an editor, git) can still stop it. Just before the rename, `save()` compares
+every file read with the disk once more for those (exit 4). A dry run, or a write that changes no
+byte, never takes the exclusive lock, and readers wait for a writer only while it writes.
 
 A campaign may come from someone else's repository: files are read only as regular files inside
 the folder, never through a symbolic link, and within the store's limits (store.read_bytes).
@@ -19,6 +30,7 @@ import os
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any, TypeVar
 
 from . import store
 from .errors import ChangedOnDisk, DataError, Refused, RuleError, UsageError, located
@@ -157,15 +169,43 @@ def _refuse_planted_journal(root: Path) -> None:
                         rule="journal", remedy=f"delete it: rm -- {_quoted(shown)}")
 
 
+def _listing(root: Path, name: str) -> list[Path]:
+    """The .toml files of the folder `name` (heroes/, adventures/), sorted; hidden files are an
+    editor's (.#andreas.toml, a lock) or ours (temp files), not campaign files."""
+    folder = root / name
+    try:
+        mode = os.lstat(folder).st_mode
+    except FileNotFoundError:
+        return []
+    except OSError as exc:
+        raise DataError(f"cannot read the folder ({exc.strerror or exc})", file=store.display(folder),
+                        rule="file", remedy="check its permissions") from None
+    import stat
+
+    if not stat.S_ISDIR(mode):
+        raise _not_folder(name, store.display(folder), link=stat.S_ISLNK(mode))
+    return sorted(p for p in folder.glob("*.toml") if not p.name.startswith("."))
+
+
 def _quoted(text: str) -> str:
     import shlex
 
     return shlex.quote(text)
 
 
-class Campaign:
-    """One campaign folder. Use as a context manager; `write=True` takes the exclusive lock.
+class Stale(ChangedOnDisk):
+    """A file this command read changed before it could take the exclusive lock to write (another
+    drunagor wrote in between): nothing was written. `writing()` runs the command again; uncaught,
+    it is exit 4 as any change on disk."""
 
+
+class Campaign:
+    """One campaign folder. Use as a context manager: it opens under the shared lock, and takes the
+    exclusive lock itself at its first write (see the module's doc).
+
+    `exclusive=True` holds the exclusive lock from the first read, for a command whose reads the
+    campaign cannot check at its first write: one that writes outside its save (git, sync), and the
+    re-run of a command that found its reads `Stale`.
     `migrating=True` is for `drunagor migrate` only: files of an older schema are loaded.
     `scan=False` (for `check` only, which reads and reports every file itself) skips the look at every
     file at the open (_scan); `markers=False` (for `sync`, which finishes merges) skips only its search
@@ -173,15 +213,16 @@ class Campaign:
     command (every command says so, README "Crashes": the command line prints a warning); without it
     the notice is one of the campaign's `warnings`."""
 
-    def __init__(self, root: Path, write: bool = False, *, migrating: bool = False, scan: bool = True,
+    def __init__(self, root: Path, *, exclusive: bool = False, migrating: bool = False, scan: bool = True,
                  markers: bool = True, announce: Callable[[str], None] | None = None):
         self.root = root
         self.announce = announce
-        self.write = write
+        self.exclusive = exclusive
         self.migrating = migrating
         self.scan = scan
         self.markers = markers
         self._lock: store.CampaignLock | None = None
+        self._writing = False  # the exclusive lock held, and every read so far known to be current
         self._story_file: store.TomlFile | None = None
         self._story: Story | None = None
         self._hero_files: dict[str, store.TomlFile] | None = None
@@ -192,6 +233,7 @@ class Campaign:
         self._raw_writes: dict[Path, bytes] = {}
         self._deletes: set[Path] = set()
         self._seen: dict[Path, bytes | None] = {}  # bytes of files read raw (put_bytes, delete)
+        self._listed: dict[str, tuple[str, ...]] = {}  # heroes/, adventures/: the files found there
         self.warnings: list[str] = []
 
     # -- lifetime
@@ -212,7 +254,7 @@ class Campaign:
         """Lock the campaign before the first read (lazily, if the command did not use `with`)."""
         if self._lock is not None:
             return
-        if self.write:
+        if self.exclusive:
             lock = store.CampaignLock(self.root).__enter__()
             try:
                 self._complete(lambda: store.roll_forward(self.root))  # a killed command's commit; sweep
@@ -220,7 +262,7 @@ class Campaign:
             except BaseException:
                 lock.__exit__(None, None, None)
                 raise
-            self._lock = lock
+            self._lock, self._writing = lock, True
             return
         for _ in range(5):
             self._complete(lambda: store.complete_pending(self.root))
@@ -236,6 +278,52 @@ class Campaign:
             lock.__exit__(None, None, None)  # a writer was killed in between: complete it first
         raise ChangedOnDisk("the campaign keeps changing while it is read", file=store.display(self.root),
                                   rule="lock", remedy="re-run the command")
+
+    def lock_for_save(self) -> bool:
+        """Take the exclusive lock for the save to come, if the command has anything to write (True),
+        and check that every read is still as it was (`Stale` if not). `save()` does this itself; a
+        front end that prints before it saves calls it first, so that a re-run prints nothing twice.
+
+        Why the first write is taken to be the save, not the first staged change: a change is an edit
+        of a file's document in place (`story_file.edit()[key] = ...`), which the campaign sees only
+        when it serializes it, at the save; by then every read the write rests on is done, and the one
+        check under the exclusive lock covers them all, also those made after the first change; and an
+        operation that stages and then refuses, a dry run, or a change that leaves every byte as it
+        was never takes the exclusive lock, which keeps every reader out for the write alone."""
+        tx, _, _ = self._transaction()
+        if tx:
+            self._write_lock()
+        return bool(tx)
+
+    def _write_lock(self) -> None:
+        if self._writing:
+            return
+        self._acquire()
+        assert self._lock is not None
+        self._lock.upgrade()  # lets go of the shared lock first: another writer may get in
+        self._writing = True
+        self._complete(lambda: store.roll_forward(self.root))  # one killed in that moment; sweep
+        changed = self._changed_since_read()
+        if changed is not None:
+            raise Stale("changed on disk while the command ran (an editor, a git pull, another drunagor)",
+                        file=store.display(changed), rule="changed-on-disk",
+                        remedy="nothing was written; re-run the command")
+
+    def _changed_since_read(self) -> Path | None:
+        """The first thing this command read that is no longer as it read it; None if there is none."""
+        for path, raw in [*((f.path, f.raw) for f in self._loaded()), *self._seen.items()]:
+            try:
+                if store.current_bytes(path, self.root) != raw:
+                    return path
+            except DataError:  # now unreadable (a link, a folder): the re-run says so
+                return path
+        for name, names in self._listed.items():
+            try:
+                if tuple(p.name for p in _listing(self.root, name)) != names:
+                    return self.root / name
+            except DataError:
+                return self.root / name
+        return None
 
     def _complete(self, roll: Callable[[], bool]) -> None:
         """Finish what a killed command committed (`roll`), and say so."""
@@ -338,19 +426,9 @@ class Campaign:
 
     def _folder(self, name: str) -> list[Path]:
         self._acquire()
-        folder = self.root / name
-        try:
-            mode = os.lstat(folder).st_mode
-        except FileNotFoundError:
-            return []
-        except OSError as exc:
-            raise DataError(f"cannot read the folder ({exc.strerror or exc})", file=store.display(folder),
-                            rule="file", remedy="check its permissions") from None
-        import stat
-
-        if not stat.S_ISDIR(mode):
-            raise _not_folder(name, store.display(folder), link=stat.S_ISLNK(mode))
-        return sorted(p for p in folder.glob("*.toml") if not p.name.startswith("."))
+        found = _listing(self.root, name)
+        self._listed.setdefault(name, tuple(p.name for p in found))  # what a write may rest on
+        return found
 
     @property
     def hero_files(self) -> dict[str, store.TomlFile]:
@@ -399,15 +477,12 @@ class Campaign:
         return self._adventure  # type: ignore[return-value]
 
     def adventure(self) -> AdventureState:
-        """The adventure under way. A campaign opened for writing refuses a newer adventure.toml at once:
-        whatever is resolved could not be written."""
+        """The adventure under way. A newer adventure.toml is read; staging it is refused."""
         f = self.adventure_file
         if f is None:
             raise RuleError("no adventure under way (there is no adventure.toml)",
                             file=store.display(self.root / ADVENTURE), rule="adventure",
                             remedy="start one with `drunagor adventure start`")
-        if self.write:
-            self._refuse_newer(f.path, f.raw)
         return adventure_codec.read(f)
 
     def stage_adventure(self, state: AdventureState) -> None:
@@ -466,18 +541,26 @@ class Campaign:
 
     def save(self) -> list[str]:
         """Write every change of this command at once; returns the changed paths, relative to the
-        campaign folder. Nothing is written when nothing changed. Every file the command read is
-        compared with the disk first: if one changed meanwhile, nothing is written (exit 4)."""
-        if not self.write:
-            raise RuntimeError("campaign opened read-only")
+        campaign folder. Nothing is written, and the exclusive lock is not taken, when nothing changed.
+        Every file the command read is compared with the disk first: if one changed meanwhile, nothing
+        is written (exit 4; `Stale` when another drunagor wrote before the lock was had)."""
+        tx, written, created = self._transaction()
+        if tx:
+            self._write_lock()
+        changed = tx.commit()
+        self._saved(written, created)
+        return [p.relative_to(self.root).as_posix() if p.is_relative_to(self.root) else str(p) for p in changed]
+
+    def _transaction(self) -> tuple[store.Transaction, list[tuple[store.TomlFile, bytes]],
+                                    list[tuple[store.TomlFile, bytes]]]:
+        """Every change staged, as one transaction (empty when no byte would change), with the files
+        it writes and creates."""
         self._acquire()
         tx = store.Transaction(self.root)
         written = self._stage_edits(tx)
         created = self._stage_created(tx)
         self._stage_raw(tx)
-        changed = tx.commit()
-        self._saved(written, created)
-        return [p.relative_to(self.root).as_posix() if p.is_relative_to(self.root) else str(p) for p in changed]
+        return tx, written, created
 
     def _stage_edits(self, tx: store.Transaction) -> list[tuple[store.TomlFile, bytes]]:
         """Every file read: its new bytes if edited, else the bytes it must still have at commit."""
@@ -564,7 +647,7 @@ class Campaign:
             raise store.newer_refusal(schema, store.display(path))
 
     def _load(self, path: Path) -> store.TomlFile:
-        self._acquire()  # reads for a write happen under the lock
+        self._acquire()  # every read under the lock
         f = store.load(path, migrating=self.migrating, root=self.root)
         if f.read_only:
             self.warnings.append(f"{f.shown}: {newer(f.schema)}; reading it, never writing it")
@@ -574,3 +657,20 @@ class Campaign:
     def _typed(f: store.TomlFile, convert):
         with f.about():  # a FieldError gets the file and the line of its key path
             return convert(f.data)
+
+
+T = TypeVar("T")
+
+
+def writing(root: Path, body: Callable[[Campaign], T], **options: Any) -> T:
+    """Run a writing command's `body` (it reads, changes and saves) on the campaign at `root` opened
+    with `options`. If another drunagor wrote what it read before it could take the exclusive lock
+    (`Stale`: nothing was written), run it once more from the start, the exclusive lock held from its
+    first read, where no other drunagor can write in between. `body` prints nothing before the save
+    or `lock_for_save()`, so that the re-run prints nothing twice."""
+    try:
+        with Campaign(root, **options) as c:
+            return body(c)
+    except Stale:
+        with Campaign(root, **{**options, "exclusive": True}) as c:
+            return body(c)

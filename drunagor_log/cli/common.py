@@ -5,12 +5,12 @@ says, save, `--commit`)."""
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 from typer import _click as click
 
-from ..campaign import Campaign, find_campaign
+from ..campaign import Campaign, find_campaign, writing
 from .terminal import term
 
 if TYPE_CHECKING:
@@ -49,9 +49,19 @@ def campaign_root() -> Path:
     return find_campaign(state.campaign_option)
 
 
-def open_campaign(write: bool = False, *, migrating: bool = False) -> Campaign:
+def open_campaign(*, migrating: bool = False) -> Campaign:
     """The chosen campaign; a command says at once when it finished an interrupted write (a warning)."""
-    return Campaign(campaign_root(), write=write, migrating=migrating, announce=term.warn)
+    return Campaign(campaign_root(), migrating=migrating, announce=term.warn)
+
+
+T = TypeVar("T")
+
+
+def write_campaign(body: Callable[[Campaign], T], *, migrating: bool = False) -> T:
+    """A writing command's `body` on the chosen campaign, re-run once from the start if another
+    drunagor wrote what it read before it could write (campaign.writing). It prints nothing before
+    `c.lock_for_save()` or the save."""
+    return writing(campaign_root(), body, migrating=migrating, announce=term.warn)
 
 
 def warn_all(c: Campaign, change: "Change | None" = None) -> None:
@@ -111,20 +121,24 @@ def output(change: "Change", json: bool = False) -> None:
 
 
 def perform(operation: Callable[..., "Change"], *args: Any, commit: bool = False, quiet: bool = False,
-            json: bool = False, write: bool = True, notes_first: bool = False, **kwargs: Any
-            ) -> tuple["Change", list[str]]:
-    """A writing command's whole body: open the campaign (for writing; `write=False` for a dry run),
-    run one operation (ops/), print the warnings (the campaign's and the operation's), save and print
-    its summary line when it has one (and commit if asked), then print its notes, or with `json` its
-    data. Notes are not printed when the write changed nothing ("no change: ..."). `notes_first`
-    prints them before the summary line (the raid's steps, then the one line of its write); `quiet`
-    prints neither: the caller prints."""
-    with open_campaign(write=write) as c:
+            json: bool = False, notes_first: bool = False, **kwargs: Any) -> tuple["Change", list[str]]:
+    """A writing command's whole body: open the campaign, run one operation (ops/), print the warnings
+    (the campaign's and the operation's), save and print its summary line when it has one (and commit
+    if asked), then print its notes, or with `json` its data. Notes are not printed when the write
+    changed nothing ("no change: ..."). `notes_first` prints them before the summary line (the raid's
+    steps, then the one line of its write); `quiet` prints neither: the caller prints. A dry run (an
+    operation that returns no summary) never saves, so never takes the write lock."""
+
+    def body(c: Campaign) -> tuple["Change", list[str]]:
         change = operation(c, *args, **kwargs)
+        if change.summary:
+            c.lock_for_save()  # before anything is printed: a re-run prints nothing twice
         warn_all(c, change)
         if notes_first and not quiet:
             output(change, json)
-        changed = finish(c, change.summary, commit, quiet=quiet or json) if change.summary else []
+        return change, finish(c, change.summary, commit, quiet=quiet or json) if change.summary else []
+
+    change, changed = write_campaign(body)
     if not notes_first and not quiet and (json or changed or not change.summary):
         output(change, json)
     return change, changed

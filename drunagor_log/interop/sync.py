@@ -75,9 +75,10 @@ def sync(root: Path, keep: str | None, say: Say) -> None:
     repository(root, "sync")
     # A merge left under way is vetted by finish_merge, which names who made the other side's change: the
     # open's own look at the files would only see its result. No search for conflict markers either way:
-    # sync resolves them. The campaign lock is held from the first commit to the push.
+    # sync resolves them. git writes the files, past the campaign's check of what it read: the exclusive
+    # lock is held from the first read to the push.
     under_way = merging(root)
-    with Campaign(root, write=True, markers=False, scan=not under_way):
+    with Campaign(root, exclusive=True, markers=False, scan=not under_way):
         try:
             up = upstream(root)
             if under_way:

@@ -245,7 +245,7 @@ def _summary(plan: Any, target: Path, track: dict[str, str], notes: list[str]) -
 
 
 def _apply(root: Path, step: Any, *args: Any) -> list[str]:
-    with Campaign(root, write=True) as c:
+    with Campaign(root) as c:  # a folder nobody else sees yet
         out = step(c, *args)
         c.save()
     return out or []

@@ -1,16 +1,15 @@
 """Campaign operations: one function per thing a player does, the library under every front end.
 
 The command line, the sheets, the token import and `sync` all call these; none of them edits a file
-or enforces a rule itself. An operation takes an open `Campaign` (opened for writing when it
-writes), resolves the names the user typed, asks `rules/` whether the action is allowed, edits the
-campaign's files through the store, and returns a `Change`; a refusal is a `DrunagorError` with its
-exit code. Nothing is on disk until the campaign is saved, so several operations can make one
-all-or-nothing write:
+or enforces a rule itself. An operation takes an open `Campaign`, resolves the names the user typed,
+asks `rules/` whether the action is allowed, edits the campaign's files through the store, and
+returns a `Change`; a refusal is a `DrunagorError` with its exit code. Nothing is on disk until the
+campaign is saved, so several operations can make one all-or-nothing write:
 
     from drunagor_log import ops
     from drunagor_log.campaign import Campaign
 
-    with Campaign(Path("campaigns/example"), write=True) as c:
+    with Campaign(Path("campaigns/example")) as c:
         change = ops.equipment.gain(c, "Nyx", "Buckler")
         c.save()
     print(change.summary)          # Nyx gains Buckler (spoils, standard, equipped)
@@ -24,7 +23,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ..campaign import Campaign
+from ..campaign import Campaign, writing
 from ..values import field, record
 
 
@@ -44,13 +43,17 @@ class Change:
 
 
 def apply(root: Path, operation: Callable[..., Change], *args: Any, **kwargs: Any) -> tuple[Change, list[str]]:
-    """Open the campaign at `root` for writing, run `operation(campaign, *args, **kwargs)`, save.
+    """Open the campaign at `root`, run `operation(campaign, *args, **kwargs)`, save (once more from
+    the start if another drunagor wrote what it read meanwhile: campaign.writing).
 
     Returns the change and the files written (relative to the campaign folder; empty when the
     operation changed nothing)."""
-    with Campaign(root, write=True) as c:
+
+    def body(c: Campaign) -> tuple[Change, list[str]]:
         change = operation(c, *args, **kwargs)
         return change, c.save()
+
+    return writing(root, body)
 
 
 class Line(str):

@@ -3,7 +3,7 @@ adventure"): start a chapter, show the table, take back table events, end it. Th
 ops/board.py, the summons ops/summon.py, cubes and losing ops/losing.py, the odds ops/odds.py; the
 state itself is read and staged through the `Campaign` (campaign.adventure(), stage_adventure()).
 
-    with Campaign(root, write=True) as c:
+    with Campaign(root) as c:
         change = ops.adventure.start(c, "06")
         c.save()
 """

@@ -3,7 +3,7 @@ and taken off the Monster Status board (SPEC section 4 "During an adventure"). E
 open `Campaign`, asks rules/adventure.py whether the move is allowed, stages adventure.toml as a table
 event (`adventure undo` takes it back) and returns a `Change`:
 
-    with Campaign(root, write=True) as c:
+    with Campaign(root) as c:
         change = ops.board.draw(c, 2, seed=48213)
         c.save()
     change.summary   # 'drew red, gray (seed 48213) to the Initiative Track; 4 runes left in the bag'

@@ -2,7 +2,7 @@
 `card show`, `card set` (record or correct a fact, checked by the rules that use it) and `card forget`
 (the inverse: the entry, or some of its facts, goes).
 
-    with Campaign(root, write=True) as c:
+    with Campaign(root) as c:
         ops.cards.set_facts(c, "Elixir of Doom", type_="potion", rarity="rare")
         ops.cards.forget(c, "Elixir of Doom")      # the file is as before
         c.save()

@@ -3,7 +3,7 @@ L816-828). The rules live in rules/chest.py, rules/commander.py and rules/spoils
 resolve the names typed, ask the rules, and edit story.toml (and the Campaign Logs) through the
 store's editing layer. Nothing is saved here: the caller saves the campaign.
 
-    with Campaign(root, write=True) as c:
+    with Campaign(root) as c:
         change = ops.chest.add(c, "Potion of Healing", copies=3, rarity="common")
         c.save()
 """

@@ -3,7 +3,7 @@ stash), and where a card is carried (equipped or in the bag). Each function take
 for writing, resolves the names typed, asks rules/heroes.py whether the move is allowed, edits the
 Campaign Logs (and story.toml's stash) through the store, and returns a `Change`.
 
-    with Campaign(root, write=True) as c:
+    with Campaign(root) as c:
         change = equipment.gain(c, "Nyx", "Buckler")
         c.save()
 """

@@ -40,7 +40,9 @@ def history(root: Path, n: int = 0) -> History:
 
 def undo(root: Path, *, dry_run: bool = False) -> Change:
     """Undo the last drunagor commit: restore its files and commit that (`dry_run`: only say what)."""
-    with Campaign(root, write=not dry_run):  # the campaign lock, from the plan to the commit
+    # git reads and writes the files itself, past the campaign's check of what it read: the exclusive
+    # lock from the plan to the commit (a dry run only reads)
+    with Campaign(root, exclusive=not dry_run):
         plan = log.plan_undo(root)
         files = ", ".join(plan.restore) or "no files"
         t = plan.target
@@ -58,7 +60,7 @@ def undo(root: Path, *, dry_run: bool = False) -> Change:
 def git_setup(root: Path, *, commit: bool = False) -> Change:
     """Register the campaign-aware merge driver in the repository (config and .gitattributes);
     commit the .gitattributes if asked. `data["changed"]` is empty when all was set up already."""
-    with Campaign(root, write=True):  # the campaign lock while .gitattributes is written
+    with Campaign(root, exclusive=True):  # written outside the campaign's save: the lock from the start
         changed = driver.setup_driver(root)
         if not changed:
             return Change(summary="the campaign-aware merge driver is already set up", data={"changed": []})

@@ -5,7 +5,7 @@ writes), resolves the names typed, asks `rules/heroes.py` and `rules/rewards.py`
 is allowed, edits the files through `store.edit`, and returns a `Change`; a refusal is a
 `DrunagorError`. Nothing is on disk until the campaign is saved.
 
-    with Campaign(root, write=True) as c:
+    with Campaign(root) as c:
         change = heroes.learn(c, "Nyx", "Quick Strike", tree="melee", level=1)
         c.save()
 

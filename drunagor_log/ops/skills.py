@@ -3,7 +3,7 @@ corrections unlearn and forget. Each function takes an open `Campaign` for writi
 typed, asks rules/heroes.py whether the move is allowed, edits the hero's Campaign Log through the
 store and returns a `Change`.
 
-    with Campaign(root, write=True) as c:
+    with Campaign(root) as c:
         change = skills.learn(c, "Nyx", "Quick Strike", tree="melee", level=1)
         c.save()
 """

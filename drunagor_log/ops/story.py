@@ -5,7 +5,7 @@ Every write edits story.toml in place through the store's editing layer: comment
 keys a user added survive; a list holds one name per line, in the order things happen, so two
 players' additions merge cleanly in git. Nothing is saved here: the caller saves the campaign.
 
-    with Campaign(root, write=True) as c:
+    with Campaign(root) as c:
         change = ops.story.record_chapter(c, "03", "completed")
         c.save()
     change.summary   # "chapter 03 completed"

@@ -1,4 +1,4 @@
-"""The campaign lock (SPEC section 6): exclusive for a command that writes, shared for one that reads.
+"""The campaign lock (SPEC section 6): shared while a command reads, exclusive while it writes.
 
 What it must do, on Linux, macOS and Windows alike:
 
@@ -25,8 +25,18 @@ Why the platform primitives and not a library (compared in November 2026):
   the handle is closed or the process ends). `msvcrt.locking` alone will not do: it has no shared
   mode (_LK_RLCK is documented as the same as _LK_LOCK).
 
+Every command takes the shared lock first; a command that then writes turns it exclusive
+(`CampaignLock.upgrade`). Neither system converts a lock safely in place: flock(2) converts by
+removing the old lock and then placing the new one (not atomic, and on Linux a LOCK_NB conversion
+that fails leaves no lock at all), and LockFileEx refuses an exclusive lock over the handle's own
+shared one. Holding the shared lock while waiting for the exclusive one would deadlock two commands
+that upgrade at once (each waits for the other's shared lock to go). So the upgrade is explicit and
+the same on both: let go of the shared lock, then wait for the exclusive one as any writer does.
+Nobody waits while holding anything, so two upgrades never deadlock; the price is that another
+writer may get in between, and the caller must check that what it read is unchanged (Campaign does).
+
 The backend is chosen by what imports: `fcntl` (POSIX) or else `msvcrt` (Windows). Both sit behind
-the three methods of `_Backend`, so `CampaignLock` (nesting, timeout, messages) is one code path.
+the four methods of `_Backend`, so `CampaignLock` (nesting, upgrade, timeout, messages) is one code path.
 """
 
 from __future__ import annotations
@@ -55,7 +65,8 @@ class _Backend:
     def open(self, root: Path) -> int:
         raise NotImplementedError
 
-    def lock(self, fd: int, shared: bool, *, converting: bool = False) -> bool:
+    def lock(self, fd: int, shared: bool) -> bool:
+        """On a descriptor that holds no lock (`upgrade` lets go of the shared one first)."""
         raise NotImplementedError
 
     def downgrade(self, fd: int) -> None:
@@ -63,7 +74,8 @@ class _Backend:
         raise NotImplementedError
 
     def release(self, fd: int) -> None:
-        """Unlock (closing the descriptor afterwards releases anything left)."""
+        """Unlock; nothing happens when nothing is held (closing the descriptor releases anything left)."""
+        raise NotImplementedError
 
 
 class _Flock(_Backend):
@@ -78,13 +90,19 @@ class _Flock(_Backend):
     def open(self, root: Path) -> int:
         return os.open(root, os.O_RDONLY)
 
-    def lock(self, fd: int, shared: bool, *, converting: bool = False) -> bool:
+    def lock(self, fd: int, shared: bool) -> bool:
         f = self.fcntl
-        try:  # on a descriptor already locked, flock converts the lock in place
+        try:
             f.flock(fd, (f.LOCK_SH if shared else f.LOCK_EX) | f.LOCK_NB)
             return True
         except BlockingIOError:
             return False
+
+    def release(self, fd: int) -> None:
+        try:
+            self.fcntl.flock(fd, self.fcntl.LOCK_UN)
+        except OSError:
+            pass
 
     def downgrade(self, fd: int) -> None:
         try:
@@ -125,9 +143,7 @@ class _LockFileEx(_Backend):
         flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_BINARY", 0) | getattr(os, "O_NOINHERIT", 0)
         return os.open(root / LOCK, flags, 0o644)
 
-    def lock(self, fd: int, shared: bool, *, converting: bool = False) -> bool:
-        if converting:  # shared to exclusive: a handle's exclusive lock may not overlap its own shared one
-            self.release(fd)
+    def lock(self, fd: int, shared: bool) -> bool:
         flags = self.FAIL_IMMEDIATELY | (0 if shared else self.EXCLUSIVE)
         handle = self.msvcrt.get_osfhandle(fd)
         if self.k32.LockFileEx(handle, flags, 0, 1, 0, self.ctypes.byref(self.Overlapped())):
@@ -199,7 +215,8 @@ def _key(root: Path) -> str:
 
 
 class CampaignLock:
-    """A lock on one campaign for a read-modify-write: exclusive for writers, shared for readers.
+    """A lock on one campaign for a read-modify-write: exclusive for writers, shared for readers;
+    `upgrade` turns a shared one exclusive when a command that read comes to write.
 
     On POSIX it is a `flock` on the campaign directory itself, so it leaves no file behind (a lock
     file, .drunagor.lock, only where a directory cannot be locked); on Windows a LockFileEx on
@@ -220,7 +237,7 @@ class CampaignLock:
             fd = self._acquire(self._open(), self.shared)
             held = _HELD[key] = _Held(fd)
         elif not self.shared and held.exclusive == 0:
-            self._acquire(held.fd, False, nested=True)  # upgrade: a nested read, then a write
+            self._convert(held)  # a write nested in a read of this same process
         if self.shared:
             held.shared += 1
         else:
@@ -228,6 +245,34 @@ class CampaignLock:
         self._key = key
         self.fd = held.fd
         return self
+
+    def upgrade(self) -> None:
+        """Turn this shared lock (entered) exclusive: a command that read and now writes. It waits as
+        any writer does, and may be let in after another writer: the caller checks that what it read
+        is unchanged (see the module's doc for why it is not converted in place)."""
+        if not self.shared or self._key is None:
+            return
+        held = _HELD[self._key]
+        if held.exclusive == 0:
+            self._convert(held)
+        held.shared -= 1
+        held.exclusive += 1
+        self.shared = False
+
+    def _convert(self, held: _Held) -> None:
+        """Shared to exclusive on the descriptor of this process: let go, then wait for it."""
+        lib = backend()
+        lib.release(held.fd)
+        try:
+            self._acquire(held.fd, False, nested=True)
+        except BaseException:
+            # Not had: take back the shared lock the process's readers count on, if it is free at once
+            # (else the command stops anyway, and its lock goes with it).
+            try:
+                lib.lock(held.fd, True)
+            except OSError:
+                pass
+            raise
 
     def _open(self) -> int:
         try:
@@ -247,7 +292,7 @@ class CampaignLock:
         try:
             while True:
                 try:
-                    if lib.lock(fd, shared, converting=nested):
+                    if lib.lock(fd, shared):
                         return fd
                 except OSError as exc:
                     if not fallback or exc.errno not in _Flock.UNSUPPORTED:

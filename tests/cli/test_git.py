@@ -106,7 +106,7 @@ def short(g: Git, rev: str = "HEAD") -> str:
 
 def record(root: Path, message: str, change, commit: bool = True) -> list[str]:
     """Exactly what every writing command does: open for writing, change, finish()."""
-    with Campaign(root, write=True) as c:
+    with Campaign(root) as c:
         change(c)
         return finish(c, message, commit)
 
@@ -678,7 +678,7 @@ def _writes(callback) -> bool:
             source += inspect.getsource(op) + "".join(
                 inspect.getsource(h) for h in vars(ops_module).values()
                 if inspect.isfunction(h) and h.__module__ == ops_module.__name__ and h.__name__ in inspect.getsource(op))
-    return bool(re.search(r"\b(?:finish|perform)\(|write=True|atomic_write\(", source))
+    return bool(re.search(r"\b(?:finish|perform)\(|exclusive=True|atomic_write\(", source))
 
 
 def test_every_writing_command_takes_commit():

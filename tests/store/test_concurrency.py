@@ -150,7 +150,7 @@ def test_a_file_only_read_and_changed_meanwhile_also_stops_the_write(night, monk
     would rest on what is no longer there."""
     story = night / "story.toml"
     with pytest.raises(ChangedOnDisk):
-        with Campaign(night, write=True) as c:
+        with Campaign(night) as c:
             max_heroes = c.story.rules.max_heroes  # read, not written
             c.hero_files["andreas"].edit()["note"] = f"one of {max_heroes}"
             story.write_text(story.read_text().replace("max_heroes = 4", "max_heroes = 5"))
@@ -161,7 +161,7 @@ def test_a_file_only_read_and_changed_meanwhile_also_stops_the_write(night, monk
 def test_a_file_created_meanwhile_is_not_overwritten(night):
     new = night / "heroes" / "nyx.toml"
     with pytest.raises(ChangedOnDisk) as exc:
-        with Campaign(night, write=True) as c:
+        with Campaign(night) as c:
             c.create(new, 'schema = 1\nname = "Nyx"\nclass = "Rogue"\nrole = "Striker"\n')
             new.write_text("schema = 1\n# someone else's Nyx\n")
             c.save()
@@ -170,7 +170,7 @@ def test_a_file_created_meanwhile_is_not_overwritten(night):
 
 
 def test_saving_twice_in_one_command_is_not_a_conflict_with_itself(night):
-    with Campaign(night, write=True) as c:
+    with Campaign(night) as c:
         c.story_file.edit()["party"] = "One"
         assert c.save() == ["story.toml"]
         c.story_file.edit()["party"] = "Two"
@@ -271,19 +271,22 @@ def test_a_command_that_opens_the_campaign_twice_does_not_wait_for_itself(night)
     with Campaign(night) as outer:
         assert outer.story.party == "Night Watch"
         assert store.CampaignLock.held(night) == "shared"
-        with Campaign(night, write=True) as inner:
-            assert store.CampaignLock.held(night) == "exclusive"
+        with Campaign(night) as inner:
             inner.story_file.edit()["party"] = "Inner"
+            assert store.CampaignLock.held(night) == "shared"  # until the write
             inner.save()
+            assert store.CampaignLock.held(night) == "exclusive"
         assert store.CampaignLock.held(night) == "shared"
     assert store.CampaignLock.held(night) is None
     assert 'party = "Inner"' in (night / "story.toml").read_text()
 
 
 def test_reads_for_a_write_happen_under_the_lock(night):
-    c = Campaign(night, write=True)  # used without `with`: the first read takes the lock
+    c = Campaign(night)  # used without `with`: the first read takes the lock
     assert store.CampaignLock.held(night) is None
-    c.story_file  # noqa: B018 (the first read, which takes the lock)
+    c.story_file.edit()["party"] = "Lazy Watch"  # the first read, which takes the shared lock
+    assert store.CampaignLock.held(night) == "shared"
+    assert c.save() == ["story.toml"]  # the first write, which takes the exclusive lock
     assert store.CampaignLock.held(night) == "exclusive"
     del c  # released when the campaign goes away
     assert store.CampaignLock.held(night) is None
@@ -292,7 +295,7 @@ def test_reads_for_a_write_happen_under_the_lock(night):
 def test_no_adventure_is_what_was_read_an_editors_new_one_is_kept(night):
     adventure = night / "adventure.toml"
     with pytest.raises(ChangedOnDisk):
-        with Campaign(night, write=True) as c:
+        with Campaign(night) as c:
             assert c.adventure_file is None  # "no adventure under way"
             adventure.write_text("schema = 1\n# someone else's\n")
             c.put_bytes(adventure, b"schema = 1\nchapter = \"01\"\n")
@@ -303,7 +306,7 @@ def test_no_adventure_is_what_was_read_an_editors_new_one_is_kept(night):
 def test_a_file_deleted_then_created_again_in_one_command(night):
     adventure = night / "adventure.toml"
     adventure.write_text('schema = 1\nchapter = "01"\n')
-    with Campaign(night, write=True) as c:
+    with Campaign(night) as c:
         assert c.adventure_file is not None
         c.delete(adventure)
         assert c.save() == ["adventure.toml"]

@@ -136,9 +136,10 @@ def test_two_processes_without_fcntl_contend_for_the_lock(night, tmp_path, hold)
     before = snapshot(night)
     writer = hold("write")
 
+    # every command opens under the shared lock: a writing one waits for the writer as a reader does
     r = windowsish("-C", str(night), "party", "Dusk Watch", cwd=tmp_path, env=quick)
     assert (r.returncode, r.stdout) == (4, "")
-    assert r.stderr == (f"error: {shown}: lock: another drunagor command is still using this campaign "
+    assert r.stderr == (f"error: {shown}: lock: another drunagor command is still writing this campaign "
                         "(waited 0.2 s); nothing was written; wait for it to finish, then re-run\n")
     r = windowsish("-C", str(night), "show", cwd=tmp_path, env=quick)
     assert (r.returncode, r.stdout) == (4, "")
@@ -178,7 +179,7 @@ NESTED = textwrap.dedent('''
     root = Path(sys.argv[1])
     with Campaign(root) as outer:
         outer.story
-        with Campaign(root, write=True) as inner:  # the shared lock upgraded, then given back
+        with Campaign(root) as inner:  # the shared lock upgraded, then given back
             inner.story_file.edit()["party"] = "Inner Watch"
             inner.save()
         print(store.CampaignLock.held(root), flush=True)
@@ -297,7 +298,7 @@ CTRL_C = textwrap.dedent('''
     # Ctrl-C as on a console; a shell's background job (CI) would start Python with SIGINT ignored
     signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
-        with Campaign(root, write=True) as c:
+        with Campaign(root) as c:
             c.story_file.edit()["party"] = "Interrupted Watch"
             c.create(root / "heroes" / "nyx.toml", 'schema = 1\\nname = "Nyx"\\n')
             c.save()

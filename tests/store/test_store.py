@@ -33,7 +33,7 @@ def test_every_shipped_file_round_trips_byte_identical(path):
 def test_comment_and_unknown_key_survive_an_edit(camp):
     story = camp / "story.toml"
     story.write_text(story.read_text() + 'house_rule = "no rerolls"  # ours\n')
-    with Campaign(camp, write=True) as c:
+    with Campaign(camp) as c:
         c.story_file.edit()["party"] = "New Name"
         assert c.save() == ["story.toml"]
     text = story.read_text()
@@ -48,7 +48,7 @@ def test_comment_and_unknown_key_survive_an_edit(camp):
 def test_unchanged_document_is_not_written(camp):
     story = camp / "story.toml"
     os.utime(story, ns=(1, 1))
-    with Campaign(camp, write=True) as c:
+    with Campaign(camp) as c:
         doc = c.story_file.edit()
         doc["party"] = "Test Party"  # the same value
         assert c.save() == []
@@ -69,7 +69,7 @@ def test_atomic_write_keeps_the_mode(tmp_path):
 def test_file_changed_meanwhile_is_never_overwritten(camp):
     story = camp / "story.toml"
     with pytest.raises(ChangedOnDisk) as exc:
-        with Campaign(camp, write=True) as c:
+        with Campaign(camp) as c:
             c.story_file.edit()["party"] = "Mine"
             story.write_text(story.read_text().replace("Test Party", "Theirs"))  # an editor saves
             c.save()
@@ -85,7 +85,7 @@ sys.path.insert(0, {str(REPO)!r})
 os.environ["DRUNAGOR_CRASH_AFTER_JOURNAL"] = "1"
 from pathlib import Path
 from drunagor_log.campaign import Campaign
-with Campaign(Path({str(camp)!r}), write=True) as c:
+with Campaign(Path({str(camp)!r})) as c:
     c.story_file.edit()["party"] = "Crashed"
     c.hero_files["a"].edit()["player"] = "Zed"
     c.save()
@@ -105,8 +105,12 @@ def test_temp_files_without_a_journal_are_swept(camp):
     stray = camp / (".story.toml" + store.TMP_SUFFIX)
     stray.write_text("half")
     before = (camp / "story.toml").read_bytes()
-    with Campaign(camp, write=True):
-        pass
+    with Campaign(camp) as c:  # a reader writes nothing, not even a delete
+        assert c.story.party
+    assert stray.exists()
+    with Campaign(camp) as c:  # a writer sweeps them when it takes the write lock
+        c.create(camp / "heroes" / "zed.toml", 'schema = 1\nname = "Zed"\n')
+        assert c.save() == ["heroes/zed.toml"]
     assert not stray.exists()
     assert (camp / "story.toml").read_bytes() == before
 
@@ -133,7 +137,7 @@ def test_random_edit_sequences_keep_valid_toml_matching_a_plain_model(tmp_path, 
     write(root / "story.toml", '# top comment\nschema = 1\nparty = "P"\nfollowers = []  # kept\n')
     model = {"schema": 1, "party": "P", "followers": []}
     for op, key, value in edits:
-        with Campaign(root, write=True) as c:
+        with Campaign(root) as c:
             doc = c.story_file.edit()
             if op == "set":
                 doc[key] = value

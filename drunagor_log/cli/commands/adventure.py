@@ -192,7 +192,7 @@ def adventure_undo(
     """
     from ...ops import adventure as ops
 
-    perform(ops.undo, steps, dry_run=dry_run, commit=commit, json=json, write=not dry_run)
+    perform(ops.undo, steps, dry_run=dry_run, commit=commit, json=json)
 
 
 # -------------------------------------------------------------------------------- Piles of Runes
@@ -366,7 +366,7 @@ def raid(
 
     flags = summon.RaidFlags(face=face, heroes=heroes, piles=piles, monsters=monsters, minions=minions, minion=minion)
     perform(summon.raid, rune=rune, seed=seed, dry_run=dry_run, flags=flags, commit=commit, json=json,
-            notes_first=True, write=not dry_run)
+            notes_first=True)
 
 
 # ------------------------------------------------------------------------------------- battalion
@@ -401,7 +401,7 @@ def battalion(
     from ...ops import summon
 
     perform(summon.battalion, monsters, near=near, siege=siege, dry_run=dry_run, ranks=rank, on_board=on_board,
-            new=new, commit=commit, json=json, notes_first=True, write=not dry_run)
+            new=new, commit=commit, json=json, notes_first=True)
 
 
 # ------------------------------------------------------------------------------------------ odds

@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from ..common import CommitOpt, JsonOpt, campaign_root, finish, game, open_campaign, perform, warn_all
+from ..common import CommitOpt, JsonOpt, campaign_root, finish, game, open_campaign, perform, warn_all, write_campaign
 from ..terminal import term
 
 hero_app = typer.Typer(
@@ -426,18 +426,20 @@ def camp(
 
     Example: drunagor adventure end --won && drunagor camp --dry-run
     """
-    with open_campaign(write=True) as c:
+    def body(c):
         change = _ops().camp(c, dry_run=dry_run)
+        c.lock_for_save()  # before anything is printed (a dry run stages nothing: no write lock)
         if not json and change.data["cleared"]:
             term.line("Camp phase: the Campaign Log statuses go:")
             for name, statuses in change.data["cleared"].items():
                 term.line(f"  {name}: {', '.join(statuses)}")
         if dry_run:
-            changed: list[str] = []
             if not json:
                 term.line(change.summary)
-        else:
-            changed = finish(c, change.summary, commit, quiet=json)
+            return change, []
+        return change, finish(c, change.summary, commit, quiet=json)
+
+    change, changed = write_campaign(body)
     if json:
         data = {k: v for k, v in change.data.items() if k not in ("stash", "chest_blocked")}
         term.json({**data, "changed": changed})

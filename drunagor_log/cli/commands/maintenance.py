@@ -5,7 +5,7 @@ from typing import Annotated
 
 import typer
 
-from ..common import CommitOpt, open_campaign, said
+from ..common import CommitOpt, said, write_campaign
 from ..terminal import term
 
 
@@ -25,8 +25,10 @@ def migrate(
     from ...ops import migrate as migration
     from ...store.schema import newer
 
-    with open_campaign(write=not dry_run, migrating=True) as c:
+    def body(c) -> None:
         plan = migration.plan(c)
+        if plan.changes and not dry_run:
+            c.lock_for_save()  # before anything is printed: a re-run prints nothing twice
         for rel, schema in plan.newer:
             term.warn(f"{rel}: {newer(schema)}; left as it is")
         if not plan.changes:
@@ -38,6 +40,8 @@ def migrate(
                       "(dry run: nothing written)")
         else:
             _save(c, f"migrated {migration.files_text(plan)} to schema {store.SCHEMA}", commit)
+
+    write_campaign(body, migrating=True)
 
 
 def _save(c, message: str, commit: bool) -> None:

@@ -38,8 +38,7 @@ def round_end(
     """
     from ...ops import round as ops
 
-    perform(ops.end, runes=rune, seed=seed, draws=draws, dry_run=dry_run, commit=commit, json=json, notes_first=True,
-            write=not dry_run)
+    perform(ops.end, runes=rune, seed=seed, draws=draws, dry_run=dry_run, commit=commit, json=json, notes_first=True)
 
 
 def register(app: typer.Typer) -> None:
