@@ -64,8 +64,9 @@ WORKER = textwrap.dedent(r'''
 
 
 def test_many_processes_at_once_lose_no_update(night, tmp_path, run):
-    """4 processes, 8 edits each, on the same two logs and the same story.toml: every edit is
-    there, unless its command exited 4, and then nothing of it was written."""
+    """4 processes, 8 edits each, on the same two logs and the same story.toml: every command
+    succeeds (one whose reads another wrote meanwhile runs again, under the exclusive lock from its
+    first read), and every edit is there, whole."""
     script = tmp_path / "worker.py"
     script.write_text(WORKER)
     go = str(tmp_path / "go")
@@ -89,7 +90,7 @@ def test_many_processes_at_once_lose_no_update(night, tmp_path, run):
             for name in ("Andreas", "Catharina")}
     assert len(results) == 32
     for argv, rc, err in results:
-        assert rc in (0, 4), (argv, rc, err)
+        assert rc == 0, (argv, rc, err)
         if argv[0] == "follower":
             present = argv[2] in story["followers"]
         else:
@@ -99,8 +100,7 @@ def test_many_processes_at_once_lose_no_update(night, tmp_path, run):
             in_log, in_cards = item in held, item in story.get("cards", {})
             assert in_log == in_cards, f"{item}: half of a two-file write"
             present = in_log
-        assert present == (rc == 0), (argv, rc, err)
-    assert sum(rc == 0 for _, rc, _ in results) > 0
+        assert present, (argv, err)
     assert "# the scribe keeps this comment" in (night / "story.toml").read_text()
     assert run("-C", str(night), "check").exit_code == 0
     assert not [p for p in night.rglob("*") if store.TMP_SUFFIX in p.name or store.JOURNAL in p.name]
