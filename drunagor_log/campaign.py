@@ -8,17 +8,14 @@ looks at every campaign file once (Campaign._scan: a file that is not a regular 
 conflict marker, anywhere stops every command, exit 3). That open is the one place that decides a
 campaign is unreadable, for every command.
 
-No command says beforehand whether it will write. One that writes takes the exclusive lock itself,
-at its first write: when `save()` finds something to write (or earlier, at `lock_for_save()`, which
-a front end calls before it prints anything). It lets go of the shared lock, waits for the exclusive
-one (CampaignLock.upgrade), finishes a write that another command was killed in meanwhile, and checks
-that everything it read is still as it read it: the bytes of every file, a file it found absent, the
-lists of heroes/ and adventures/. Another drunagor may have written in that moment; then nothing is
-written and `Stale` is raised, and `writing()` runs the command once more from the start, this time
-with the exclusive lock held from its first read (Campaign(exclusive=True)), so that only a program
-that takes no lock (an editor, git) can still stop it. Just before the rename, `save()` compares
-every file read with the disk once more for those (exit 4). A dry run, or a write that changes no
-byte, never takes the exclusive lock, and readers wait for a writer only while it writes.
+No command says beforehand whether it will write: its first write (`save()` with a byte to write, or
+`lock_for_save()`, which a front end calls before it prints) lets go of the shared lock, waits for the
+exclusive one (CampaignLock.upgrade), finishes a write killed in that moment, and checks that all it
+read is as it read it (every file's bytes, a file found absent, the lists of heroes/ and adventures/).
+If another drunagor wrote meanwhile, nothing is written (`Stale`), and `writing()` runs the command
+again from the start with the exclusive lock held from its first read (Campaign(exclusive=True)).
+Just before the rename, `save()` compares every file read once more, for an editor or git (exit 4).
+A dry run, or a write that changes no byte, never takes the exclusive lock.
 
 A campaign may come from someone else's repository: files are read only as regular files inside
 the folder, never through a symbolic link, and within the store's limits (store.read_bytes).
@@ -34,19 +31,21 @@ from typing import Any, TypeVar
 
 from . import store
 from .errors import ChangedOnDisk, DataError, Refused, RuleError, UsageError, located
-from .git.commits import tracked_unchanged
+from .git.planted import refuse_planted_journal
 from .model import Hero, Story, hero_from, story_from
 from .model.adventure import AdventureState
 from .names import check_name, hero_aliases, lookup, slug
 from .rules.adventure import changed_fields, with_log
 from .store import adventure as adventure_codec
 from .store import edit
+from .store.folders import take, toml_files
 from .store.schema import newer
 
 STORY = "story.toml"
 ADVENTURE = "adventure.toml"
 HEROES = "heroes"
 ARCHIVE = "adventures"
+FOLDERS = {HEROES: "the Campaign Logs", ARCHIVE: "the finished adventures"}  # what each folder holds
 
 def _holds_story(folder: Path) -> bool:
     # exists(), not is_file(): a directory named story.toml is then reported as such (exit 3)
@@ -102,95 +101,6 @@ def kind_of(root: Path, path: Path) -> str:
     if len(rel.parts) == 2 and rel.suffix == ".toml":
         return {HEROES: "hero", ARCHIVE: "archive"}.get(rel.parts[0], "other")
     return "other"
-
-
-def _take(entry: os.DirEntry, into: list[str], strict: bool, *, folder: bool) -> None:
-    """Add the path of `entry` to `into` if it is a regular file (`folder`: a folder), never through a
-    link; else, when `strict`, refuse it."""
-    if entry.is_dir(follow_symlinks=False) if folder else entry.is_file(follow_symlinks=False):
-        into.append(entry.path)
-    elif strict:
-        raise _not_one(entry, folder=folder)
-
-
-def _not_one(entry: os.DirEntry, *, folder: bool) -> DataError:
-    """The refusal of what stands at the name of a campaign file (or of heroes/, adventures/) and is
-    not one: the reader of that file would refuse it by name; the scan refuses it for every command."""
-    shown = store.display(Path(entry.path))
-    if folder:
-        return _not_folder(entry.name, shown, link=entry.is_symlink())
-    try:
-        mode = entry.stat(follow_symlinks=False).st_mode
-    except OSError as exc:
-        return DataError(f"cannot read the file ({exc.strerror or exc})", file=shown, rule="file",
-                         remedy="check its permissions")
-    return store.not_regular(mode, shown)
-
-
-def _not_folder(name: str, shown: str, *, link: bool) -> DataError:
-    what = "the Campaign Logs" if name == HEROES else "the finished adventures"
-    if link:
-        return DataError(f"{name} is a symbolic link; it should be the folder of {what}", file=shown,
-                         rule="file", remedy="replace the link by the folder itself: drunagor reads and "
-                                             "writes only inside the campaign folder")
-    return DataError(f"{name} is a file; it should be the folder of {what}", file=shown, rule="file",
-                     remedy=f"move the file away and create the folder {name}/")
-
-
-# A journal naming more deletes than this is not looked up in git one by one (it is refused anyway
-# if git tracks it).
-_PLANTED_DELETES = 100
-
-
-def _refuse_planted_journal(root: Path) -> None:
-    """A journal is the record of a write interrupted on this machine, and git never brings one:
-    drunagor's .gitignore hides it, and drunagor never commits it. So a journal git tracks came with the
-    repository (someone committed it), and so did one that only deletes files git has as last
-    committed (a multi-file write of drunagor's always writes a file: its one delete, of adventure.toml
-    at adventure end, comes with the archive and the Story Record). Either is left as it is (exit 3),
-    never carried out. A malformed journal is refused by store.journal_ops. Git runs only here, when
-    a journal is pending in a repository."""
-    shown = store.display(root / store.JOURNAL)
-    ops = store.journal_ops(root)
-    deletes = [op["delete"] for op in ops if "delete" in op]
-    only_deletes = len(deletes) == len(ops)
-    names = [store.JOURNAL, *(deletes[:_PLANTED_DELETES] if only_deletes else [])]
-    tracked, unchanged = tracked_unchanged(root, names)
-    if store.JOURNAL in tracked:
-        raise DataError("this journal came with the repository, not from an interrupted command here "
-                        "(git tracks it); nothing was changed", file=shown,
-                        rule="journal", remedy=f"remove it with git rm: git -C {_quoted(store.display(root))} "
-                                               f"rm -- {store.JOURNAL}, then commit")
-    kept = sorted(unchanged - {store.JOURNAL})
-    if kept:
-        raise DataError("this journal came with the files, not from an interrupted command here (it only "
-                        f"deletes {', '.join(kept[:5])}, which git has as last committed, and drunagor's journals "
-                        "always write a file); nothing was changed", file=shown,
-                        rule="journal", remedy=f"delete it: rm -- {_quoted(shown)}")
-
-
-def _listing(root: Path, name: str) -> list[Path]:
-    """The .toml files of the folder `name` (heroes/, adventures/), sorted; hidden files are an
-    editor's (.#andreas.toml, a lock) or ours (temp files), not campaign files."""
-    folder = root / name
-    try:
-        mode = os.lstat(folder).st_mode
-    except FileNotFoundError:
-        return []
-    except OSError as exc:
-        raise DataError(f"cannot read the folder ({exc.strerror or exc})", file=store.display(folder),
-                        rule="file", remedy="check its permissions") from None
-    import stat
-
-    if not stat.S_ISDIR(mode):
-        raise _not_folder(name, store.display(folder), link=stat.S_ISLNK(mode))
-    return sorted(p for p in folder.glob("*.toml") if not p.name.startswith("."))
-
-
-def _quoted(text: str) -> str:
-    import shlex
-
-    return shlex.quote(text)
 
 
 class Stale(ChangedOnDisk):
@@ -280,16 +190,12 @@ class Campaign:
                                   rule="lock", remedy="re-run the command")
 
     def lock_for_save(self) -> bool:
-        """Take the exclusive lock for the save to come, if the command has anything to write (True),
-        and check that every read is still as it was (`Stale` if not). `save()` does this itself; a
-        front end that prints before it saves calls it first, so that a re-run prints nothing twice.
-
-        Why the first write is taken to be the save, not the first staged change: a change is an edit
-        of a file's document in place (`story_file.edit()[key] = ...`), which the campaign sees only
-        when it serializes it, at the save; by then every read the write rests on is done, and the one
-        check under the exclusive lock covers them all, also those made after the first change; and an
-        operation that stages and then refuses, a dry run, or a change that leaves every byte as it
-        was never takes the exclusive lock, which keeps every reader out for the write alone."""
+        """Take the exclusive lock for the save to come if anything is to be written (True), and check
+        every read (`Stale`). save() does it itself; a front end that prints before it saves calls it
+        first, so that a re-run prints nothing twice. The save, not the first staged change, is the
+        first write: a change is an edit of a document in place, seen only when serialized; by then
+        every read the write rests on is done, so one check covers them all; and a change refused
+        after it was staged, or one that leaves every byte as it was, never keeps the readers out."""
         tx, _, _ = self._transaction()
         if tx:
             self._write_lock()
@@ -319,7 +225,7 @@ class Campaign:
                 return path
         for name, names in self._listed.items():
             try:
-                if tuple(p.name for p in _listing(self.root, name)) != names:
+                if tuple(p.name for p in toml_files(self.root / name, FOLDERS[name])) != names:
                     return self.root / name
             except DataError:
                 return self.root / name
@@ -329,7 +235,7 @@ class Campaign:
         """Finish what a killed command committed (`roll`), and say so."""
         files = ""
         if store.pending_journal(self.root):
-            _refuse_planted_journal(self.root)
+            refuse_planted_journal(self.root)
             files = ", ".join(store.journal_files(self.root))
         try:
             done = roll()
@@ -371,16 +277,16 @@ class Campaign:
 
     def _file_names(self, strict: bool = False) -> list[str]:
         """files() as strings (the scan at every command's start: no Path objects, ~0.1 ms a hundred).
-        `strict`: refuse what stands at a campaign file's or folder's name and is not one (_not_one)."""
+        `strict`: refuse what stands at a campaign file's or folder's name and is not one (store.folders)."""
         found: list[str] = []
         folders: list[str] = []
         try:
             with os.scandir(self.root) as entries:
                 for e in entries:
                     if e.name in (STORY, ADVENTURE):
-                        _take(e, found, strict, folder=False)
+                        take(e, found, strict)
                     elif e.name in (HEROES, ARCHIVE):
-                        _take(e, folders, strict, folder=True)
+                        take(e, folders, strict, folder=FOLDERS[e.name])
         except OSError:
             return found
         found.sort(key=lambda p: not p.endswith(STORY))
@@ -390,7 +296,7 @@ class Campaign:
                 with os.scandir(folder) as entries:
                     for e in entries:
                         if e.name.endswith(".toml") and e.name[0] != ".":
-                            _take(e, inside, strict, folder=False)
+                            take(e, inside, strict)
             except OSError:
                 continue
             found += sorted(inside)
@@ -426,7 +332,7 @@ class Campaign:
 
     def _folder(self, name: str) -> list[Path]:
         self._acquire()
-        found = _listing(self.root, name)
+        found = toml_files(self.root / name, FOLDERS[name])
         self._listed.setdefault(name, tuple(p.name for p in found))  # what a write may rest on
         return found
 

@@ -5,7 +5,7 @@
 - tomlfile.py: `TomlFile`, a file as read, and `load`;
 - schema.py: `schema = N`, the newer- and older-schema refusals, the table of migration steps;
 - journal.py: atomic writes and the journal (one all-or-nothing commit per command), roll-forward;
-- lock.py: the campaign lock; paths.py: paths for display;
+- lock.py: the campaign lock; paths.py: paths for display; folders.py: what stands at a file's name;
 - edit.py: the TOML editing layer (the only tomlkit user); adventure.py: the adventure.toml codec;
   merge.py: the three-way merge of values; tomltext.py: TOML text for the tool-written files.
 
@@ -13,10 +13,10 @@ Reading uses the standard library's `tomllib` (fast, plain values); a file is pa
 with tomlkit only when a command edits it, so comments, key order, blank lines and unknown keys
 survive (STYLE.md: parse, mutate in place, write back; never rebuild a table from a dict).
 
-Writing (SPEC section 6) is atomic and all or nothing (journal.py). No lost update: writers hold an
-exclusive lock on the campaign from their first read to their last write, readers a shared one (so
-they never see half of a multi-file write); a second writer waits for the first, or stops with exit
-4 after LOCK_TIMEOUT seconds. Never overwrite someone else's change: just before the rename, every
+Writing (SPEC section 6) is atomic and all or nothing (journal.py). No lost update: every command reads
+under a shared lock (so it never sees half of a multi-file write) and turns it exclusive to write
+(lock.py); a command waits for a writer, a writer for every other command, or stops with exit 4
+after LOCK_TIMEOUT seconds. Never overwrite someone else's change: just before the rename, every
 file the command read or writes is compared with the bytes it read (exit 4, nothing written).
 
 This package's names below are what the rest of drunagor uses (`store.load`, `store.Transaction`...).

@@ -1,0 +1,60 @@
+"""What stands at the name of a campaign file or folder, found with one look (os.scandir, lstat) and
+never through a symbolic link: a regular file or a folder is taken, anything else is refused by its
+name, with what should be there. campaign.py names the files and folders; this only looks."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+from ..errors import DataError
+from .paths import display
+from .read import not_regular
+
+
+def take(entry: os.DirEntry, into: list[str], strict: bool, *, folder: str | None = None) -> None:
+    """Add the path of `entry` to `into` if it is a regular file (with `folder`, what the folder holds:
+    a folder), never through a link; else, when `strict`, refuse it."""
+    if entry.is_dir(follow_symlinks=False) if folder else entry.is_file(follow_symlinks=False):
+        into.append(entry.path)
+    elif strict:
+        raise not_one(entry, folder)
+
+
+def not_one(entry: os.DirEntry, folder: str | None) -> DataError:
+    """The refusal of what stands at the name of a campaign file (or folder: `folder` says of what) and
+    is not one: the reader of that file would refuse it by name; the scan refuses it for every command."""
+    shown = display(Path(entry.path))
+    if folder:
+        return not_folder(entry.name, shown, folder, link=entry.is_symlink())
+    try:
+        mode = entry.stat(follow_symlinks=False).st_mode
+    except OSError as exc:
+        return DataError(f"cannot read the file ({exc.strerror or exc})", file=shown, rule="file",
+                         remedy="check its permissions")
+    return not_regular(mode, shown)
+
+
+def not_folder(name: str, shown: str, what: str, *, link: bool) -> DataError:
+    if link:
+        return DataError(f"{name} is a symbolic link; it should be the folder of {what}", file=shown,
+                         rule="file", remedy="replace the link by the folder itself: drunagor reads and "
+                                             "writes only inside the campaign folder")
+    return DataError(f"{name} is a file; it should be the folder of {what}", file=shown, rule="file",
+                     remedy=f"move the file away and create the folder {name}/")
+
+
+def toml_files(folder: Path, what: str) -> list[Path]:
+    """The .toml files of `folder` (the folder of `what`), sorted; none if it does not exist. Hidden
+    files are an editor's (.#andreas.toml, a lock) or ours (temp files), not campaign files."""
+    try:
+        mode = os.lstat(folder).st_mode
+    except FileNotFoundError:
+        return []
+    except OSError as exc:
+        raise DataError(f"cannot read the folder ({exc.strerror or exc})", file=display(folder),
+                        rule="file", remedy="check its permissions") from None
+    if not stat.S_ISDIR(mode):
+        raise not_folder(folder.name, display(folder), what, link=stat.S_ISLNK(mode))
+    return sorted(p for p in folder.glob("*.toml") if not p.name.startswith("."))
