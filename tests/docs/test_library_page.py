@@ -34,3 +34,13 @@ def test_apply_writes_the_same_change(example):
     exec("from pathlib import Path\nfrom drunagor_log import ops\n" + python_blocks()[1], scope)
     assert scope["written"] == ["heroes/nyx.toml"]
     assert snapshot(example).keys() == before.keys() and snapshot(example) != before
+
+
+def test_writing_runs_its_body_and_saves(example):
+    """The page's `writing` example: the body's change saved, as `ops.apply` saves it."""
+    before = snapshot(example)
+    scope: dict = {}
+    exec(compile(python_blocks()[3], "docs/library.md", "exec"), scope)
+    assert scope["written"] == ["heroes/nyx.toml"]
+    assert scope["change"].summary == "Nyx gains Buckler (spoils, standard, equipped)"
+    assert {k for k in before if snapshot(example)[k] != before[k]} == {"heroes/nyx.toml"}
