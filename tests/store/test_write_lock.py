@@ -243,6 +243,28 @@ def test_a_file_written_by_another_command_as_the_writer_upgrades_makes_it_run_a
     assert run("-C", str(night), "check").exit_code == 0
 
 
+def test_a_write_killed_as_the_writer_upgrades_is_completed_under_its_exclusive_lock(night, tmp_path):
+    """In the same moment another command is killed at its commit point (its journal written, nothing
+    renamed yet): the writer, once it has the exclusive lock, completes that write and says so, then
+    finds the log it read changed and runs again. Both writes are whole, each notice printed once."""
+    go = tmp_path / "go"
+    writer = _writer(night, go, ANDREAS_GAINS, let_go=True)
+    assert writer.stdout.readline() == "upgrading\n"
+    killed = subprocess.run([sys.executable, "-m", "drunagor_log", "-C", str(night), "hero", "gain", "Catharina",
+                             "Lucky Coin", "--kind", "adventure", "--bag"], capture_output=True, text=True,
+                            timeout=120, env={**os.environ, **SLOW, "DRUNAGOR_TEST_CRASH": "journal"})
+    assert killed.returncode == 137 and (night / store.JOURNAL).exists()
+    go.touch()
+    said, warned = _said("Andreas", "Cloth Armor")
+    assert _result(writer) == {"rc": 0, "out": said, "opens": ["shared", "exclusive"],
+                               "err": f"warning: {store.display(night)}: finished the write of an interrupted "
+                                      "drunagor command (story.toml, heroes/catharina.toml)\n" + warned}
+    assert not (night / store.JOURNAL).exists()
+    assert _gear(night, "andreas")[-1] == "Cloth Armor"
+    assert _gear(night, "catharina")[-1] == "Lucky Coin"
+    assert "Lucky Coin" in (night / "story.toml").read_text()  # its [cards] entry: the other half
+
+
 def test_two_real_commands_started_at_once_both_succeed(night, tmp_path):
     """No stand-ins: two drunagor processes released at the same moment, each adding a Follower to the
     same story.toml; both exit 0 and both Followers are there."""
