@@ -161,7 +161,7 @@ def test_reading_commands_and_dry_runs_never_take_the_write_lock(example, run, m
 
 
 def test_the_camp_dry_run_runs_beside_a_reader(night, run, reader, monkeypatch):
-    """`camp` read for writing from its first line, dry run or not; now its dry run reads only."""
+    """`camp --dry-run` only reads, as every dry run: it runs while another command reads."""
     reader()
     monkeypatch.setenv("DRUNAGOR_LOCK_TIMEOUT", "0.2")
     before = snapshot(night)
