@@ -27,8 +27,8 @@ Why the platform primitives and not a library (compared in November 2026):
 
 Every command takes the shared lock first; a command that then writes turns it exclusive
 (`CampaignLock.upgrade`). Neither system converts a lock safely in place: flock(2) converts by
-removing the old lock and then placing the new one (not atomic, and on Linux a LOCK_NB conversion
-that fails leaves no lock at all), and LockFileEx refuses an exclusive lock over the handle's own
+removing the old lock and then placing the new one (not atomic: a LOCK_NB conversion that fails has
+already let go of the old one), and LockFileEx refuses an exclusive lock over the handle's own
 shared one. Holding the shared lock while waiting for the exclusive one would deadlock two commands
 that upgrade at once (each waits for the other's shared lock to go). So the upgrade is explicit and
 the same on both: let go of the shared lock, then wait for the exclusive one as any writer does.
