@@ -1,6 +1,6 @@
 """What every command shares: the global options, the options many commands take, opening the
-chosen campaign, and the one body of a writing command (`perform`: run one operation, print what it
-says, save, `--commit`)."""
+chosen campaign, the one body of a writing command (`perform`: run one operation, print what it
+says, save, `--commit`) and of a reading one (`look`: run one operation, print what it says)."""
 
 
 from collections.abc import Callable
@@ -142,3 +142,20 @@ def perform(operation: Callable[..., "Change"], *args: Any, commit: bool = False
     if not notes_first and not quiet and (json or changed or not change.summary):
         output(change, json)
     return change, changed
+
+
+def look(operation: Callable[..., "Change"], *args: Any, json: bool = False,
+         show: Callable[[dict], None] | None = None, **kwargs: Any) -> tuple["Change", Path]:
+    """A reading command's whole body: open the campaign (to read), run one operation (ops/), print
+    the warnings (the campaign's and the operation's), close it, then print: with `json` the
+    operation's data, else `show(data)` where the command draws it itself (tables), else its notes.
+    Nothing is printed while the campaign is open. Returns the change and the campaign's folder (a
+    heading may name it)."""
+    with open_campaign() as c:
+        change = operation(c, *args, **kwargs)
+        warn_all(c, change)
+    if show is not None and not json:
+        show(change.data)
+    else:
+        output(change, json)
+    return change, c.root

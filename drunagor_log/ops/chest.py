@@ -46,6 +46,14 @@ def set_copies(chest_t: Any, name: str, copies: int) -> None:
         edit.set_in_entry(chest_t, "cards", i, "copies", copies)
 
 
+# ------------------------------------------------------------------------------------ chest show
+
+
+def show(c: Campaign) -> Change:
+    """The Chest deck (`chest show`): `data` is the `--json` object (rules.chest.summary)."""
+    return Change(data=chest.summary(c.story))
+
+
 # ------------------------------------------------------------------------------------- chest add
 
 
@@ -295,6 +303,11 @@ def _return_cards(c: Campaign, back: Returns) -> list[str]:
 
 
 # -------------------------------------------------------------------------------- commander deck
+
+
+def commander_show(c: Campaign) -> Change:
+    """The Commander Attack deck (`commander show`): `data` is the `--json` object (rules.commander.summary)."""
+    return Change(data=commander.summary(c.story))
 
 
 def _commander_write(c: Campaign, card: str | None, out: str | None, position: str | None) -> str | None:

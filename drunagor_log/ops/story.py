@@ -21,11 +21,11 @@ from ..errors import RuleError, UsageError
 from ..model import chapter_id
 from ..names import closest, lookup, match, resolve
 from ..rules import cards, rewards, track
-from ..rules.chapters import setup_numbers
+from ..rules.chapters import setup_lines, setup_numbers
 from ..rules.heroes import RECORD_WITH
 from ..store import edit
 from ..values import replace
-from . import Change
+from . import Change, Line
 from .cards import known_names, resolve_card
 
 if TYPE_CHECKING:
@@ -369,7 +369,7 @@ def fill_chapter(c: Campaign, chapter: Any, state: str, force: bool = False) -> 
 
 def briefing(c: Campaign, chapter: Any = None, heroes: int | None = None) -> Change:
     """The briefing of chapter N (default: the next) for the party's numbers: `data` holds the
-    `chapter show --json` shape, and "first_open" (the next unfilled slot) for the text."""
+    `chapter show --json` shape, `notes` the lines a person reads."""
     story = c.story
     if chapter is None:
         ch = story.next_chapter()
@@ -385,8 +385,9 @@ def briefing(c: Campaign, chapter: Any = None, heroes: int | None = None) -> Cha
     b["state"] = story.track.get(ch)
     b["failures"] = story.failures.get(ch, 0)
     b["next"] = ch == first_open
-    b["first_open"] = first_open
-    return Change(data=b)
+    heading = Line(f"Chapter {b['chapter']}: {b['title']}, for {track.plural(b['heroes'], 'hero', 'heroes')}", "bold")
+    return Change(notes=(heading, *track.briefing_lines(b), *setup_lines(b),
+                         track.track_line(b["state"], b["failures"], b["next"], first_open)), data=b)
 
 
 def _party_size(c: Campaign, heroes: int | None) -> int:

@@ -16,7 +16,7 @@ from typing import Annotated
 import typer
 
 from ...errors import UsageError
-from ..common import CommitOpt, JsonOpt, game, open_campaign, output, perform, warn_all
+from ..common import CommitOpt, JsonOpt, game, look, perform
 from ..terminal import term
 
 DryRunOpt = Annotated[bool, typer.Option("--dry-run", help="Resolve and print, write nothing.")]
@@ -63,12 +63,7 @@ def adventure_show(json: JsonOpt = False) -> None:
     """
     from ...ops import adventure as ops
 
-    with open_campaign() as c:
-        change = ops.show(c)
-        warn_all(c, change)
-        output(change, json)
-    if not json:
-        _print_table(change.data)
+    look(ops.show, json=json, show=_print_table)
 
 
 def _print_table(d: dict) -> None:
@@ -417,10 +412,7 @@ def odds(json: JsonOpt = False) -> None:
     """
     from ...ops import odds as ops
 
-    with open_campaign() as c:
-        change = ops.odds(c)
-        warn_all(c, change)
-        output(change, json)
+    look(ops.odds, json=json)
 
 
 # ------------------------------------------------------------------------------------------ cubes

@@ -9,7 +9,7 @@ import typer
 from ...campaign import Campaign, list_campaigns
 from ...errors import DataError, ExitCode
 from ...ops import campaign as campaign_ops
-from ..common import CommitOpt, JsonOpt, campaign_root, open_campaign, print_change, warn_all
+from ..common import CommitOpt, JsonOpt, campaign_root, look, print_change
 from ..terminal import term
 
 
@@ -43,13 +43,11 @@ def show(json: JsonOpt = False) -> None:
     """
     from ...store import display
 
-    with open_campaign() as c:
-        data = campaign_ops.show(c).data
-        warn_all(c)
+    change, root = look(campaign_ops.show, json=json)  # its change holds data alone: the text is drawn here
     if json:
-        term.json(data)
         return
-    term.heading(f"{data['party'] or '(no party name)'}: Awakenings campaign ({display(c.root)})")
+    data = change.data
+    term.heading(f"{data['party'] or '(no party name)'}: Awakenings campaign ({display(root)})")
     term.line(f"Party Leader: {data['leader'] or '(none; set one with drunagor leader HERO)'}")
     _print_heroes(data["heroes"])
     term.line("Followers: " + (", ".join(data["followers"]) or "none"))

@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from ...ops import cards as cards_ops
-from ..common import CommitOpt, JsonOpt, game, open_campaign, perform, warn_all
+from ..common import CommitOpt, JsonOpt, game, look, perform
 from ..terminal import term
 
 card_app = typer.Typer(help="Facts about cards recorded under [cards]: type, rarity, Epic, Rune position, kind.",
@@ -43,12 +43,10 @@ def card_show(
 
     Example: drunagor card show "Potion of Healing"
     """
-    with open_campaign() as c:
-        data = cards_ops.show(c, name).data
-        warn_all(c)
-    if json:
-        term.json(data)
-        return
+    look(cards_ops.show, name, json=json, show=_print_cards)
+
+
+def _print_cards(data: dict) -> None:
     if not data["cards"]:
         term.line("no card facts recorded under [cards]; record one with drunagor card set NAME --rarity R (or "
                   "--type, --epic|--not-epic, --position, --kind)")

@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from ...ops import chest as chest_ops
-from ..common import CommitOpt, JsonOpt, game, open_campaign, perform, warn_all
+from ..common import CommitOpt, JsonOpt, game, look, open_campaign, perform
 from ..terminal import term
 
 chest_app = typer.Typer(help="The Chest deck: the Epic Rare pair and 9 Potions + 9 Scrolls (RB L345-371).",
@@ -40,13 +40,15 @@ def _cell(n: int, want: int) -> str:
     return f"{n}/{want} " + (f"{want - n} short" if n < want else f"{n - want} too many")
 
 
-def _grid_rows(g) -> list[list[str]]:
+def _grid_rows(data: dict) -> list[list[str]]:
     from ...rules import chest
 
     rows = []
     for t in chest.TYPES:
-        row = [chest.PLURAL[t]] + [_cell(g.counts[t][r], g.target[t][r]) for r in chest.RARITIES]
-        row.append(_cell(g.type_totals[t], sum(g.target[t].values())))
+        cells = data["grid"][t]
+        row = [chest.PLURAL[t]] + [_cell(cells[r]["count"], cells[r]["target"]) for r in chest.RARITIES]
+        held = sum(e["copies"] for e in data["cards"] if e["type"] == t)  # also the copies of unknown rarity
+        row.append(_cell(held, sum(cells[r]["target"] for r in chest.RARITIES)))
         rows.append(row)
     return rows
 
@@ -60,28 +62,25 @@ def chest_show(json: JsonOpt = False) -> None:
 
     Example: drunagor chest show
     """
+    look(chest_ops.show, json=json, show=_print_chest)
+
+
+def _print_chest(data: dict) -> None:
     from ...rules import chest
 
-    with open_campaign() as c:
-        story = c.story
-        warn_all(c)
-    data = chest.summary(story)
-    if json:
-        term.json(data)
-        return
-    g = chest.grid(story)
     term.heading(f"Chest deck: {data['text']}")
-    term.line(f"Epic Rare (fixed, RB L345): {', '.join(g.epic) or 'not recorded'}")
+    term.line(f"Epic Rare (fixed, RB L345): {', '.join(data['epic']) or 'not recorded'}")
     term.line()
-    term.table(["", "Common", "Uncommon", "Rare", "Total"], _grid_rows(g))
-    if g.cards:
+    term.table(["", "Common", "Uncommon", "Rare", "Total"], _grid_rows(data))
+    if data["cards"]:
         term.line()
         term.table(["Card", "Copies", "Type", "Rarity"],
-                   [[card.name, card.copies, f.type or "?", f.rarity or ("-" if f.type == "treasure" else "?")]
-                    for card, f in g.cards])
-    for p in g.problems:
-        term.line(f"wrong: {p.message}", "red")
-    for name, missing in g.missing:
+                   [[e["name"], e["copies"], e["type"] or "?", e["rarity"] or ("-" if e["type"] == "treasure" else "?")]
+                    for e in data["cards"]])
+    for problem in data["problems"]:
+        term.line(f"wrong: {problem}", "red")
+    for m in data["missing_facts"]:
+        name, missing = m["card"], m["facts"]
         term.line(f"fact missing: the {' and '.join(missing)} of {name} is unknown, so its place in the grid "
                   f"cannot be checked; record it once: drunagor chest add \"{name}\" --copies 0 "
                   f"{chest.flags_for(missing)}", "yellow")
@@ -201,15 +200,10 @@ def commander_show(json: JsonOpt = False) -> None:
 
     Example: drunagor commander show
     """
-    from ...rules import commander
+    look(chest_ops.commander_show, json=json, show=_print_commander)
 
-    with open_campaign() as c:
-        story = c.story
-        warn_all(c)
-    data = commander.summary(story)
-    if json:
-        term.json(data)
-        return
+
+def _print_commander(data: dict) -> None:
     term.heading(f"Commander Attack deck: {data['text']}")
     term.line()
     term.table(["Position", "Card"], [[pos, " + ".join(held) if held else "-"]

@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from ..common import CommitOpt, JsonOpt, campaign_root, finish, game, open_campaign, perform, warn_all, write_campaign
+from ..common import CommitOpt, JsonOpt, campaign_root, finish, game, look, open_campaign, perform, write_campaign
 from ..terminal import term
 
 hero_app = typer.Typer(
@@ -79,13 +79,7 @@ def show(
 
     Example: drunagor hero show cath
     """
-    with open_campaign() as c:
-        data = _ops().show(c, name).data
-        warn_all(c)
-    if json:
-        term.json(data)
-        return
-    _print_hero(data)
+    look(_ops().show, name, json=json, show=_print_hero)
 
 
 @hero_app.command("list")
@@ -94,12 +88,11 @@ def list_(json: JsonOpt = False) -> None:
 
     Example: drunagor hero list
     """
-    with open_campaign() as c:
-        rows = _ops().list_heroes(c).data["heroes"]
-        warn_all(c)
-    if json:
-        term.json({"heroes": rows})
-        return
+    look(_ops().list_heroes, json=json, show=_print_heroes)
+
+
+def _print_heroes(data: dict) -> None:
+    rows = data["heroes"]
     if not rows:
         term.line("no heroes yet (drunagor hero add NAME --role ROLE)")
         return

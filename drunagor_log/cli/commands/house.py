@@ -7,8 +7,7 @@ from typing import Annotated
 import typer
 
 from ...ops import house as house_ops
-from ..common import CommitOpt, JsonOpt, open_campaign, perform, warn_all
-from ..terminal import term
+from ..common import CommitOpt, JsonOpt, look, perform
 
 rules_app = typer.Typer(help="House rules: the difficulty (Trauma Cube limit), the party's size, the rune bag.",
                         no_args_is_help=True)
@@ -20,14 +19,7 @@ def rules_show(json: JsonOpt = False) -> None:
 
     Example: drunagor rules show
     """
-    with open_campaign() as c:
-        change = house_ops.show(c)
-        warn_all(c)
-    if json:
-        term.json(change.data)
-        return
-    for line in change.notes:
-        term.line(line)
+    look(house_ops.show, json=json)
 
 
 @rules_app.command("set")

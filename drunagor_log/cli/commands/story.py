@@ -11,8 +11,7 @@ from typing import Annotated
 import typer
 
 from ...ops import story as story_ops
-from ..common import CommitOpt, ForceOpt, JsonOpt, game, open_campaign, perform, warn_all
-from ..terminal import term
+from ..common import CommitOpt, ForceOpt, JsonOpt, game, look, perform
 
 # ----------------------------------------------------------------------------------- party, leader
 
@@ -133,14 +132,7 @@ def stash_show(json: JsonOpt = False) -> None:
 
     Example: drunagor stash show
     """
-    with open_campaign() as c:
-        change = story_ops.show_stash(c)
-        warn_all(c)
-    if json:
-        term.json(change.data)
-        return
-    for line in change.notes:
-        term.line(line)
+    look(story_ops.show_stash, json=json)
 
 
 @stash_app.command("add")
@@ -224,20 +216,7 @@ def chapter_show(
 
     Example: drunagor chapter show 7 --heroes 3
     """
-    from ...rules import track
-    from ...rules.chapters import setup_lines
-
-    with open_campaign() as c:
-        b = dict(story_ops.briefing(c, n, heroes).data)
-        warn_all(c)
-    first_open = b.pop("first_open")
-    if json:
-        term.json(b)
-        return
-    term.heading(f"Chapter {b['chapter']}: {b['title']}, for {track.plural(b['heroes'], 'hero', 'heroes')}")
-    for line in [*track.briefing_lines(b), *setup_lines(b)]:
-        term.line(line)
-    term.line(track.track_line(b["state"], b["failures"], b["next"], first_open))
+    look(story_ops.briefing, n, heroes, json=json)
 
 
 def register(app: typer.Typer) -> None:
