@@ -505,13 +505,23 @@ def camp(c: Campaign, *, dry_run: bool = False) -> Change:
     upgrades = [{"hero": h.name, "item": o.item, "from": o.from_quality, "to": o.to_quality,
                  "discard": list(o.discards)} for h in party for o in rules.upgrade_options(h, epic)]
     owes = {h.name: rewards.owed_for(h, story, party).as_dict() for h in party}
+    summary, notes = _camp_lines(cleared, dry_run)
+    return Change(summary, notes=notes,
+                  data={"cleared": cleared, "dry_run": dry_run, "chest_deck": chest.summary(story)["text"],
+                        "upgrades": upgrades, "owes": owes, "stash": list(story.stash),
+                        "finished": story.next_chapter() is None, "chest_blocked": chest_may_change(c)})
+
+
+def _camp_lines(cleared: dict[str, list[str]], dry_run: bool) -> tuple[str, tuple[str, ...]]:
+    """What `camp` says: the statuses it removes, listed first (before they are written away), then
+    its line. A dry run saves nothing, so its line is a note too and there is no summary."""
+    listing = ("Camp phase: the Campaign Log statuses go:",
+               *(f"  {name}: {', '.join(statuses)}" for name, statuses in cleared.items())) if cleared else ()
     n = sum(len(s) for s in cleared.values())
     if not cleared:
-        msg = "Camp phase: no Campaign Log statuses to remove"
+        line = "Camp phase: no Campaign Log statuses to remove"
     elif dry_run:
-        msg = f"dry run: nothing removed; drunagor camp removes {'it' if n == 1 else 'them'}"
+        line = f"dry run: nothing removed; drunagor camp removes {'it' if n == 1 else 'them'}"
     else:
-        msg = f"Camp phase: {n} Campaign Log status{'' if n == 1 else 'es'} removed"
-    return Change(msg, data={"cleared": cleared, "dry_run": dry_run, "chest_deck": chest.summary(story)["text"],
-                             "upgrades": upgrades, "owes": owes, "stash": list(story.stash),
-                             "finished": story.next_chapter() is None, "chest_blocked": chest_may_change(c)})
+        line = f"Camp phase: {n} Campaign Log status{'' if n == 1 else 'es'} removed"
+    return ("", (*listing, line)) if dry_run else (line, listing)

@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from ..common import CommitOpt, JsonOpt, campaign_root, finish, game, look, open_campaign, perform, write_campaign
+from ..common import CommitOpt, JsonOpt, campaign_root, game, look, open_campaign, perform
 from ..terminal import term
 
 hero_app = typer.Typer(
@@ -419,20 +419,7 @@ def camp(
 
     Example: drunagor adventure end --won && drunagor camp --dry-run
     """
-    def body(c):
-        change = _ops().camp(c, dry_run=dry_run)
-        c.lock_for_save()  # before anything is printed (a dry run stages nothing: no write lock)
-        if not json and change.data["cleared"]:
-            term.line("Camp phase: the Campaign Log statuses go:")
-            for name, statuses in change.data["cleared"].items():
-                term.line(f"  {name}: {', '.join(statuses)}")
-        if dry_run:
-            if not json:
-                term.line(change.summary)
-            return change, []
-        return change, finish(c, change.summary, commit, quiet=json)
-
-    change, changed = write_campaign(body)
+    change, changed = perform(_ops().camp, dry_run=dry_run, commit=commit, quiet=json, notes_first=True)
     if json:
         data = {k: v for k, v in change.data.items() if k not in ("stash", "chest_blocked")}
         term.json({**data, "changed": changed})
