@@ -13,9 +13,11 @@ from .. import store
 from ..campaign import Campaign
 from ..git import driver
 from ..git import history as log
-from ..git.commits import PREFIX, commit_changes
+from ..git.commits import PREFIX
+from ..git.runner import repository
 from ..values import record
 from . import Change
+from .commit import commit_tail
 
 
 @record
@@ -59,17 +61,25 @@ def undo(root: Path, *, dry_run: bool = False) -> Change:
 
 def git_setup(root: Path, *, commit: bool = False) -> Change:
     """Register the campaign-aware merge driver in the repository (config and .gitattributes);
-    commit the .gitattributes if asked. `data["changed"]` is empty when all was set up already."""
+    commit the .gitattributes if asked (the one check-then-commit tail of every write: the config is
+    not a campaign file, so only the .gitattributes is committed). `data["changed"]` is empty when all
+    was set up already."""
+    changed: list[str] = []
+
+    def setup() -> list[str]:
+        changed.extend(driver.setup_driver(root))
+        return [f for f in changed if f == ".gitattributes"]
+
+    message = "merge driver named in .gitattributes"
     with Campaign(root, exclusive=True):  # written outside the campaign's save: the lock from the start
-        changed = driver.setup_driver(root)
-        if not changed:
-            return Change(summary="the campaign-aware merge driver is already set up", data={"changed": []})
-        said = {"config": "git config merge.drunagor.driver",
-                ".gitattributes": store.display(root / ".gitattributes")}
-        summary = "set up the campaign-aware merge driver: " + " and ".join(said[c] for c in changed)
-        notes: tuple[str, ...] = ()
-        if commit and ".gitattributes" in changed:
-            message = "merge driver named in .gitattributes"
-            sha = commit_changes(root, [".gitattributes"], message)
-            notes = (f"committed {sha}: {PREFIX}{message}" if sha else "nothing to commit",)
+        if commit:
+            repository(root, "setup")  # outside a repository: the refusal of setup, not of --commit
+        saved = commit_tail(root, setup, message, commit=commit)
+    if not changed:
+        return Change(summary="the campaign-aware merge driver is already set up", data={"changed": []})
+    said = {"config": "git config merge.drunagor.driver", ".gitattributes": store.display(root / ".gitattributes")}
+    summary = "set up the campaign-aware merge driver: " + " and ".join(said[c] for c in changed)
+    notes: tuple[str, ...] = ()
+    if saved.asked and saved.files:  # --commit, and the .gitattributes written
+        notes = (f"committed {saved.sha}: {PREFIX}{message}" if saved.sha else "nothing to commit",)
     return Change(summary=summary, notes=notes, data={"changed": changed})
