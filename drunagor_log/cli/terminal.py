@@ -176,6 +176,11 @@ class Terminal:
     def error(self, text: str) -> None:
         self._message("error", "bold red", text)
 
+    def message(self, text: str) -> None:
+        """A message as it is, to stderr (no label, never styled): a program's exit message, which
+        Python prints so."""
+        print(text, file=sys.stderr)
+
     def warn(self, text: str) -> None:
         self._message("warning", "bold yellow", text)
 

@@ -97,8 +97,8 @@ def _line_merge(base: Path, mine: Path, theirs: Path, marker_size: int) -> int:
 
 def main(argv: list[str]) -> int:
     if len(argv) != 5:
-        print("usage: python -m drunagor_log.interop.mergedriver BASE MINE THEIRS MARKER_SIZE PATH "
-              "(git runs this; see `drunagor git setup`)", file=sys.stderr)
+        _say("usage: python -m drunagor_log.interop.mergedriver BASE MINE THEIRS MARKER_SIZE PATH "
+             "(git runs this; see `drunagor git setup`)")
         return 2
     base, mine, theirs, size, path = argv
 
@@ -109,9 +109,15 @@ def main(argv: list[str]) -> int:
         why = str(exc)
     except Exception as exc:  # noqa: BLE001 (git shows the player whatever the driver prints: one line, never a traceback)
         why = f"{type(exc).__name__}: {exc}"[:300]
-    print(f"drunagor merge driver: {shown}: not merged ({why}); git keeps it as a conflict, your version "
-          "unchanged", file=sys.stderr)
+    _say(f"drunagor merge driver: {shown}: not merged ({why}); git keeps it as a conflict, your version unchanged")
     return REFUSED
+
+
+def _say(line: str) -> None:
+    """The driver's one line, to stderr, where git shows it to the player. Not cli/terminal's `term`:
+    the driver is a program of its own that git starts, a front end below cli in the layers (it may
+    not import it), and its line is plain text for git's output, never styled or wrapped."""
+    print(line, file=sys.stderr)
 
 
 if __name__ == "__main__":

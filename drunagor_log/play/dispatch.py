@@ -170,7 +170,7 @@ def exit_code(exc: SystemExit) -> int:
         return 0
     if isinstance(exc.code, int):
         return exc.code
-    print(exc.code, file=sys.stderr)
+    term.message(str(exc.code))
     return 1
 
 

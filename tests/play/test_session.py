@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from drunagor_log.play import status
 from drunagor_log.play.complete import Candidates, partial, quoted
-from drunagor_log.play.dispatch import Dispatcher, LineRefused, session_words, split
+from drunagor_log.play.dispatch import Dispatcher, LineRefused, exit_code, session_words, split
 from tests.conftest import snapshot
 from tests.play import runner
 
@@ -106,6 +106,11 @@ def test_the_session_words_run_what_they_name(dispatcher, capsys):
     assert capsys.readouterr().out.startswith("Usage: drunagor odds [OPTIONS]")
     assert dispatcher.handle("exit").leave and dispatcher.handle("quit").leave
     assert dispatcher.handle("   ").code == 0 and dispatcher.handle("# a note").code == 0
+
+
+def test_an_exit_with_a_message_prints_it_and_exits_1_as_python_does(capsys):
+    assert [exit_code(SystemExit(c)) for c in (None, 0, 3, "stopped: the bag is empty")] == [0, 0, 3, 1]
+    assert capsys.readouterr() == ("", "stopped: the bag is empty\n")
 
 
 def test_a_tree_is_built_once_per_command(dispatcher):

@@ -126,7 +126,7 @@ def test_the_driver_runs_from_a_shell_without_path(group, tmp_path):
                                             '>>>>>>> theirs\nfollowers = ["Vorn the Warrior"]\n')
 
 
-def test_the_driver_falls_back_to_a_line_merge_for_a_file_that_is_not_toml(tmp_path, monkeypatch):
+def test_the_driver_falls_back_to_a_line_merge_for_a_file_that_is_not_toml(tmp_path, monkeypatch, capsys):
     from drunagor_log.interop.mergedriver import main
 
     isolate_git(monkeypatch, tmp_path)
@@ -136,6 +136,8 @@ def test_the_driver_falls_back_to_a_line_merge_for_a_file_that_is_not_toml(tmp_p
     assert main([str(tmp_path / n) for n in "OAB"] + ["7", "story.toml"]) == 0  # git merge-file: no overlap
     assert (tmp_path / "A").read_text() == "a = 5\nb = 2\n<<<<<<< left over\n"
     assert main(["too", "few"]) == 2
+    assert capsys.readouterr() == ("", "usage: python -m drunagor_log.interop.mergedriver BASE MINE THEIRS MARKER_SIZE "
+                                       "PATH (git runs this; see `drunagor git setup`)\n")
 
 
 def test_new_in_a_repository_sets_the_driver_up(tmp_path, monkeypatch, run):
