@@ -101,6 +101,32 @@ def camp(tmp_path) -> Path:
     return root
 
 
+# ------------------------------------------------------- transcripts (the docs' console blocks, golden tests)
+
+
+def transcript(lines: list[str], where: str = "") -> list[tuple[str, list[str]]]:
+    """A session as a terminal shows it, `$ COMMAND` then what the command prints: [(COMMAND, its
+    lines)]. `where` starts the message of a line printed before any command."""
+    steps: list[tuple[str, list[str]]] = []
+    for text in lines:
+        if text.startswith("$ "):
+            steps.append((text[2:], []))
+        elif steps:
+            steps[-1][1].append(text)
+        else:
+            raise AssertionError(f"{where}output before any `$` command: {text!r}")
+    return steps
+
+
+def matches(expected: list[str], got: list[str]) -> bool:
+    """Whether `got` are the `expected` lines, where a line `...` stands for any run of lines (none too)."""
+    if not expected:
+        return not got
+    if expected[0] == "...":
+        return any(matches(expected[1:], got[k:]) for k in range(len(got) + 1))
+    return bool(got) and got[0] == expected[0] and matches(expected[1:], got[1:])
+
+
 def snapshot(root: Path) -> dict[str, bytes]:
     """Every file below root with its bytes (to assert nothing changed), but the campaign lock's
     file (on Windows every command may create it: it is not campaign data)."""

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.cli.test_losing import party
-from tests.conftest import snapshot
+from tests.conftest import matches, snapshot, transcript
 
 TRANSCRIPTS = {
     "01": """\
@@ -513,30 +513,13 @@ chapter 09 completed with the ending "Baptism of Fire" (RB L1309); adventure arc
 }
 
 
-def matches(expected: list[str], actual: list[str]) -> bool:
-    """`...` in `expected` matches any number of lines."""
-    if not expected:
-        return not actual
-    if expected[0] == "...":
-        return any(matches(expected[1:], actual[i:]) for i in range(len(actual) + 1))
-    return bool(actual) and expected[0] == actual[0] and matches(expected[1:], actual[1:])
-
-
-def steps(transcript: str) -> list[tuple[str, list[str]]]:
-    out: list[tuple[str, list[str]]] = []
-    for line in transcript.splitlines():
-        if line.startswith("$ drunagor "):
-            out.append((line[len("$ drunagor "):], []))
-        else:
-            out[-1][1].append(line)
-    return out
-
-
-def replay(run, root: Path, transcript: str) -> None:
-    for command, expected in steps(transcript):
+def replay(run, root: Path, session: str) -> None:
+    for command, expected in transcript(session.splitlines()):
+        program, *args = shlex.split(command)
+        assert program == "drunagor", command
         code = int(expected.pop()[6:-1]) if expected and expected[-1].startswith("[exit ") else 0
         before = snapshot(root)
-        r = run(*shlex.split(command))
+        r = run(*args)
         actual = (r.stdout + r.stderr).splitlines()
         assert (r.exit_code, matches(expected, actual)) == (code, True), (command, r)
         if code:

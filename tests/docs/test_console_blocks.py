@@ -32,7 +32,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import EXAMPLE, REPO
+from tests.conftest import EXAMPLE, REPO, matches, transcript
 
 PAGES = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
 DIRECTIVE = re.compile(r"<!--\s*console:\s*(fresh|skip|setup)\b\s*(.*?)\s*-->")
@@ -46,15 +46,7 @@ class Block:
 
     def steps(self) -> list[tuple[str, list[str]]]:
         """[(command line, expected output lines)]."""
-        steps: list[tuple[str, list[str]]] = []
-        for text in self.lines:
-            if text.startswith("$ "):
-                steps.append((text[2:], []))
-            elif steps:
-                steps[-1][1].append(text)
-            else:
-                raise AssertionError(f"line {self.line}: output before any `$` command: {text!r}")
-        return steps
+        return transcript(self.lines, f"line {self.line}: ")
 
 
 def blocks(text: str) -> list[Block]:
@@ -78,15 +70,6 @@ def blocks(text: str) -> list[Block]:
             i = end
         i += 1
     return found
-
-
-def matches(expected: list[str], got: list[str]) -> bool:
-    """`...` in `expected` matches any run of lines, including none."""
-    if not expected:
-        return not got
-    if expected[0] == "...":
-        return any(matches(expected[1:], got[k:]) for k in range(len(got) + 1))
-    return bool(got) and got[0] == expected[0] and matches(expected[1:], got[1:])
 
 
 def drunagor(args: list[str]) -> str:
