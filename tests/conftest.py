@@ -189,10 +189,11 @@ equipment = [
 """
 
 
-def make_night(root: Path) -> Path:
-    """The Night Watch in `root` (story.toml, heroes/andreas.toml, heroes/catharina.toml)."""
-    write(root / "story.toml", NIGHT_STORY)
-    write(root / "heroes" / "andreas.toml", NIGHT_ANDREAS)
+def make_night(root: Path, story: str = NIGHT_STORY, andreas: str = NIGHT_ANDREAS) -> Path:
+    """The Night Watch in `root` (story.toml, heroes/andreas.toml, heroes/catharina.toml); a module
+    that needs the party at another point gives its own `story` or `andreas`."""
+    write(root / "story.toml", story)
+    write(root / "heroes" / "andreas.toml", andreas)
     write(root / "heroes" / "catharina.toml", NIGHT_CATHARINA)
     return root
 
