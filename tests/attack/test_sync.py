@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import EXAMPLE, snapshot
-from tests.sync.conftest import clone, git, isolate_git
+from tests.sync.conftest import bare_remote, git, shared_by_ana
 
 from . import bounded
 
@@ -43,17 +43,8 @@ class Side:
 def table(tmp_path, monkeypatch, run):
     """The shared remote with the example campaign; Ana's clone with one change of her own
     committed, not pushed; Eve's clone, up to date, ready to push her attack."""
-    isolate_git(monkeypatch, tmp_path)
-    remote = tmp_path / "shared" / "campaign.git"
-    remote.parent.mkdir()
-    git(remote.parent, "init", "--quiet", "--bare", "--initial-branch=main", remote.name)
-    ana_player = clone(remote, tmp_path / "ana", "Ana", run)
-    shutil.copytree(EXAMPLE, ana_player.root)
-    (ana_player.root / "adventure.toml").unlink()
-    ana_player.git("add", "-A")
-    ana_player.git("commit", "--quiet", "-m", "the campaign so far")
-    ana_player.ok("sync")
-    eve_player = clone(remote, tmp_path / "eve", "Eve", run)
+    remote = bare_remote(tmp_path, monkeypatch)
+    ana_player, eve_player = shared_by_ana(remote, tmp_path, run, "Eve")
     eve_player.ok("git", "setup")
     ana_player.ok("party", "Ana's band", "--commit")
     # the driver as the installed script registers it (its own Python), so that Ana's syncs below

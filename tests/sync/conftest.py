@@ -71,9 +71,8 @@ def clone(remote: Path, top: Path, name: str, run) -> Player:
     return Player(name, top, run)
 
 
-@pytest.fixture
-def remote(tmp_path, monkeypatch) -> Path:
-    """The group's shared repository: a bare one, as on a shared drive (empty)."""
+def bare_remote(tmp_path: Path, monkeypatch) -> Path:
+    """The group's shared repository: a bare one, as on a shared drive (empty); git isolated."""
     isolate_git(monkeypatch, tmp_path)
     path = tmp_path / "shared" / "campaign.git"
     path.parent.mkdir()
@@ -81,15 +80,26 @@ def remote(tmp_path, monkeypatch) -> Path:
     return path
 
 
-@pytest.fixture
-def group(remote, tmp_path, run) -> tuple[Player, Player]:
+def shared_by_ana(remote: Path, tmp_path: Path, run, other: str) -> tuple[Player, Player]:
     """Ana put the example campaign (after chapter 04, between adventures) in the shared repository
-    with one `drunagor sync`; Ben then cloned it (a fresh clone: his merge driver is not set up)."""
+    with one `drunagor sync`; the `other` player then cloned it (a fresh clone: the merge driver is
+    not set up there)."""
     ana = clone(remote, tmp_path / "ana", "Ana", run)
     shutil.copytree(EXAMPLE, ana.root)
     (ana.root / "adventure.toml").unlink()
     ana.git("add", "-A")
     ana.git("commit", "--quiet", "-m", "the campaign so far")
     ana.ok("sync")
-    ben = clone(remote, tmp_path / "ben", "Ben", run)
-    return ana, ben
+    return ana, clone(remote, tmp_path / other.lower(), other, run)
+
+
+@pytest.fixture
+def remote(tmp_path, monkeypatch) -> Path:
+    """The group's shared repository (bare_remote)."""
+    return bare_remote(tmp_path, monkeypatch)
+
+
+@pytest.fixture
+def group(remote, tmp_path, run) -> tuple[Player, Player]:
+    """Ana and Ben (shared_by_ana): Ben's clone is fresh, his merge driver not set up."""
+    return shared_by_ana(remote, tmp_path, run, "Ben")
