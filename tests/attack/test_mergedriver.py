@@ -105,9 +105,11 @@ def test_case_5_a_missing_base_file_is_one_line_not_a_traceback(tmp_path):
     refused(out, tmp_path, mine, "the common version: file not found")
 
 
-def test_case_5_a_pushed_gitattributes_asking_for_huge_markers_in_a_real_merge(tmp_path, monkeypatch):
-    """git itself passes the attribute's size to the driver: the conflict is written with 64-character
-    markers, the file stays small."""
+def merge_in_a_repository(tmp_path: Path, monkeypatch, attributes: str, eve: str, ana: str
+                          ) -> tuple[Path, bounded.Outcome]:
+    """A repository with the driver registered and `attributes` in its .gitattributes, where Eve's
+    branch and Ana's main changed story.toml (BASE) to `eve` and `ana`: Ana's `git merge eve`, as
+    git runs the driver in a real merge."""
     from tests.sync.conftest import git, isolate_git
 
     isolate_git(monkeypatch, tmp_path)
@@ -117,17 +119,27 @@ def test_case_5_a_pushed_gitattributes_asking_for_huge_markers_in_a_real_merge(t
     git(repo, "config", "user.name", "Ana")
     git(repo, "config", "user.email", "ana@example.org")
     git(repo, "config", "merge.drunagor.driver", driver_command())
-    (repo / ".gitattributes").write_text("*.toml merge=drunagor conflict-marker-size=50000000\n")
+    (repo / ".gitattributes").write_text(attributes)
     (repo / "story.toml").write_text(BASE)
     git(repo, "add", "-A")
     git(repo, "commit", "--quiet", "-m", "start")
     git(repo, "checkout", "--quiet", "-b", "eve")
-    (repo / "story.toml").write_text(BASE.replace("Ana's band", "Eve's band"))
+    (repo / "story.toml").write_text(eve)
     git(repo, "commit", "--quiet", "-am", "eve")
     git(repo, "checkout", "--quiet", "main")
-    (repo / "story.toml").write_text(BASE.replace("Ana's band", "Ana's crew"))
+    (repo / "story.toml").write_text(ana)
     git(repo, "commit", "--quiet", "-am", "ana")
-    out = bounded.run(["git", "merge", "--quiet", "eve"], surface=SURFACE, cwd=repo)
+    return repo, bounded.run(["git", "merge", "--quiet", "eve"], surface=SURFACE, cwd=repo)
+
+
+def test_case_5_a_pushed_gitattributes_asking_for_huge_markers_in_a_real_merge(tmp_path, monkeypatch):
+    """git itself passes the attribute's size to the driver: the conflict is written with 64-character
+    markers, the file stays small."""
+    from tests.sync.conftest import git
+
+    repo, out = merge_in_a_repository(tmp_path, monkeypatch, "*.toml merge=drunagor conflict-marker-size=50000000\n",
+                                      eve=BASE.replace("Ana's band", "Eve's band"),
+                                      ana=BASE.replace("Ana's band", "Ana's crew"))
     assert (out.returncode, out.timed_out) == (1, False)
     text = (repo / "story.toml").read_text()
     assert text == ("schema = 1\n" + "<" * 64 + " mine\nparty = \"Ana's crew\"\n" + "=" * 64
@@ -136,27 +148,11 @@ def test_case_5_a_pushed_gitattributes_asking_for_huge_markers_in_a_real_merge(t
 
 
 def test_a_refusal_in_a_real_merge_leaves_git_s_conflict_and_yours(tmp_path, monkeypatch):
-    from tests.sync.conftest import git, isolate_git
+    from tests.sync.conftest import git
 
-    isolate_git(monkeypatch, tmp_path)
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    git(repo, "init", "--quiet", "--initial-branch=main")
-    git(repo, "config", "user.name", "Ana")
-    git(repo, "config", "user.email", "ana@example.org")
-    git(repo, "config", "merge.drunagor.driver", driver_command())
-    (repo / ".gitattributes").write_text("*.toml merge=drunagor\n")
-    (repo / "story.toml").write_text(BASE)
-    git(repo, "add", "-A")
-    git(repo, "commit", "--quiet", "-m", "start")
-    git(repo, "checkout", "--quiet", "-b", "eve")
-    (repo / "story.toml").write_text(BASE.replace("Ana's band", "x" * 300_000))
-    git(repo, "commit", "--quiet", "-am", "eve")
-    git(repo, "checkout", "--quiet", "main")
     mine = BASE.replace("Ana's band", "Ana's crew")
-    (repo / "story.toml").write_text(mine)
-    git(repo, "commit", "--quiet", "-am", "ana")
-    out = bounded.run(["git", "merge", "--quiet", "eve"], surface=SURFACE, cwd=repo)
+    repo, out = merge_in_a_repository(tmp_path, monkeypatch, "*.toml merge=drunagor\n",
+                                      eve=BASE.replace("Ana's band", "x" * 300_000), ana=mine)
     assert (out.returncode, out.timed_out) == (1, False)
     assert "drunagor merge driver: story.toml: not merged (theirs: a text longer than 10000 characters" in out.stderr
     assert "Traceback" not in out.stderr
