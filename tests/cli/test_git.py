@@ -548,16 +548,21 @@ def test_two_lists_of_one_hero_merge_cleanly(shared, example, run):
     assert_no_errors(run)
 
 
-def test_the_same_chapter_recorded_alike_merges_cleanly(shared, example, run):
-    g = shared
+def _chapter_05_on_two_branches(g: Git, run, bens: str, merged: int = 0) -> None:
+    """Ana completes chapter 05 and makes Andreas Haunted on her branch; Ben, on his, records chapter 05
+    as `bens` and sends Vorn away; then Ben merges Ana's branch (git's exit: `merged`)."""
     _branch(g, "ana")
     ok(run("chapter", "complete", "5", "--commit"))
     ok(run("hero", "status", "Andreas", "add", "Haunted", "--commit"))
     _branch(g, "ben", "main")
     g.as_("Ben")
-    ok(run("chapter", "complete", "5", "--commit"))
+    ok(run("chapter", bens, "5", "--commit"))
     ok(run("follower", "remove", "Vorn", "--commit"))
-    g("merge", "-q", "--no-edit", "ana")
+    g("merge", "-q", "--no-edit", "ana", ok=merged)
+
+
+def test_the_same_chapter_recorded_alike_merges_cleanly(shared, example, run):
+    _chapter_05_on_two_branches(shared, run, "complete")
     data = json.loads(ok(run("show", "--json")).stdout)
     assert data["track"]["05"] == "completed" and data["next_chapter"] == "06"
     assert data["followers"] == []
@@ -569,14 +574,7 @@ def test_chapters_the_players_disagree_on_conflict_there_only(shared, example, r
     """Ana completed chapter 05 while Ben skipped it: the one line where the game disagrees conflicts,
     the rest merges, and `drunagor check` shows the markers (exit 3) until a player resolves them."""
     g = shared
-    _branch(g, "ana")
-    ok(run("chapter", "complete", "5", "--commit"))
-    ok(run("hero", "status", "Andreas", "add", "Haunted", "--commit"))
-    _branch(g, "ben", "main")
-    g.as_("Ben")
-    ok(run("chapter", "skip", "5", "--commit"))
-    ok(run("follower", "remove", "Vorn", "--commit"))
-    g("merge", "-q", "--no-edit", "ana", ok=1)
+    _chapter_05_on_two_branches(g, run, "skip", merged=1)
     assert g("diff", "--name-only", "--diff-filter=U").splitlines() == ["campaigns/example/story.toml"]
     text = (example / "story.toml").read_text()
     lines = text.splitlines()
