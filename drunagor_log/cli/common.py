@@ -149,8 +149,8 @@ def look(operation: Callable[..., "Change"], *args: Any, json: bool = False,
     """A reading command's whole body: open the campaign (to read), run one operation (ops/), print
     the warnings (the campaign's and the operation's), close it, then print: with `json` the
     operation's data, else `show(data)` where the command draws it itself (tables), else its notes.
-    Nothing is printed while the campaign is open. Returns the change and the campaign's folder (a
-    heading may name it)."""
+    What it shows is printed once the campaign's lock is released: a slow reader of the output holds
+    no writer up. Returns the change and the campaign's folder (a heading may name it)."""
     with open_campaign() as c:
         change = operation(c, *args, **kwargs)
         warn_all(c, change)
