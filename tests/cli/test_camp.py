@@ -52,3 +52,15 @@ def test_after_chapter_09_it_no_longer_says_the_chest_deck_may_change(run, examp
     assert lines[2] == "The campaign is finished: no adventure is left to prepare the Chest deck for"
     assert not any("may be changed" in line for line in lines)
     assert json.loads(run("camp", "--json").stdout)["finished"] is True
+
+
+def test_a_file_of_a_newer_schema_is_said_as_every_writer_says_it(run, example):
+    assert run("adventure", "end", "--won").exit_code == 0
+    nyx = example / "heroes" / "nyx.toml"
+    nyx.write_text(nyx.read_text().replace("schema = 1\n", "schema = 99\n", 1))
+    before = snapshot(example)
+    r = run("camp", "--dry-run")
+    assert (r.exit_code, r.stderr) == (0, "warning: campaigns/example/heroes/nyx.toml: schema 99 is newer than this "
+                                          "drunagor knows (1); reading it, never writing it\n")
+    assert r.stdout.splitlines()[0] == "Camp phase: no Campaign Log statuses to remove"
+    assert snapshot(example) == before
