@@ -101,14 +101,16 @@ def test_names_unknown_kind():
 
 
 def test_canonical_and_closest():
+    from drunagor_log.names import closest  # the one near-name rule, over the catalog's names
+
     outcomes = catalog.names("outcomes")
     assert catalog.canonical("drinking pal", outcomes) == "Drinking Pal"
     assert catalog.canonical("Minerva\u2019s  Diary", outcomes) == "Minerva's Diary"
     assert catalog.canonical("Drinkng Pal", outcomes) is None
-    assert catalog.closest("Drinkng Pal", outcomes) == "Drinking Pal"
-    assert catalog.closest("DEFENDER'S FATE", outcomes) == "Defender's Fate"
-    assert catalog.closest("zzzzzzzz", outcomes) is None
-    assert catalog.closest("anything", ()) is None
+    assert closest("Drinkng Pal", outcomes) == "Drinking Pal"
+    assert closest("DEFENDER'S FATE", outcomes) == "Defender's Fate"
+    assert closest("zzzzzzzz", outcomes) is None
+    assert closest("anything", ()) is None
 
 
 # --- Chapters ----------------------------------------------------------------------------------

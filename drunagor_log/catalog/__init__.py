@@ -109,18 +109,6 @@ def canonical(name: str, candidates: tuple[str, ...] | list[str]) -> str | None:
     return None
 
 
-def closest(name: str, candidates: tuple[str, ...] | list[str]) -> str | None:
-    """The candidate most like name (exact match first, then difflib), or None if none is close."""
-    exact = canonical(name, candidates)
-    if exact is not None:
-        return exact
-    import difflib  # only the typo guard needs it
-
-    by_key = {_key(c): c for c in candidates}
-    match = difflib.get_close_matches(_key(name), list(by_key), n=1, cutoff=0.6)
-    return by_key[match[0]] if match else None
-
-
 # --- Heroes ---------------------------------------------------------------------------------------
 
 

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from .. import catalog
 from ..errors import RuleError, UsageError
 from ..model import CHAPTERS, EQUIPMENT_KINDS, QUALITIES, Hero, Story
-from ..names import lookup, match, near_miss, resolve_known
+from ..names import closest, lookup, match, near_miss, resolve_known
 from ..values import record
 
 # The command that records each kind of reward (rewards.FIELDS), and where it lives in a log.
@@ -227,7 +227,7 @@ def log_findings(hero: Hero, story: Story | None = None) -> list[Finding]:
 
 def _unknown(hero: Hero, what: str, name: str, known, key) -> Finding:
 
-    hint = catalog.closest(name, known)
+    hint = closest(name, known)
     remedy = f"did you mean {hint!r}?" if hint else "check the spelling on the card"
     return Finding("unknown-name", f"{hero.name}: unknown {what} {name!r}", remedy, hero.name, key, "warning")
 
