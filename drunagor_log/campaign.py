@@ -235,8 +235,15 @@ class Campaign:
         """Finish what a killed command committed (`roll`), and say so."""
         files = ""
         if store.pending_journal(self.root):
-            refuse_planted_journal(self.root)
-            files = ", ".join(store.journal_files(self.root))
+            try:
+                refuse_planted_journal(self.root)
+                files = ", ".join(store.journal_files(self.root))
+            except DataError:
+                # Read before any lock: a live writer may have finished (and removed) its journal
+                # between the look and the read. Gone, it is nothing to complete; still there, it is
+                # what the refusal says.
+                if store.pending_journal(self.root):
+                    raise
         try:
             done = roll()
         except OSError as exc:
@@ -382,13 +389,17 @@ class Campaign:
                 self._seen[path] = None
         return self._adventure  # type: ignore[return-value]
 
-    def adventure(self) -> AdventureState:
-        """The adventure under way. A newer adventure.toml is read; staging it is refused."""
+    def adventure(self, *, changing: bool = False) -> AdventureState:
+        """The adventure under way. A newer adventure.toml is read (with the campaign's warning);
+        `changing`, for an operation that will stage it (a table event, not its dry run), refuses it
+        at once (exit 3, SPEC 2), before the operation judges a state it cannot read whole."""
         f = self.adventure_file
         if f is None:
             raise RuleError("no adventure under way (there is no adventure.toml)",
                             file=store.display(self.root / ADVENTURE), rule="adventure",
                             remedy="start one with `drunagor adventure start`")
+        if changing:
+            self._refuse_newer(f.path, f.raw)
         return adventure_codec.read(f)
 
     def stage_adventure(self, state: AdventureState) -> None:
