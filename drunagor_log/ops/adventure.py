@@ -87,7 +87,7 @@ def undo(c: Campaign, steps: int = 1, *, dry_run: bool = False) -> Change:
     recall, event), restoring adventure.toml exactly as it was before them."""
     if steps < 1:
         raise UsageError(f"--steps must be at least 1, not {steps}")
-    state = c.adventure()
+    state = c.adventure(changing=not dry_run)
     if len(state.events) < steps:
         raise RuleError(f"{plural(len(state.events), 'table event')} to take back, not {steps}",
                         file=store.display(c.root / ADVENTURE), rule="undo",
@@ -233,7 +233,7 @@ def end(c: Campaign, outcome: str) -> Change:
     the campaign's ending in story.toml. Everything is staged together: the archive, the track and the
     removal of adventure.toml."""
     won = outcome == "won"
-    state = c.adventure()  # a file of a newer schema is refused here: never written, nor archived
+    state = c.adventure(changing=True)  # a file of a newer schema is refused here: never written, nor archived
     if won and state.lost:
         raise lost_refusal(c, state)
     ch = state.chapter

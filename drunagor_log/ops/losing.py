@@ -254,9 +254,10 @@ def refuse_if_lost(c: Campaign, state: AdventureState) -> None:
                                              "adventure undo")
 
 
-def table_state(c: Campaign) -> AdventureState:
-    """The adventure under way, for a table event: refused once the adventure is lost."""
-    state = c.adventure()
+def table_state(c: Campaign, *, dry_run: bool = False) -> AdventureState:
+    """The adventure under way, for a table event: refused once the adventure is lost, and (but for a
+    dry run, which only reads) when adventure.toml is of a newer schema."""
+    state = c.adventure(changing=not dry_run)
     refuse_if_lost(c, state)
     return state
 

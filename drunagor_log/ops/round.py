@@ -87,7 +87,7 @@ def end(c: Campaign, *, runes: Sequence[str] | str | None = None, seed: int | No
         dry_run: bool = False) -> Change:
     """The Initiative Marker reaches the card at the end of the Initiative Track: resolve it, then the
     chapter's end-of-round rules; the round number goes up by one. Stages adventure.toml unless `dry_run`."""
-    state = table_state(c)
+    state = table_state(c, dry_run=dry_run)
     card = round_card(state.chapter)
     face = chapters.rune_face(state) if card.draws_runes else None
     count, said = _draws(c, card, face, draws, record_it=not dry_run)

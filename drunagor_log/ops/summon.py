@@ -93,7 +93,7 @@ def raid(c: Campaign, *, rune: str | None = None, seed: int | None = None, dry_r
         raise UsageError(f"an adventure is under way: {', '.join(flags.given())} would contradict adventure.toml",
                          file=c.adventure_file.shown,
                          remedy="leave them out: adventure.toml decides the face, heroes, Piles and board")
-    setup = _tracked_setup(c) if c.adventure_file is not None else _flags_setup(c, flags)
+    setup = _tracked_setup(c, dry_run) if c.adventure_file is not None else _flags_setup(c, flags)
     drawn, used_seed = _manifested(c, setup, rune, seed)
     state = setup.state
     board = {"board": state.monsters} if state is not None else {"monsters_on_board": setup.on_board,
@@ -135,9 +135,9 @@ def _named(c: Campaign, flags: RaidFlags) -> RaidFlags:
     return flags
 
 
-def _tracked_setup(c: Campaign) -> RaidSetup:
+def _tracked_setup(c: Campaign, dry_run: bool) -> RaidSetup:
     """The raid from adventure.toml: the chapter's Dreadful Raid card, the party, the Piles, the board."""
-    state = table_state(c)
+    state = table_state(c, dry_run=dry_run)
     shown = c.adventure_file.shown if c.adventure_file is not None else None
     if state.raid is None:
         only = allowed_monsters(state.chapter)
@@ -306,7 +306,7 @@ def battalion(c: Campaign, monsters: Sequence[str], *, near: str | None = None, 
     monster name drunagor does not know is meant as typed (--new)."""
     _check_board_flag(c, on_board)
     given = rank_options(ranks)
-    state = table_state(c) if c.adventure_file is not None else None
+    state = table_state(c, dry_run=dry_run) if c.adventure_file is not None else None
     names, known_ranks, limits, new_ranks = _battalion_monsters(c, state, monsters, given, new)
     if state is not None:
         with c.adventure_refusals():
