@@ -73,3 +73,18 @@ def test_a_value_marshal_cannot_write_is_made_each_time(tmp_path):
     assert diskcache.remembered(key, b"day = 2026-12-01", made) == {"day": datetime.date(2026, 12, 1)}
     assert diskcache.remembered(key, b"day = 2026-12-01", made) == {"day": datetime.date(2026, 12, 1)}
     assert len(calls) == 2
+
+
+def test_entries_not_written_for_a_month_are_pruned_once_a_day(tmp_path):
+    old_key, new_key = str(tmp_path / "gone" / "story.toml"), str(tmp_path / "kept" / "story.toml")
+    diskcache.remembered(old_key, b"a", lambda: {"a": 1})
+    (old,) = [p for p in os.listdir(diskcache.folder()) if p.startswith("file-") and p.endswith(".marshal")]
+    month = diskcache.UNUSED + 60
+    os.utime(os.path.join(diskcache.folder(), old), (0, os.stat(os.path.join(diskcache.folder(), old)).st_mtime - month))
+    diskcache.remembered(new_key, b"b", lambda: {"b": 2})  # a day has not passed since the first look
+    assert old in os.listdir(diskcache.folder())
+    os.utime(os.path.join(diskcache.folder(), "pruned-files"), (0, 0))  # the last look, long ago
+    diskcache.remembered(str(tmp_path / "third.toml"), b"c", lambda: {"c": 3})
+    left = sorted(p for p in os.listdir(diskcache.folder()) if p.endswith(".marshal"))
+    assert old not in left and len(left) == 2
+    assert diskcache.remembered(new_key, b"b", lambda: {"never": 0}) == {"b": 2}

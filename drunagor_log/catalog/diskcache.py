@@ -13,6 +13,7 @@ from __future__ import annotations
 import marshal
 import os
 import sys
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -76,15 +77,44 @@ def parsed(source: str, parse: Callable[[str], Any]) -> Any:
     return value
 
 
-def remembered(key: str, raw: bytes, make: Callable[[], Any]) -> Any:
-    """make(), remembered across runs while the file `key` (a path) holds the very bytes `raw`: one
+def remembered(key: str, raw: bytes, make: Callable[[], Any], made_by: tuple = ()) -> Any:
+    """make(), remembered across runs while the file `key` (a path) holds the very bytes `raw` and
+    `made_by` (what else the value depends on: the limits it was checked against) is the same: one
     entry a path, replaced when its bytes change, so the cache grows with the files read, not with
     their versions. A value marshal cannot write (a TOML date) is simply made each time."""
-    stamp = (bytes_stamp(raw), __version__, sys.version_info[:2])
+    stamp = (bytes_stamp(raw), made_by, __version__, sys.version_info[:3])
     name = "file-" + bytes_stamp(key.encode("utf-8", "surrogateescape"))[1].hex() + ".marshal"
     hit = load(name)
     if isinstance(hit, tuple) and len(hit) == 2 and hit[0] == stamp:
         return hit[1]
     value = make()
     save(name, (stamp, value))
+    if hit is None:  # a path read for the first time: the folder may hold many that are read no more
+        prune()
     return value
+
+
+#: A remembered file's entry not written for this long is deleted (at most one look a day): campaigns
+#: come and go (a clone, a test's temporary folder), and one still read is simply parsed again.
+UNUSED = 30 * 86400
+
+
+def prune(now: float | None = None) -> None:
+    """Delete the entries of remembered() not written for UNUSED seconds, once a day at most."""
+    now = time.time() if now is None else now
+    marker = os.path.join(folder(), "pruned-files")
+    try:
+        if now - os.stat(marker).st_mtime < 86400:
+            return
+    except OSError:
+        pass
+    try:
+        with open(marker, "wb"):
+            pass
+        with os.scandir(folder()) as entries:
+            for e in entries:
+                if e.name.startswith("file-") and e.name.endswith(".marshal") and \
+                        e.stat(follow_symlinks=False).st_mtime < now - UNUSED:
+                    os.unlink(e.path)
+    except OSError:
+        pass

@@ -39,6 +39,13 @@ MAX_DEPTH = 20  # tables, lists and dotted-key parts nested in one another
 if TYPE_CHECKING:
     import tomllib
 
+
+def _parsed_by() -> tuple:
+    """What a remembered parse depends on besides the bytes (diskcache.remembered): the limits it
+    passed, as they are now, and the form of the values (raise the 1 when parse() returns another)."""
+    return (MAX_FILE_BYTES, MAX_TEXT, MAX_ENTRIES, MAX_DEPTH, 1)
+
+
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 _OPEN_FLAGS = os.O_RDONLY | _NOFOLLOW | _NONBLOCK | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
@@ -280,7 +287,7 @@ def parse(raw: bytes, path: Path, *, cache: bool = False) -> dict[str, Any]:
     _refuse_long_key(raw, shown)
     text = _decode_utf8(raw, shown)
     if cache:
-        return remembered(os.path.abspath(path), raw, lambda: _checked(text, raw, shown))
+        return remembered(os.path.abspath(path), raw, lambda: _checked(text, raw, shown), _parsed_by())
     return _checked(text, raw, shown)
 
 
@@ -296,7 +303,7 @@ def written(raw: bytes, path: Path) -> dict[str, Any] | None:
     if they do not parse or pass the limits."""
     try:
         return remembered(os.path.abspath(path), raw,
-                          lambda: _checked(raw.decode("utf-8"), raw, display(path)))
+                          lambda: _checked(raw.decode("utf-8"), raw, display(path)), _parsed_by())
     except (UnicodeDecodeError, DataError, RecursionError):
         return None
 

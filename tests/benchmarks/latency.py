@@ -200,9 +200,16 @@ def main() -> None:
 
     sys.path.insert(0, str(REPO))
     compileall.compile_dir(REPO / "drunagor_log", quiet=1)
-    if not args.play_only:
-        one_shot(args)
-    table_session(args.runs)
+    # drunagor's cache of its own (the fixtures' parsed files, the catalog), filled by each job's warm-up
+    # run, and gone afterwards: the user's cache never fills with the benchmark's temporary campaigns
+    cache = tempfile.mkdtemp(prefix="drunagor-bench-cache-")
+    os.environ["XDG_CACHE_HOME"] = cache
+    try:
+        if not args.play_only:
+            one_shot(args)
+        table_session(args.runs)
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
 
 
 def one_shot(args: argparse.Namespace) -> None:
