@@ -255,7 +255,8 @@ def _refuse_bad_name(name: str, what: str, where: str, source: str) -> None:
     try:
         check_name(name, what)
     except UsageError as exc:
-        reason = exc.message.replace(repr(name), shown(name))
+        # the check's own "'X' cannot name a hero: " would say it twice
+        reason = exc.message.replace(repr(name), shown(name)).removeprefix(f"{shown(name)} cannot name a {what}: ")
         raise DataError(f"{where} cannot name a {what}: {reason}", file=_file(source), rule="token",
                         remedy="the token was changed by hand or cut: export it again") from None
 

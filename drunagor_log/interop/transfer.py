@@ -24,7 +24,7 @@ from .. import store
 from ..campaign import Campaign
 from ..errors import DataError, DrunagorError, RuleError, UsageError
 from ..model import chapter_id
-from ..names import check_name, slug
+from ..names import WINDOWS_RESERVED, check_name, slug
 from ..ops import Change, equipment, heroes, skills, story
 from ..ops import campaign as campaigns
 from ..store import edit
@@ -183,6 +183,10 @@ def _folder_name(name: str | None, party: str) -> str:
     """The new campaign's name (its folder is its slug), checked as `new` checks a name before
     anything is made: --name as typed, else the token's party name."""
     given = name if name is not None else party
+    if slug(given) in WINDOWS_RESERVED:  # names.check_name's rule, said with the flag that fixes it
+        flag = "--name" if name is not None else "the party's name"
+        raise UsageError(f"{flag} {shown(given)} would make the folder {slug(given)}, a name Windows keeps "
+                         "for a device", remedy="choose another name with --name SLUG")
     try:
         check_name(given, "campaign")
     except UsageError as exc:

@@ -14,7 +14,10 @@ campaign is saved, so several operations can make one all-or-nothing write:
         c.save()
     print(change.summary)          # Nyx gains Buckler (spoils, standard, equipped)
 
-`ops.apply(root, operation, ...)` does the same in one call.
+`ops.apply(root, operation, ...)` does the same in one call, and more: when another command wrote
+the campaign between this one's reads and its save (`campaign.Stale`, exit 4 above), it runs the
+operation once more from the start under the exclusive lock (`campaign.writing`), as every command
+of the command line does. Use it, or `writing`, where two programs may write at once.
 """
 
 from __future__ import annotations

@@ -177,9 +177,12 @@ def _check_role_free(c: Campaign, role: str, others: Sequence[Hero], how: str = 
 
 
 def _no_log_yet(c: Campaign, hero_name: str) -> None:
-    path = c.hero_path(hero_name)
-    existing = next(((s, h) for s, h in c.heroes.items()
-                     if s == path.stem or h.name.casefold() == hero_name.casefold()), None)
+    """Refuse a hero who has a Campaign Log already (by name first: a log made before a rule on names
+    was added is still its hero's), in the party or gone."""
+    existing = next(((s, h) for s, h in c.heroes.items() if h.name.casefold() == hero_name.casefold()), None)
+    if existing is None:
+        stem = c.hero_path(hero_name).stem
+        existing = next(((s, h) for s, h in c.heroes.items() if s == stem), None)
     if existing is None:
         return
     s, h = existing
@@ -215,6 +218,8 @@ def add(c: Campaign, name: str, role: str, *, cls: str | None = None, player: st
     """A new hero joins the party before the next chapter, with Dungeon Role cards I and II and up
     to 2 pieces of Starting Gear (RB L984-989); one joining after chapter 01 is owed the recruit
     row's rewards (RB L1005-1016)."""
+    if any(h.name.casefold() == name.casefold() for h in c.heroes.values()):
+        _no_log_yet(c, name)  # a hero with a log: what their log says comes first
     check_name(name, "hero")  # a name that cannot name a file is that (exit 2), whatever it resembles
     core = rules.core_hero_finding(name)
     if core is not None:
