@@ -121,3 +121,13 @@ def test_a_device_name_of_windows_names_no_campaign_and_no_hero(example, run, tm
                         "for a device (a campaign travels through git to every player's system); choose another "
                         "name for the hero\n")
     assert snapshot(example) == before
+
+
+def test_a_hero_whose_log_came_before_the_device_rule_is_that_hero(example, run):
+    # heroes/lpt1.toml made by an older drunagor: adding Lpt1 again says the log is there (exit 1),
+    # not that the name cannot be used
+    (example / "heroes" / "lpt1.toml").write_text('schema = 1\nname = "Lpt1"\nclass = "Warrior"\nrole = "Leader"\n'
+                                                 'joined = "01"\n', encoding="utf-8")
+    r = run("hero", "add", "Lpt1", "--new", "--class", "Warrior", "--role", "Leader")
+    assert r.exit_code == 1
+    assert r.stderr.startswith("error: hero-file: Lpt1 is already in the party (Campaign Log ")

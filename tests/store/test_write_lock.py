@@ -333,3 +333,15 @@ def test_writing_runs_the_body_again_with_the_exclusive_lock_from_the_start(nigh
     assert writing(night, body) == ["story.toml"]
     assert runs == ["shared", "exclusive"]
     assert 'followers = ["Vorn the Warrior", "Maya", "Follower 2"]' in story.read_text()
+
+
+def test_a_journal_gone_between_the_look_and_the_read_is_nothing_to_complete(night, monkeypatch):
+    # a live writer finishes (and removes) its journal between the open's look and its read, before
+    # any lock: the reader reads on, it does not refuse a "journal: file not found"
+    from drunagor_log import campaign, store
+
+    looks = iter([True])  # there at the first look, gone at every look after
+    monkeypatch.setattr(store, "pending_journal", lambda root: next(looks, False))
+    with campaign.Campaign(night) as c:
+        assert c.story.party == "Night Watch"
+    assert not (night / store.JOURNAL).exists()
