@@ -218,9 +218,12 @@ def add(c: Campaign, name: str, role: str, *, cls: str | None = None, player: st
     """A new hero joins the party before the next chapter, with Dungeon Role cards I and II and up
     to 2 pieces of Starting Gear (RB L984-989); one joining after chapter 01 is owed the recruit
     row's rewards (RB L1005-1016)."""
-    if any(h.name.casefold() == name.casefold() for h in c.heroes.values()):
-        _no_log_yet(c, name)  # a hero with a log: what their log says comes first
-    check_name(name, "hero")  # a name that cannot name a file is that (exit 2), whatever it resembles
+    try:
+        check_name(name, "hero")  # a name that cannot name a file is that (exit 2), whatever it resembles
+    except UsageError:
+        if any(h.name.casefold() == name.casefold() for h in c.heroes.values()):
+            _no_log_yet(c, name)  # but a hero whose log an older drunagor made is that hero
+        raise
     core = rules.core_hero_finding(name)
     if core is not None:
         raise core.error()
