@@ -175,6 +175,15 @@ def command_typed(argv: list[str]) -> str | None:
     return None
 
 
+def app_for(argv: list[str]) -> typer.Typer:
+    """The app to build for the command line `argv`: only the command typed, and of a group only the
+    subcommand typed (the whole app for an unknown command or none)."""
+    typed = command_typed(argv)
+    if typed not in COMMANDS:
+        return build_app()
+    return build_app(typed, command_typed(argv[argv.index(typed) + 1:]))
+
+
 def __getattr__(name: str):
     if name == "app":  # the whole app, built once on first use
         globals()["app"] = built = build_app()
@@ -189,11 +198,6 @@ def main() -> None:
     if os.environ.get("_DRUNAGOR_COMPLETE"):  # the shell asks what may come next: only the typed command
         from . import completion
 
-        completion.run(build_app, command_typed, COMMANDS)
+        completion.run(app_for)
         return
-    argv = sys.argv[1:]
-    typed = command_typed(argv)
-    if typed not in COMMANDS:
-        build_app()()
-        return
-    build_app(typed, command_typed(argv[argv.index(typed) + 1:]))()
+    app_for(sys.argv[1:])()

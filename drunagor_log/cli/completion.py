@@ -14,7 +14,7 @@ offers nothing: completion never prints an error into the shell.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Container, Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from .completion_shells import COMPLETE_VAR
@@ -43,8 +43,7 @@ def _request():
     return shell, request(shell, sys.argv[1:]) if shell in SHELLS else None
 
 
-def run(build_app: Callable[..., Any], command_typed: Callable[[list[str]], str | None],
-        commands: Container[str]) -> None:
+def run(app_for: Callable[[list[str]], Any]) -> None:
     """Answer one completion request: build only the typed command, attach the value completers,
     let Click find what the cursor's word may be, and print the candidates for the shell."""
     import sys
@@ -54,13 +53,8 @@ def run(build_app: Callable[..., Any], command_typed: Callable[[list[str]], str 
         if shell.startswith("complete_"):  # the script Typer wrote for an older drunagor
             sys.stderr.write(STALE)
         return
-    typed = command_typed(req.args)
-    # of a group, only the subcommand typed, as a normal run builds it (all of them while its name is
-    # the word being completed)
-    sub = command_typed(req.args[req.args.index(typed) + 1:]) if typed in commands else None
-    try:
-        items = _candidates(build_app(typed, sub) if typed in commands else build_app(), req.args,
-                            req.incomplete)
+    try:  # the app a normal run of the words typed builds (a group's subcommands all while one is typed)
+        items = _candidates(app_for(req.args), req.args, req.incomplete)
     except Exception:  # completion never shows an error in the shell
         items = []
     from .completion_shells import answer
