@@ -221,8 +221,9 @@ def add(c: Campaign, name: str, role: str, *, cls: str | None = None, player: st
     try:
         check_name(name, "hero")  # a name that cannot name a file is that (exit 2), whatever it resembles
     except UsageError:
-        if any(h.name.casefold() == name.casefold() for h in c.heroes.values()):
-            _no_log_yet(c, name)  # but a hero whose log an older drunagor made is that hero
+        # but a hero whose log an older drunagor made is that hero (_no_log_yet looks by name first;
+        # with no such hero it meets this same refusal)
+        _no_log_yet(c, name)
         raise
     core = rules.core_hero_finding(name)
     if core is not None:

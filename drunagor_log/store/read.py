@@ -302,9 +302,8 @@ def written(raw: bytes, path: Path) -> dict[str, Any] | None:
     remembered as parse(cache=True) remembers them, so that the next command finds them parsed; None
     if they do not parse or pass the limits."""
     try:
-        return remembered(os.path.abspath(path), raw,
-                          lambda: _checked(raw.decode("utf-8"), raw, display(path)), _parsed_by())
-    except (UnicodeDecodeError, DataError, RecursionError):
+        return parse(raw, path, cache=True)
+    except DataError:
         return None
 
 
