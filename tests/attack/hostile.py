@@ -3,7 +3,8 @@ prints, in its file and folder names, and in its git history.
 
 The text (HOSTILE) holds what a terminal acts on: OSC 0 (the window title) and OSC 52 (the clipboard),
 CSI 2J (clear the screen), a bare ESC, the C1 CSI 0x9b, a carriage return that would overwrite the line,
-DEL, the bidi override U+202E and the isolate U+2066..U+2069, and a zero-width space. It goes in the Story
+DEL, the bidi override U+202E and the isolate U+2066..U+2069, a zero-width space, and Rich markup (a
+colour terminal that read `[/]` as markup would stop with a MarkupError). It goes in the Story
 Record (party, Followers, Outcomes, statuses, the stash), a Campaign Log (player, a Class Ability,
 statuses), the adventure under way (a monster on the board, the log), an archived adventure (its log, a
 monster), the campaign's folder name (with a byte that is not UTF-8), a file beside the campaign files
@@ -27,7 +28,7 @@ from pathlib import Path
 from tests.conftest import EXAMPLE
 
 HOSTILE = ("\x1b]0;PWNED\x07\x1b]52;c;cHduZWQ=\x07\x1b[2J\x1bc\x9b2J\x9d0;T\x9c ok\roverwritten\x7f"
-           "\u202edecoy\u2066x\u2069\u200b!")
+           "\u202edecoy\u2066x\u2069\u200b! [/] [bold]markup[/bold]")
 # The campaign's folder: its name holds a title-setting OSC, a bidi override and a byte that is not UTF-8.
 FOLDER = os.fsdecode(b"camp\x1b]0;FOLDER\x07\xe2\x80\xaeX\xff")
 NOT_UTF8_FILE = os.fsdecode(b"notes-\xff.txt")
