@@ -7,6 +7,12 @@ hanging indent that keeps a numbered step or an indented explanation aligned; a 
 gets a mark in that colour beside it, and the words that decide a raid (summoned, a breathing space,
 failed summons, the card's face) stand out. Colour adds nothing the words do not say: piped output,
 `NO_COLOR` and `--no-color` print the same words, unwrapped and byte for byte as before.
+
+The output rule (docs/errors.md): every method that writes passes its text through text.visible
+first, so that no command can forget it: a control, bidi or format character from a campaign file, a
+file name, git or a token is shown as <U+202E> (a byte of a name that is not UTF-8 as \xff), on a pipe
+and on a terminal alike, and `--json` escapes the same characters (text.json_escaped). drunagor's own
+words hold none of them but the newline and the tab, which are kept; Rich's styling is added after.
 """
 
 from __future__ import annotations
@@ -16,6 +22,8 @@ import re
 import sys
 from collections.abc import Sequence
 from typing import Any
+
+from ..text import json_escaped, visible
 
 RUNE_STYLES = {"red": "bold red", "blue": "bold blue", "green": "bold green", "orange": "bold dark_orange",
                "gray": "bold grey62", "grey": "bold grey62"}
@@ -66,6 +74,7 @@ class Terminal:
 
     # -- data, to stdout
     def line(self, text: str = "", style: str | None = None) -> None:
+        text = visible(text)
         if not self.rich:
             print(text)
             return
@@ -91,8 +100,9 @@ class Terminal:
             console.print((head if i == 0 else Text(" " * hang)) + piece, soft_wrap=True)
 
     def raw(self, text: str) -> None:
-        """Data as it is, to stdout: a diff, a token, a shell script (never wrapped, never styled)."""
-        sys.stdout.write(text)
+        """Data as it is, to stdout: a diff, a token, a shell script (never wrapped, never styled; its
+        invisible characters shown, as everywhere)."""
+        sys.stdout.write(visible(text))
 
     def heading(self, text: str) -> None:
         self.line(text, "bold")
@@ -100,16 +110,19 @@ class Terminal:
     def json(self, obj: Any) -> None:
         import json
 
-        sys.stdout.write(json.dumps(obj, indent=2, ensure_ascii=False) + "\n")
+        sys.stdout.write(json_escaped(json.dumps(obj, indent=2, ensure_ascii=False)) + "\n")
 
     def table(self, headers: Sequence[str], rows: Sequence[Sequence[Any]], title: str | None = None) -> None:
-        cells = [[("" if v is None else str(v)) for v in row] for row in rows]
+        cells = [[("" if v is None else visible(str(v))) for v in row] for row in rows]
+        headers = [visible(h) for h in headers]
+        title = None if title is None else visible(title)
         if self.rich:
             from rich.table import Table
 
-            t = Table(title=title, title_justify="left", show_edge=False, pad_edge=False)
+            t = Table(title=None if title is None else _esc(title), title_justify="left", show_edge=False,
+                      pad_edge=False)
             for h in headers:
-                t.add_column(h)
+                t.add_column(_esc(h))
             for row in cells:
                 t.add_row(*(_esc(c) for c in row))
             self.console().print(t)
@@ -129,10 +142,11 @@ class Terminal:
         if not self.rich:
             self.table(headers, plain_rows, title=title)
             return
+        title = visible(title)
         from rich.table import Table
         from rich.text import Text
 
-        grid = Table(title=title, title_justify="left", show_edge=False, pad_edge=False, show_header=False,
+        grid = Table(title=_esc(title), title_justify="left", show_edge=False, pad_edge=False, show_header=False,
                      box=None, padding=(0, 2, 0, 0))
         grid.add_column()
         grid.add_column()
@@ -141,7 +155,7 @@ class Terminal:
             cell = Text(f"{slot:>2} ")
             cell.append("\u25a0", style=SLOT_STYLES.get(colour, ""))  # ■ the base's colour
             cell.append(f" {colour:<10} ", style="dim")
-            cell.append(monster or "-", style="bold" if monster else "dim")
+            cell.append(visible(monster) if monster else "-", style="bold" if monster else "dim")
             cells.append(cell)
         half = (len(cells) + 1) // 2
         for left, right in zip(cells[:half], cells[half:] + [Text("")] * (2 * half - len(cells)), strict=False):
@@ -165,6 +179,7 @@ class Terminal:
             return False
 
     def _message(self, label: str, style: str, text: str) -> None:
+        text = visible(text)
         if not self._err_rich():
             print(f"{label}: {text}", file=sys.stderr)
             return
@@ -179,7 +194,7 @@ class Terminal:
     def message(self, text: str) -> None:
         """A message as it is, to stderr (no label, never styled): a program's exit message, which
         Python prints so."""
-        print(text, file=sys.stderr)
+        print(visible(text), file=sys.stderr)
 
     def warn(self, text: str) -> None:
         self._message("warning", "bold yellow", text)

@@ -89,7 +89,7 @@ def repository(root: Path, purpose: str = "") -> Path:
         raise UsageError(f"{what}the campaign is not in a git repository", file=store.display(root),
                          rule="git", remedy="run `git init` in the folder that should hold it, and commit "
                          "the campaign" + remedy) from None
-    return Path(out.decode().strip())
+    return Path(os.fsdecode(out.strip(b"\n")))  # a folder's name is any bytes, as the system gives it
 
 
 def check_can_commit(root: Path, explicit: bool = True) -> None:

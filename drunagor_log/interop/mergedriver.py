@@ -35,6 +35,7 @@ from ..errors import DataError
 from ..git.driver import merge_file
 from ..store.markers import marker_size
 from ..store.merge import LIMIT_RULES, VALUE_MERGE_BYTES, MergeError, merge_text
+from ..text import visible
 
 ADVENTURE = "adventure.toml"
 REFUSED = 2  # not 1: git takes any non-zero status for "conflicted"; 2 says the driver did not merge
@@ -116,8 +117,9 @@ def main(argv: list[str]) -> int:
 def _say(line: str) -> None:
     """The driver's one line, to stderr, where git shows it to the player. Not cli/terminal's `term`:
     the driver is a program of its own that git starts, a front end below cli in the layers (it may
-    not import it), and its line is plain text for git's output, never styled or wrapped."""
-    print(line, file=sys.stderr)
+    not import it), and its line is plain text for git's output, never styled or wrapped; the path and
+    a refusal come from the repository, so its invisible characters are shown (text.visible)."""
+    print(visible(line), file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -18,7 +18,6 @@ from __future__ import annotations
 import os
 import re
 import stat
-import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +31,7 @@ from ..ops.round import counter_lines, round_json
 from ..rules import chest, commander, rewards
 from ..store import display
 from ..store.adventure import read
+from ..text import visible
 
 FORMATS = ("html", "md")
 SUFFIX = {"html": ".html", "md": ".md"}
@@ -409,22 +409,6 @@ def _bytecode_cache(jinja2):
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]|~#])")  # and `#`: a heading, or the end of one
 # What starts a block at the beginning of a line (a list item, a rule, a setext heading's line).
 _MD_LINE_START = re.compile(r"\d+(?=[.)])|(?=[-+=])")
-
-
-# Characters a reader does not see, or that reorder what they see (the bidi controls U+202A-U+202E,
-# U+2066-U+2069, U+200E/F, U+061C; zero-width and other format characters; control characters;
-# line and paragraph separators): both sheets show each as its code point, <U+202E>, so a name
-# looks like what its file holds. Tabs and line breaks are layout, kept.
-_INVISIBLE = frozenset({"Cc", "Cf", "Zl", "Zp"})
-_LAYOUT = "\n\t"
-
-
-def visible(text: str, left: str = "<", right: str = ">") -> str:
-    """`text` with every invisible character written as <U+XXXX> (the markers given)."""
-    if text.isprintable():  # the usual case: one scan in C
-        return text
-    return "".join(f"{left}U+{ord(ch):04X}{right}" if ch not in _LAYOUT and unicodedata.category(ch) in _INVISIBLE
-                   else ch for ch in text)
 
 
 def html_visible(value: Any) -> Any:

@@ -9,14 +9,17 @@ import stat
 from pathlib import Path
 
 from ..errors import DataError
+from ..text import is_os_name_utf8
 from .paths import display
-from .read import not_regular
+from .read import name_not_utf8, not_regular
 
 
 def take(entry: os.DirEntry, into: list[str], strict: bool, *, folder: str | None = None) -> None:
     """Add the path of `entry` to `into` if it is a regular file (with `folder`, what the folder holds:
     a folder), never through a link; else, when `strict`, refuse it."""
     if entry.is_dir(follow_symlinks=False) if folder else entry.is_file(follow_symlinks=False):
+        if strict and not is_os_name_utf8(entry.name):
+            raise name_not_utf8(entry.name, display(Path(entry.path)))
         into.append(entry.path)
     elif strict:
         raise not_one(entry, folder)

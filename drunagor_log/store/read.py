@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..catalog.diskcache import remembered
 from ..errors import DataError
+from ..text import is_os_name_utf8, os_name
 from .lines import line_of
 from .paths import display
 
@@ -123,12 +124,22 @@ def read_bytes(path: Path, root: Path | None = None) -> bytes:
     device), at most MAX_FILE_BYTES (a bigger one is refused, never read to its end), and with
     `root`, no symbolic link in the folders between the campaign folder and the file."""
     shown = display(path)
+    if not is_os_name_utf8(path.name):
+        raise name_not_utf8(path.name, shown)
     check_inside(path, root)
     fd = _open_regular(path, shown)
     try:
         return _read_capped(fd, shown)
     finally:
         os.close(fd)
+
+
+def name_not_utf8(name: str, shown: str) -> DataError:
+    """The refusal of a campaign file whose name is not UTF-8 (git carries any bytes in a name): drunagor
+    could not name it in a message, a commit or a token as it is."""
+    return DataError(f"the file name {os_name(name)} is not UTF-8 text", file=shown, rule="file",
+                     remedy="rename the file with a name in UTF-8 (a Campaign Log is named after its hero: "
+                            "heroes/andreas.toml)")
 
 
 def _unreadable(exc: OSError, shown: str) -> DataError:

@@ -32,6 +32,8 @@ class Outcome:
     seconds: float
     peak_kib: int  # peak resident set of the child, KiB (Linux ru_maxrss)
     timed_out: bool
+    stdout_bytes: bytes = b""  # as written, for a test of the bytes themselves (valid UTF-8)
+    stderr_bytes: bytes = b""
 
 
 _WORST: dict[str, tuple[float, int, int]] = {}
@@ -76,7 +78,7 @@ def run(args: list[str], *, surface: str, cwd: Path | str | None = None, env: di
     seconds = time.perf_counter() - start
     peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss  # an upper bound over children so far
     outcome = Outcome(proc.returncode, out.decode(errors="replace"), err.decode(errors="replace"),
-                      seconds, peak, timed_out)
+                      seconds, peak, timed_out, out, err)
     record(surface, seconds, peak)
     return outcome
 

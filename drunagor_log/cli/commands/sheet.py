@@ -38,7 +38,7 @@ def sheet(
         warn_all(c)
     text = sheets.render(data, fmt)
     if out == "-":
-        typer.echo(text, nl=False)
+        term.raw(text)  # through the facade, as all output (its values are shown visible already)
         return
     path, n = sheets.output_path(root, fmt, out), len(data["sheets"])
     if sheets.write(path, text):

@@ -1,0 +1,89 @@
+"""Text for a person to read: the bottom text module, below the error tree (it imports nothing of the package).
+
+The output rule (docs/errors.md, "The output rule"): every string that came from outside drunagor (a
+campaign file, a file or folder name, a git commit message or author, a token, the cache) is shown with
+its invisible characters written out, so that nothing a stranger wrote reaches a terminal as a control
+sequence or reorders what a player reads. The terminal facade (cli/terminal.py) passes everything it
+writes through `visible`, and `--json` through `json_escaped`; the sheets use `visible` for their values.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+# ----------------------------------------------------------------------------- Shown to a person
+
+# Characters a reader does not see, or that reorder what they see: control characters (C0, DEL, C1),
+# the bidi controls (U+202A-U+202E, U+2066-U+2069, U+200E/F, U+061C), zero-width and the other format
+# characters, line and paragraph separators. Each is shown as its code point, <U+202E>, so a name looks
+# like what its file holds. Tabs and line breaks are layout, kept.
+INVISIBLE = frozenset({"Cc", "Cf", "Zl", "Zp"})
+LAYOUT = "\n\t"
+# A name from the operating system that is not UTF-8 comes as a str with each undecodable byte as a
+# lone surrogate U+DC80-U+DCFF (Python's surrogateescape): shown as the byte, \xff.
+_ESCAPED_BYTE = range(0xDC80, 0xDD00)
+
+
+def visible(text: str, left: str = "<", right: str = ">") -> str:
+    """`text` with every invisible character written as <U+XXXX> (the markers given), and every byte of
+    a name that was not UTF-8 as \\xff."""
+    if text.isprintable() or text.replace("\n", "").replace("\t", "").isprintable():  # the usual case: C scans
+        return text
+    return "".join(_shown(ch, left, right) for ch in text)
+
+
+def _shown(ch: str, left: str, right: str) -> str:
+    if ch in LAYOUT:
+        return ch
+    category = unicodedata.category(ch)
+    if category in INVISIBLE:
+        return f"{left}U+{ord(ch):04X}{right}"
+    if category == "Cs":
+        code = ord(ch)
+        return f"\\x{code - 0xDC00:02x}" if code in _ESCAPED_BYTE else f"{left}U+{code:04X}{right}"
+    return ch
+
+
+def os_name(name: str | bytes) -> str:
+    """A file or folder name as the operating system gave it (bytes, or a str holding surrogate escapes),
+    as text that is valid UTF-8: each byte that is not UTF-8 written as \\xff (`b"h\\xffro.toml"` is
+    `h\\xffro.toml`). A name that is UTF-8 is returned as it is."""
+    if isinstance(name, bytes):
+        return name.decode("utf-8", "backslashreplace")
+    if name.isascii():
+        return name
+    return "".join(_shown(ch, "<", ">") if unicodedata.category(ch) == "Cs" else ch for ch in name)
+
+
+def is_os_name_utf8(name: str) -> bool:
+    """Whether a name the operating system gave (os.listdir's str) was valid UTF-8."""
+    return name.isascii() or not any(0xD800 <= ord(ch) <= 0xDFFF for ch in name)
+
+
+# What json.dumps(ensure_ascii=False) leaves as it is (it escapes C0 itself) and `visible` writes out:
+# DEL, C1, the bidi and format characters, the separators; and a name's bytes that were not UTF-8.
+_NOT_ASCII = re.compile(r"[^\x00-\x7e]")
+
+
+def json_escaped(dumped: str) -> str:
+    """A JSON text of json.dumps(..., ensure_ascii=False) with every character `visible` writes out escaped
+    instead (`\\u009b`, `\\u202e`), and a byte of a name that was not UTF-8 as the text `\\xff` (the JSON
+    string `"\\\\xff"`). The same JSON value otherwise: outside ASCII, json.dumps writes only strings."""
+    if dumped.isascii() and "\x7f" not in dumped:  # DEL is ASCII, and json.dumps keeps it
+        return dumped
+    return _NOT_ASCII.sub(_json_char, dumped)
+
+
+def _json_char(match: re.Match[str]) -> str:
+    ch = match.group()
+    category = unicodedata.category(ch)
+    if category not in INVISIBLE and category != "Cs":
+        return ch
+    code = ord(ch)
+    if code in _ESCAPED_BYTE:
+        return f"\\\\x{code - 0xDC00:02x}"
+    if code > 0xFFFF:  # JSON writes a character past the BMP as its UTF-16 pair
+        code -= 0x10000
+        return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+    return f"\\u{code:04x}"
