@@ -10,8 +10,10 @@ signs, underscores, whitespace, numbers past TOML's 64 bits and past Python's 4,
 
 from __future__ import annotations
 
+import shutil
 import sys
 import unicodedata
+from pathlib import Path
 
 import pytest
 import typer.main
@@ -20,7 +22,7 @@ from hypothesis import strategies as st
 from typer import _click as click
 
 from drunagor_log import values as numbers
-from tests.conftest import snapshot
+from tests.conftest import EXAMPLE, snapshot
 
 NOT_A_NUMBER = "is not a number; write it in the digits 0-9"
 TOO_LARGE = "is too large; give a whole number"
@@ -248,3 +250,93 @@ def test_cubes_past_64_bits_are_never_written(example, run):
                   "error: Nyx cannot hold 9223372036854775900 Curse Cubes: past the whole numbers a campaign file "
                   "holds; give the cubes received or lost, e.g. +1")
     assert snapshot(example) == written
+
+
+# ------------------------------------------------------------------------------------------ in a file
+
+READERS = [("show",), ("check",), ("adventure", "show"), ("odds",), ("sheet", "--out", "-")]
+
+
+def put(example: Path, name: str, old: str, new: str) -> None:
+    path = example / name
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def refused_in_file(result, says: str) -> None:
+    assert result.exit_code == 3, result
+    assert "Traceback" not in result.stderr + result.stdout
+    assert says in result.stderr + result.stdout, result
+
+
+@pytest.mark.parametrize("file, old, new, says", [
+    ("adventure.toml", "heroes = 4", "heroes = " + "9" * 5000,
+     "adventure.toml:4: limits: a whole number of more than 4,300 digits, far past TOML's 64-bit integers"),
+    ("adventure.toml", "heroes = 4", "heroes = 1" + "_0" * 4400,
+     "adventure.toml:4: limits: a whole number of more than 4,300 digits"),
+    ("adventure.toml", "heroes = 4", "heroes = 9223372036854775808",
+     "adventure.toml:4: limits: a whole number past TOML's 64-bit integers (at `heroes`): more than a campaign holds"),
+    ("story.toml", "red = 7", "red = -9223372036854775809",
+     "story.toml:22: limits: a whole number past TOML's 64-bit integers (at `rules.rune_bag.red`)"),
+    ("story.toml", '"01" = "completed"', '"٠١" = "completed"', "story.toml:14: shape: unknown chapter '٠١'"),
+])
+def test_a_number_a_file_holds_past_the_rule_is_a_data_error(file, old, new, says, example, run):
+    put(example, file, old, new)
+    before = snapshot(example)
+    for reader in READERS if file == "adventure.toml" else [r for r in READERS if r != ("odds",)]:  # odds: no story
+        refused_in_file(run(*reader), says)
+    assert snapshot(example) == before
+
+
+def test_a_pile_and_an_archive_named_in_other_digits_are_names(example, run):
+    """A pile `id = "²"` and an archive `0³-1.toml` were tracebacks (`'²'.isdigit()`, then int())."""
+    put(example, "adventure.toml", 'id = "2"', 'id = "²"')
+    (example / "adventures" / "0³-1.toml").write_bytes((example / "adventures" / "03-1.toml").read_bytes())
+    for reader in READERS:
+        result = run(*reader)
+        assert result.exit_code == 0, result
+    assert run("pile", "add").stdout.startswith("Pile 2 on the board")
+
+
+@pytest.mark.usefixtures("fast_cli")
+@given(st.one_of(hostile_numbers(), huge_numbers()))
+@FEW
+def test_hostile_numbers_in_adventure_toml(tmp_path_factory, value):
+    """Whatever stands where adventure.toml has a number, every reading command says exit 3 (syntax,
+    limits or the value's shape), never a traceback, and nothing is written."""
+    from typer.testing import CliRunner
+
+    from drunagor_log.cli.app import app
+
+    root = tmp_path_factory.mktemp("hostile") / "example"
+    shutil.copytree(EXAMPLE, root)
+    put(root, "adventure.toml", "heroes = 4", f"heroes = {value}")
+    before = snapshot(root)
+    for reader in READERS:
+        result = CliRunner().invoke(app, ["-C", str(root), *reader], catch_exceptions=False)
+        assert result.exit_code == 3, (reader, result.output)
+        assert "Traceback" not in result.output
+    assert snapshot(root) == before
+
+
+def test_a_write_never_leaves_an_integer_past_64_bits(example, run):
+    """The store's writers refuse a whole number TOML does not hold (a backstop under every domain)."""
+    from drunagor_log.errors import DataError
+    from drunagor_log.store import edit, tomltext
+
+    with pytest.raises(DataError, match="past TOML's 64-bit integers"):
+        tomltext.integer(2 ** 63)
+    with pytest.raises(DataError, match="past TOML's 64-bit integers"):
+        edit.value_text(-(2 ** 63) - 1)
+    assert tomltext.integer(2 ** 63 - 1) == "9223372036854775807"
+    # and a document edited in place (tomlkit writes any int): its bytes are refused before any write
+    from drunagor_log.store import load
+
+    story = load(example / "story.toml")
+    story.edit()["zz"] = 2 ** 64
+    with pytest.raises(DataError) as refused:
+        story.new_bytes()
+    assert refused.value.render().endswith("story.toml: limits: 18446744073709551616 is past TOML's 64-bit integers "
+                                           "(-9223372036854775808 to 9223372036854775807), which no other tool reads "
+                                           "back; nothing was written; give a smaller number")
