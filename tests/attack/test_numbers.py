@@ -340,3 +340,51 @@ def test_a_write_never_leaves_an_integer_past_64_bits(example, run):
     assert refused.value.render().endswith("story.toml: limits: 18446744073709551616 is past TOML's 64-bit integers "
                                            "(-9223372036854775808 to 9223372036854775807), which no other tool reads "
                                            "back; nothing was written; give a smaller number")
+
+
+# ------------------------------------------------------------------------------------ tokens (JSON)
+
+
+def _strict(text: str):
+    """JSON as any other tool reads it: NaN and Infinity are not JSON."""
+    import json
+
+    def refuse(name):
+        raise AssertionError(f"{name} in JSON output")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+@pytest.mark.parametrize("number", ["NaN", "Infinity", "-Infinity", "1e999", "9223372036854775808", "9" * 5000])
+def test_a_token_number_past_the_rule_is_refused(number, tmp_path, run):
+    import base64
+    import json
+
+    from tests.interop.test_token import CURRENT
+
+    text = json.dumps(json.loads(base64.b64decode(CURRENT).decode("latin-1")), separators=(",", ":"))
+    hostile = text.replace('"sequentialAdventureRunes":0', f'"sequentialAdventureRunes":{number}')
+    assert hostile != text
+    (tmp_path / "token.txt").write_text(base64.b64encode(hostile.encode("latin-1")).decode())
+    result = run("import", "token.txt", "--dir", "campaigns")
+    assert result.exit_code == 3, result
+    assert result.stderr.startswith("error: token.txt: token: not a campaign token: the decoded text is not JSON (")
+    assert "is not a number JSON allows" in result.stderr or "is past what a number holds" in result.stderr or \
+        "is too large" in result.stderr
+    assert not (tmp_path / "campaigns").exists()
+
+
+def test_nan_kept_under_app_is_never_exported(tmp_path, run):
+    from tests.interop.test_token import CURRENT
+
+    roles = ["--role", "Andreas=Support", "--role", "Catharina=Controller", "--role", "Nyx=Striker",
+             "--role", "Vacrem=Defender"]
+    assert run("import", CURRENT, "--dir", "campaigns", *roles).exit_code == 0
+    story = tmp_path / "campaigns" / "safeguard-corporation" / "story.toml"
+    text = story.read_text(encoding="utf-8")
+    kept = '\\"sequentialAdventureRunes\\": 0'  # inside the TOML string that keeps the token's JSON
+    assert kept in text
+    story.write_text(text.replace(kept, kept.replace("0", "NaN")), encoding="utf-8")
+    out = run("-C", str(story.parent), "export", "--json")
+    assert out.exit_code == 0, out
+    assert _strict(out.stdout)["campaignData"]["sequentialAdventureRunes"] == 0
