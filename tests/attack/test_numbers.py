@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 from typer import _click as click
 
 from drunagor_log import values as numbers
+from tests.attack import bounded
 from tests.conftest import EXAMPLE, snapshot
 
 NOT_A_NUMBER = "is not a number; write it in the digits 0-9"
@@ -388,3 +389,96 @@ def test_nan_kept_under_app_is_never_exported(tmp_path, run):
     out = run("-C", str(story.parent), "export", "--json")
     assert out.exit_code == 0, out
     assert _strict(out.stdout)["campaignData"]["sequentialAdventureRunes"] == 0
+
+
+# ------------------------------------------------------------------------------------ inside `play`
+
+
+def test_a_huge_number_in_a_file_is_one_refusal_a_line_in_play(example, capsys):
+    """In the table session the file is read before every line: each line is the same one message
+    (exit 3) and the status line names it, never a ValueError traceback on every line."""
+    from drunagor_log.play import status
+    from drunagor_log.play.dispatch import Dispatcher
+
+    put(example, "adventure.toml", "heroes = 4", "heroes = " + "9" * 5000)
+    before = snapshot(example)
+    dispatcher = Dispatcher(example, ["-C", str(example)], script=True)
+    for line in ("odds", "raid --dry-run", "monster remove ²", "draw ٣", "show", "chest add X --copies ①"):
+        outcome = dispatcher.handle(line)
+        out, err = capsys.readouterr()
+        assert "Traceback" not in out + err
+        if "--copies" in line or "draw" in line:  # an int parameter: refused before any file is read
+            assert outcome.code == 2, (line, err)
+            assert NOT_A_NUMBER in err
+        else:
+            assert outcome.code == 3, (line, err)
+            assert "adventure.toml:4: limits: a whole number of more than 4,300 digits" in err
+    bar = status.Status(example, colour=False).read()
+    assert "adventure.toml:4: a whole number of more than 4,300 digits" in str(bar)
+    assert snapshot(example) == before
+
+
+# --------------------------------------------------------------- through the installed script, bounded
+
+SURFACE = "numbers"
+ENV = {"NO_COLOR": "1", "COLUMNS": "120", "LC_ALL": "C.UTF-8", "PATH": "/usr/bin:/bin"}
+
+
+def script(root: Path, *args: str) -> bounded.Outcome:
+    out = bounded.drunagor("-C", str(root), *args, surface=SURFACE, cwd=root.parent,
+                           env={**ENV, "XDG_CACHE_HOME": str(root.parent / "cache")})
+    assert not out.timed_out, out
+    assert "Traceback" not in out.stderr + out.stdout, out.stderr
+    return out
+
+
+def one_error(out: bounded.Outcome, code: int, says: str) -> None:
+    assert out.returncode == code, out
+    assert says in out.stderr, out.stderr
+    assert out.stdout == "" and out.stderr.lower().count("error:") == 1, out
+
+
+@pytest.fixture
+def copy(tmp_path) -> Path:
+    root = tmp_path / "example"
+    shutil.copytree(EXAMPLE, root)
+    return root
+
+
+@pytest.mark.slow
+def test_every_int_parameter_through_the_script(copy):
+    before = snapshot(copy)
+    for i, (path, param) in enumerate(INT_PARAMETERS):
+        value = ["٣", "²", "１", "9" * 5000, "1_0", "①"][i % 6]
+        one_error(script(copy, *typed_line(path, param, value)), 2, "Invalid value for ")
+    assert snapshot(copy) == before
+
+
+@pytest.mark.slow
+def test_the_issue_tracebacks_through_the_script(copy):
+    """Each line of issue 32 that ended in a traceback, through the installed script."""
+    before = snapshot(copy)
+    for line in (("rules", "set", "--rune-bag", "red=²"), ("cube", "Nyx", "trauma", "+①"),
+                 ("pile", "add", "--runes", "red=²"), ("monster", "remove", "²"),
+                 ("monster", "add", "Horde", "--slot", "²")):
+        one_error(script(copy, *line), 2, NOT_A_NUMBER)
+    one_error(script(copy, "cube", "Nyx", "trauma", "9223372036854775808"), 2, TOO_LARGE)
+    assert snapshot(copy) == before
+    put(copy, "adventure.toml", "heroes = 4", "heroes = " + "9" * 5000)
+    broken = snapshot(copy)
+    for reader in READERS:
+        out = script(copy, *reader)
+        assert out.returncode == 3, out
+        assert "adventure.toml:4: limits: a whole number of more than 4,300 digits" in out.stderr + out.stdout
+    assert snapshot(copy) == broken
+
+
+@pytest.mark.slow
+@settings(max_examples=12, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(st.sampled_from(INT_PARAMETERS), st.one_of(hostile_numbers(), huge_numbers()))
+def test_hostile_numbers_through_the_script(copy, parameter, value):
+    path, param = parameter
+    before = snapshot(copy)
+    one_error(script(copy, *typed_line(path, param, value)), 2, "Invalid value for ")
+    assert snapshot(copy) == before
