@@ -482,3 +482,11 @@ def test_hostile_numbers_through_the_script(copy, parameter, value):
     before = snapshot(copy)
     one_error(script(copy, *typed_line(path, param, value)), 2, "Invalid value for ")
     assert snapshot(copy) == before
+
+
+def test_a_schema_line_past_64_bits_is_newer_than_any_drunagor():
+    """The schema looked for in a file's bytes before a whole replacement (int() raised past 4,300 digits)."""
+    from drunagor_log.store import schema_of
+
+    assert schema_of(b"schema = 1\n") == 1
+    assert schema_of(b"schema = " + b"9" * 5000 + b"\n") == numbers.INT64_MAX
