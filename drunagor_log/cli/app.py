@@ -15,7 +15,7 @@ from typer.core import TyperGroup
 
 from .. import installed_version
 from ..errors import DrunagorError
-from .common import state
+from .common import state, whole_numbers
 from .terminal import term
 
 # Module under cli/commands/ of every top-level command, in the order `--help` lists them.
@@ -83,6 +83,7 @@ class DrunagorGroup(TyperGroup):
     def __init__(self, **attrs):
         super().__init__(**attrs)
         upper_metavars(self)
+        whole_numbers(self)
 
     def parse_args(self, ctx, args):
         return super().parse_args(ctx, globals_first(list(args)))

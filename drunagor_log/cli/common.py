@@ -11,6 +11,7 @@ import typer
 from typer import _click as click
 
 from ..campaign import Campaign, find_campaign, writing
+from ..values import NotANumber, whole
 from .terminal import term
 
 if TYPE_CHECKING:
@@ -38,6 +39,49 @@ class GameName(click.types.StringParamType):
 
 def game(kind: str, records: bool = False) -> GameName:
     return GameName(kind, records)
+
+
+class WholeNumber(click.types.IntParamType):
+    """An `int` option or argument read by the one number rule (numbers.whole: ASCII digits, within
+    TOML's 64-bit integers and the option's own min and max), not by `int()`, which takes `٣` and
+    `1_000`. Every int parameter of the command tree gets this type (whole_numbers); its name, and so
+    its help, stays Typer's."""
+
+    def __init__(self, name: str, low: int | None = None, high: int | None = None):
+        self.name, self.low, self.high = name, low, high
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> Any:
+        if isinstance(value, int) and not isinstance(value, bool):  # a default
+            return value
+        try:
+            return whole(str(value), low=self.low, high=self.high)
+        except NotANumber as exc:
+            self.fail(f"{exc.message}; {exc.remedy}", param, ctx)
+
+
+class WholeNumberRange(click.types.IntRange, WholeNumber):
+    """WholeNumber of an option Typer gave a min or max (its help still says the range: `[x>=0]`)."""
+
+    def __init__(self, base: Any):
+        click.types.IntRange.__init__(self, min=base.min, max=base.max, min_open=base.min_open,
+                                      max_open=base.max_open, clamp=base.clamp)
+        WholeNumber.__init__(self, base.name, None if base.clamp else base.min, None if base.clamp else base.max)
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> Any:
+        n = WholeNumber.convert(self, value, param, ctx)
+        return click.types.IntRange.convert(self, n, param, ctx)
+
+
+def whole_numbers(command: Any) -> None:
+    """Give every int parameter of `command` and its subcommands the one number rule (WholeNumber), a
+    parameter added later included."""
+    for param in getattr(command, "params", ()):
+        kind = param.type
+        if isinstance(kind, WholeNumber) or not isinstance(kind, click.types.IntParamType):
+            continue
+        param.type = WholeNumberRange(kind) if isinstance(kind, click.types.IntRange) else WholeNumber(kind.name)
+    for sub in getattr(command, "commands", {}).values():
+        whole_numbers(sub)
 
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object (stable keys, see docs/).")]

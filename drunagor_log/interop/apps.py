@@ -8,10 +8,9 @@ writes nothing.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from ..values import record
+from ..values import json_loads, record
 from . import token
 
 APP_TABLE = "app"  # story.toml and heroes/*.toml: `[app] json = '...'`, the token data kept verbatim
@@ -35,7 +34,7 @@ def kept(data: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(table, dict) or not isinstance(table.get("json"), str):
         return {}
     try:
-        value = json.loads(table["json"])
+        value = json_loads(table["json"])  # NaN, Infinity: unreadable, never exported
     except ValueError:
         return {}
     return value if isinstance(value, dict) else {}

@@ -203,7 +203,7 @@ def _values(raw: bytes) -> dict | None:
 
     try:
         return tomllib.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError):
+    except (UnicodeDecodeError, ValueError):  # ValueError: TOMLDecodeError, and a number past 4,300 digits
         return {}
 
 

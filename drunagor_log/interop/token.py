@@ -21,7 +21,7 @@ from typing import Any
 from ..errors import DataError, RuleError, UsageError
 from ..names import check_name
 from ..store import MAX_DEPTH, MAX_TEXT, check_limits
-from ..values import record
+from ..values import json_loads, record
 
 MAX_TOKEN_CHARS = 256 * 1024  # a real party of 5 is ~3 KB; the apps' 4-hero example is 2,396 characters
 SLOTS = ("weaponId", "offHandId", "armorId", "trinketId")  # equipped
@@ -109,7 +109,7 @@ def decode(text: str, source: str = TYPED) -> dict[str, Any]:
     text = raw.decode("latin-1")  # btoa's bytes are Latin-1, not UTF-8
     _refuse_deep(text, source)
     try:
-        data = json.loads(text)
+        data = json_loads(text)  # NaN, Infinity and numbers past 64 bits: not a token's
     except (ValueError, binascii.Error) as exc:
         raise DataError(f"not a campaign token: the decoded text is not JSON ({exc})", file=_file(source),
                         rule="token", remedy="copy the whole token again from the app's Export") from None

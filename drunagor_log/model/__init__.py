@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import FieldError
-from ..values import field, record
+from ..values import field, record, whole
 
 CHAPTERS = tuple(f"{n:02d}" for n in range(1, 10))
 TRACK_STATES = ("completed", "skipped")
@@ -25,10 +25,7 @@ def chapter_id(value: Any) -> str:
     """"3", 3, "03" -> "03"; anything else raises ValueError."""
     if isinstance(value, bool):
         raise ValueError(value)
-    try:
-        n = int(str(value).strip())
-    except ValueError:
-        raise ValueError(value) from None
+    n = value if isinstance(value, int) else whole(str(value).strip())  # NotANumber is a ValueError
     if not 1 <= n <= 9:
         raise ValueError(value)
     return f"{n:02d}"

@@ -25,7 +25,7 @@ from . import Change, Line
 from .losing import hero_limits, lost_refusal
 from .round import round_json
 from .story import record_chapter
-from .words import chapter_ref, plural
+from .words import chapter_ref, plural, typed_chapter
 
 if TYPE_CHECKING:
     from ..campaign import Campaign
@@ -121,6 +121,7 @@ def start(c: Campaign, chapter: str | None = None, heroes: int | None = None, mo
         raise UsageError(f"--heroes must be from 1 to 5, not {heroes}",
                          remedy="4 heroes; 5 with extra-hero content (RB L941-943)")
     if chapter is not None:
+        typed_chapter(chapter)
         catalog.chapter_id(chapter)  # a chapter the campaign lacks is said first, whatever is under way
     if c.adventure_file is not None:
         raise RuleError(f"an adventure is under way (chapter {c.adventure_file.data.get('chapter')})",

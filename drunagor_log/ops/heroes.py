@@ -29,6 +29,7 @@ from ..store.tomltext import basic_string
 from ..values import replace
 from . import Change
 from .chest import chest_may_change
+from .words import typed_chapter
 
 if TYPE_CHECKING:
     from ..campaign import Campaign
@@ -322,6 +323,7 @@ def recruit(c: Campaign | None, chapter: str | None = None) -> Change:
     next chapter; none without a campaign) marked. `data` is the `recruit --json` shape."""
     marked: str | None = None
     if chapter is not None:
+        typed_chapter(chapter)
         try:
             marked = chapter_id(chapter)
         except ValueError:

@@ -23,6 +23,7 @@ from ..names import lookup
 from ..store import edit
 from . import Change
 from .losing import trauma_bonus
+from .words import typed_number
 
 if TYPE_CHECKING:
     from ..campaign import Campaign
@@ -152,11 +153,11 @@ def _parse_bag(text: str, bag: dict[str, int]) -> dict[str, int]:
         if not part.strip():
             continue
         colour, eq, count = part.partition("=")
-        if not eq or not count.strip().isdigit():
+        n = typed_number(count, what=f"--rune-bag {part.strip()!r}:", example="7") if eq else None
+        if n is None or not count.strip().isdigit():
             raise UsageError(f"--rune-bag {part.strip()!r} is not COLOUR=N", rule=RULE,
                              remedy="write the runes of each colour, e.g. --rune-bag red=7,blue=8")
         name = lookup("gray" if colour.strip().casefold() == "grey" else colour, options, "rune colour")
-        n = int(count)
         if n > MAX_RUNES:
             raise UsageError(f"--rune-bag {name}={n}: a bag holds at most {MAX_RUNES} runes of a colour", rule=RULE,
                              remedy="count the runes of that colour in your bag")

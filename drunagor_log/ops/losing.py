@@ -23,9 +23,10 @@ from ..rules.losing import CUBE_NAMES, EVENTS, KINDS, held, trauma_limit, trauma
 from ..rules.losing import change_cubes as change
 from ..rules.losing import chapter_event as happen
 from ..store.edit import set_card_facts
+from ..values import fits_toml
 from ..values import record as value
 from . import Change, Line
-from .words import plural
+from .words import plural, typed_number
 
 if TYPE_CHECKING:
     from ..campaign import Campaign
@@ -109,11 +110,10 @@ def parse_delta(delta: str | int) -> int:
     """'+1', '2', '-1' -> 1, 2, -1."""
     if isinstance(delta, int):
         return delta
-    text = delta.strip()
-    body = text[1:] if text[:1] in "+-" else text
-    if not body.isdigit():
+    n = typed_number(delta, example="+1")
+    if n is None:
         raise UsageError(f"{delta!r} is not a number of cubes", remedy="write +1 to add, -1 to remove")
-    return int(body) * (-1 if text.startswith("-") else 1)
+    return n
 
 
 def parse_kind(kind: str) -> str:
@@ -158,6 +158,9 @@ def _apply_cubes(c: Campaign, state: AdventureState, name: str, kind: str, amoun
                          remedy=f"count them and give --capacity N once; drunagor remembers it under [cards] in "
                                 f"story.toml ({ask})")
     rule = trauma_rule(c.story.rules.trauma_limit, facts.bonus) if kind == "trauma" else _losing_ref(state.chapter)
+    if not fits_toml(held(state, name, kind) + amount):
+        raise UsageError(f"{name} cannot hold {held(state, name, kind) + amount} {CUBE_NAMES[kind]}s: past the "
+                         "whole numbers a campaign file holds", remedy="give the cubes received or lost, e.g. +1")
     with c.adventure_refusals():
         new, lost = change(state, name, kind, amount, limit=limit, rule=rule)
     now = held(new, name, kind)

@@ -27,6 +27,7 @@ from ..store import edit
 from ..values import replace
 from . import Change, Line
 from .cards import known_names, resolve_card
+from .words import typed_chapter
 
 if TYPE_CHECKING:
     from ..campaign import Campaign
@@ -214,6 +215,7 @@ def remove_status(c: Campaign, name: str) -> Change:
 
 def chapter_arg(value: Any, c: Campaign | None = None) -> str:
     """"5", 5 or "05" -> "05"; a usage error for anything else (there is no chapter 10)."""
+    typed_chapter(value)
     try:
         return chapter_id(value)
     except ValueError:

@@ -11,6 +11,7 @@ from .. import catalog
 from ..errors import UsageError
 from ..model.adventure import SLOT_COLOURS, canonical_rank, slot_label
 from ..names import lookup
+from ..values import NotANumber, is_digits, looks_like_number, whole
 
 #: Ranks as `--rank` takes them (RB L314).
 RANK_HINT = "Overlord, Commander, Black, Gray, White, Scenario, Minion"
@@ -56,9 +57,22 @@ def _counted(item: str, part: str) -> tuple[str, int]:
     if "=" not in item:
         return item, 1
     name, _, number = item.partition("=")
-    if not number.strip().isdigit() or int(number) < 1:
+    n = typed_number(number, what=f"{part!r}:", example="2")
+    if n is None or n < 1 or not number.strip().isdigit():
         raise UsageError(f"{part!r}: write COLOUR=N with N a whole number of runes", remedy="e.g. --runes red=2,blue")
-    return name.strip(), int(number)
+    return name.strip(), n
+
+
+def typed_number(text: str, *, what: str = "", example: str = "3") -> int | None:
+    """A number typed inside a word of the table (`red=2`, a slot, `+1`) by the one number rule
+    (numbers.whole): None when the text is no number at all (a word: the caller says what it wants
+    there), the usage error of the rule when it is written as one and is not (`²`, `٣`, 20 digits)."""
+    if not looks_like_number(text):
+        return None
+    try:
+        return whole(text, what=what, example=example)
+    except NotANumber as exc:
+        raise UsageError(exc.message, remedy=exc.remedy) from None
 
 
 def chapter_list(has) -> str:
@@ -92,11 +106,19 @@ def canonical(rank: str | None) -> str | None:
         raise UsageError(str(exc)) from None
 
 
+def typed_chapter(value: object) -> None:
+    """A chapter typed in characters that are not ASCII digits (`٣`, `²`) is refused as not a number
+    (exit 2), before the chapter is looked for: `int()` took `٣` for chapter 03. A number of no chapter
+    (`10`) is still the caller's "no chapter" (exit 1, docs/errors.md "Names")."""
+    if isinstance(value, str) and looks_like_number(value) and not is_digits(value.strip(" \t").lstrip("+")):
+        typed_number(value, what="chapter", example="5")
+
+
 def parse_slot(text: str | int) -> int | None:
     """'3' -> 3; 'pink' -> 3 (a base colour); anything else None."""
     t = str(text).strip().casefold()
-    if t.isdigit():
-        return int(t)
+    if t[:1] not in ("+", "-") and looks_like_number(t):
+        return typed_number(str(text).strip(" \t"), what="slot", example="3")
     if t in SLOT_COLOURS:
         return SLOT_COLOURS.index(t) + 1
     return None

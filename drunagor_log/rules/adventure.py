@@ -26,6 +26,7 @@ from ..model.adventure import (
     canonical_rank,
     slot_label,
 )
+from ..values import DIGITS, is_digits
 from .board import models_on_board, next_free_slot
 
 #: RB L1100, L1130, L1197, L1269: Tie Breaker returns "6 minus the number of Heroes" runes.
@@ -112,8 +113,8 @@ def add_pile(state: AdventureState, runes: Sequence[str] | None = None
 
 
 def _next_pile_id(piles: Sequence[Pile]) -> str:
-    numbers = [int(p.id) for p in piles if p.id.isdigit()]
-    return str(max(numbers, default=0) + 1)
+    ids = [int(p.id) for p in piles if is_digits(p.id) and len(p.id) <= DIGITS]  # not '²', which isdigit() takes
+    return str(max(ids, default=0) + 1)
 
 
 def tie_breaker_runes(heroes: int) -> int:

@@ -95,7 +95,7 @@ def correction(date: str, move: Move) -> str:
     return f"{date}: chapter {move.chapter} set to {move.action} with --force ({was})"
 
 
-_CORRECTED = re.compile(r"\bchapter (\d\d)\b")
+_CORRECTED = re.compile(r"\bchapter ([0-9][0-9])\b")
 
 
 def corrected_chapters(corrections: Iterable[str]) -> set[str]:

@@ -32,6 +32,7 @@ from ..rules import chest, commander, rewards
 from ..store import display
 from ..store.adventure import read
 from ..text import visible
+from ..values import DIGITS, is_digits
 
 FORMATS = ("html", "md")
 SUFFIX = {"html": ".html", "md": ".md"}
@@ -294,7 +295,7 @@ def _runes_drawn(event: dict) -> int:
 def _archive_order(path: Path) -> tuple:
     """adventures/05-2.toml: chapter 05, attempt 2; other names after, by name."""
     chapter, _, attempt = path.stem.partition("-")
-    if chapter.isdigit() and attempt.isdigit():
+    if is_digits(chapter) and is_digits(attempt) and len(chapter + attempt) <= DIGITS:  # not '0³' (isdigit)
         return (0, int(chapter), int(attempt), path.name)
     return (1, 0, 0, path.name)
 

@@ -27,7 +27,7 @@ from ..model.adventure import (
     slot_label,
 )
 from . import SCHEMA, line_of
-from .tomltext import basic_string
+from .tomltext import basic_string, integer
 
 if TYPE_CHECKING:
     from . import TomlFile
@@ -314,7 +314,8 @@ def dumps(state: AdventureState) -> str:
     comment = ("# The adventure under way: written by drunagor, not by hand (drunagor adventure show)."
                if state.outcome is None else
                "# A finished adventure, archived by `drunagor adventure end`: its draws, summons and seeds.")
-    out = [f"schema = {SCHEMA}", comment, f"chapter = {basic_string(state.chapter)}", f"heroes = {state.heroes}"]
+    out = [f"schema = {SCHEMA}", comment, f"chapter = {basic_string(state.chapter)}",
+           f"heroes = {integer(state.heroes)}"]
     if state.outcome is not None:
         out.append(f"outcome = {basic_string(state.outcome)}")
     out.append(f"bag = {_inline(state.bag)}")
@@ -377,7 +378,7 @@ def _value(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int):
-        return str(value)
+        return integer(value)
     if isinstance(value, str):
         return basic_string(value)
     if isinstance(value, Mapping):

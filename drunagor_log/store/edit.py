@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from .tomltext import basic_string
+from .tomltext import basic_string, integer
 
 
 def _casefold_match(a: str, b: str) -> bool:
@@ -31,7 +31,7 @@ def value_text(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int):
-        return str(value)
+        return integer(value)
     return basic_string(value)
 
 
@@ -52,6 +52,8 @@ def item(value: Any) -> Any:
         return inline(value)
     if isinstance(value, str):
         return tomlkit.parse("x = " + basic_string(value))["x"]
+    if isinstance(value, int) and not isinstance(value, bool):
+        integer(value)  # refused past TOML's 64 bits
     return value
 
 

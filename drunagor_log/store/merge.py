@@ -262,7 +262,7 @@ def _merge_whole(base: str, mine: str, theirs: str, prefer: str | None, size: in
                  labels: tuple[str, str]) -> Merged:
     try:
         same = canon(tomllib.loads(mine)) == canon(tomllib.loads(theirs))
-    except tomllib.TOMLDecodeError:
+    except ValueError:  # TOMLDecodeError, and a number past Python's 4,300 digits
         same = False
     if same:
         return Merged(mine)

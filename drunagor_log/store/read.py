@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from ..catalog.diskcache import remembered
 from ..errors import DataError
 from ..text import is_os_name_utf8, os_name
+from ..values import INT64_MAX, INT64_MIN
 from .lines import line_of
 from .paths import display
 
@@ -26,6 +27,7 @@ _CONFLICT_SURE = re.compile(rb"^(?:<{7}|>{7})(?: |\r?$)", re.M)
 _CONFLICT_MAYBE = re.compile(rb"^(?:={7}|\|{7})(?: |\r?$)", re.M)
 _CONFLICT = re.compile(rb"^(<{7}|={7}|>{7}|\|{7})(?: |\r?$)", re.M)
 _TOML_LINE = re.compile(r"at line (\d+)")
+_LONG_NUMBER = re.compile(r"[0-9][0-9_]{4300,}", re.ASCII)  # where an integer past Python's limit stands
 
 
 # Limits on what a campaign file may hold (README "When something is wrong"). A real campaign is far
@@ -44,7 +46,7 @@ if TYPE_CHECKING:
 def _parsed_by() -> tuple:
     """What a remembered parse depends on besides the bytes (diskcache.remembered): the limits it
     passed, as they are now, and the form of the values (raise the 1 when parse() returns another)."""
-    return (MAX_FILE_BYTES, MAX_TEXT, MAX_ENTRIES, MAX_DEPTH, 1)
+    return (MAX_FILE_BYTES, MAX_TEXT, MAX_ENTRIES, MAX_DEPTH, INT64_MAX, 1)
 
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
@@ -217,7 +219,7 @@ def conflict_lines(raw: bytes) -> list[int]:
         try:
             tomllib.loads(raw.decode("utf-8-sig"))
             return []  # valid TOML: the lines are text
-        except (UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
+        except (UnicodeDecodeError, ValueError, RecursionError):  # ValueError: TOMLDecodeError, 4,300 digits
             pass
     return [raw.count(b"\n", 0, m.start()) + 1 for m in _CONFLICT.finditer(raw)]
 
@@ -248,6 +250,15 @@ def _limit_error(message: str, shown: str, line: int | None, remedy: str) -> Dat
     return DataError(message, file=shown, line=line, rule="limits", remedy=remedy)
 
 
+def _beyond(value: str | int, kind: type) -> str | None:
+    """What a text or a whole number holds past the limits, or None."""
+    if kind is str:
+        return f"a text longer than {MAX_TEXT} characters" if len(value) > MAX_TEXT else None  # type: ignore[arg-type]
+    if not INT64_MIN <= value <= INT64_MAX:  # type: ignore[operator]  # docs/errors.md "Numbers"
+        return "a whole number past TOML's 64-bit integers"
+    return None
+
+
 def check_limits(data: dict, raw: bytes, shown: str) -> None:
     """Refuse a file beyond what a campaign holds (MAX_TEXT, MAX_ENTRIES, MAX_DEPTH): one walk over
     its values, once, when it is read."""
@@ -262,12 +273,11 @@ def check_limits(data: dict, raw: bytes, shown: str) -> None:
         else:
             for k, v in (value.items() if type(value) is dict else enumerate(value)):
                 t = type(v)
-                if t is str:
-                    if len(v) > MAX_TEXT:
-                        path, fault = path + (k,), f"a text longer than {MAX_TEXT} characters"
-                        break
-                elif t is dict or t is list:
+                if t is dict or t is list:
                     stack.append((v, path + (k,)))
+                elif (t is str or t is int) and _beyond(v, t):
+                    path, fault = path + (k,), _beyond(v, t)
+                    break
                 if type(k) is str and len(k) > MAX_TEXT:
                     fault = f"a key longer than {MAX_TEXT} characters"
                     break
@@ -356,6 +366,11 @@ def _load_toml(text: str, shown: str) -> dict[str, Any]:
     except RecursionError:
         raise DataError("not valid TOML for drunagor: values nested too deeply", file=shown,
                         rule="toml-syntax", remedy="flatten the nested arrays or tables") from None
+    except ValueError:  # Python's own limit: an integer of more than 4,300 digits is never converted
+        run = _LONG_NUMBER.search(text)
+        raise _limit_error("a whole number of more than 4,300 digits, far past TOML's 64-bit integers: more than "
+                           "a campaign holds", shown, text.count("\n", 0, run.start()) + 1 if run else None,
+                           "restore the file from git (git checkout -- FILE), or write the number as it was") from None
 
 
 # tomllib's words for a string left open, in the words of the one who typed it.

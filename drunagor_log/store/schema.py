@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..errors import DataError
+from ..values import INT64_MAX, NotANumber, whole
 
 if TYPE_CHECKING:
     from .tomlfile import TomlFile
@@ -34,7 +35,12 @@ _SCHEMA_LINE = re.compile(rb"^\s*schema\s*=\s*(\d+)\s*(?:#.*)?$", re.M)
 def schema_of(raw: bytes) -> int | None:
     """The `schema = N` of a file's bytes, without parsing it (None if there is none)."""
     m = _SCHEMA_LINE.search(raw)
-    return int(m.group(1)) if m else None
+    if m is None:
+        return None
+    try:
+        return whole(m.group(1).decode("ascii"))
+    except NotANumber:  # past 64 bits (int() raised past 4,300 digits): newer than any drunagor
+        return INT64_MAX
 
 
 def newer(schema: object) -> str:

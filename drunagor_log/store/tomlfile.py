@@ -5,16 +5,19 @@ document once a command edits it (parsed a second time only then: tomlkit is slo
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from ..errors import DataError, DrunagorError, located
+from ..values import fits_toml
 from . import schema as schemas
 from .lines import line_of
 from .paths import display
 from .read import parse, read_bytes, written
 from .schema import check_schema, newer_refusal
+from .tomltext import not_written
 
 
 class TomlFile:
@@ -77,6 +80,10 @@ class TomlFile:
         import tomlkit
 
         out = tomlkit.dumps(self._doc).encode("utf-8")
+        if out != self.raw and _LONG_DIGITS.search(out):  # maybe an integer past TOML's 64 bits: never written
+            too_big = _past_64_bits(out)
+            if too_big is not None:
+                raise located(not_written(too_big), self.shown)
         return None if out == self.raw else out
 
     def line(self, key_path: tuple) -> int | None:
@@ -106,6 +113,27 @@ class TomlFile:
         values = written(data, self.path)
         if values is not None:
             self.data = values
+
+
+_LONG_DIGITS = re.compile(rb"[0-9]{20}")
+
+
+def _past_64_bits(out: bytes) -> int | None:
+    """The first whole number past TOML's 64 bits in the TOML text `out` (tomlkit writes any int)."""
+    import tomllib
+
+    try:
+        stack: list[Any] = [tomllib.loads(out.decode("utf-8"))]
+    except ValueError:  # past Python's 4,300 digits
+        return 10 ** 4300
+    while stack:
+        value = stack.pop()
+        for v in value.values() if isinstance(value, dict) else value:
+            if isinstance(v, (dict, list)):
+                stack.append(v)
+            elif isinstance(v, int) and not isinstance(v, bool) and not fits_toml(v):
+                return v
+    return None
 
 
 def load(path: Path, *, migrating: bool = False, root: Path | None = None) -> TomlFile:

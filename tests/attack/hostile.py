@@ -12,8 +12,8 @@ whose name is not UTF-8, and git: the commit messages and the author of the camp
 
 Variants (LAYOUTS): "fields" (all of the above: every command still runs), "log-name" (a Campaign Log
 whose file name is not UTF-8: every reading command refuses, exit 3, naming it escaped), and the number
-cases of issue 32.3 ("big-number": a 5,000-digit integer in adventure.toml; "digit-name": an archive
-named `0³-1.toml`), which the walk marks xfail until that branch is merged.
+cases ("big-number": a 5,000-digit integer in adventure.toml; "digit-name": an archive named
+`0³-1.toml`).
 """
 
 from __future__ import annotations
@@ -91,7 +91,6 @@ def _digit_name(root: Path) -> None:
 
 
 LAYOUTS = {"fields": _fields, "log-name": _log_name, "big-number": _big_number, "digit-name": _digit_name}
-NUMBERS = ("big-number", "digit-name")  # issue 32.3, on branch nums
 
 
 def git(cwd: Path, *args: str, message: bytes | None = None) -> None:
