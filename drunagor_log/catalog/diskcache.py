@@ -68,7 +68,7 @@ def _blake2b():
     return blake2b
 
 
-def _mine(st: os.stat_result) -> bool:
+def mine(st: os.stat_result) -> bool:
     """Owned by this user, and no one else may write it."""
     uid = getattr(os, "geteuid", None)
     return (uid is None or st.st_uid == uid()) and not st.st_mode & 0o022
@@ -84,7 +84,7 @@ def private_dir(path: str) -> bool:
         return False
     try:
         st = os.fstat(fd)
-        if not stat.S_ISDIR(st.st_mode) or not _mine(st):
+        if not stat.S_ISDIR(st.st_mode) or not mine(st):
             return False
         if st.st_mode & 0o077 and hasattr(os, "fchmod"):
             os.fchmod(fd, 0o700)
@@ -104,7 +104,7 @@ def read_own(path: str, cap: int, private: bool = False) -> bytes | None:
         return None
     try:
         st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode) or not _mine(st) or (private and st.st_mode & 0o077) or st.st_size > cap:
+        if not stat.S_ISREG(st.st_mode) or not mine(st) or (private and st.st_mode & 0o077) or st.st_size > cap:
             return None
         raw = os.read(fd, cap + 1)
         return raw if len(raw) <= cap else None
