@@ -68,10 +68,14 @@ def _blake2b():
     return blake2b
 
 
+# Owners and modes are POSIX's; on Windows a file's mode says nothing of who may write it (the
+# folder's place in the user's profile does).
+_POSIX = hasattr(os, "geteuid")
+
+
 def mine(st: os.stat_result) -> bool:
     """Owned by this user, and no one else may write it."""
-    uid = getattr(os, "geteuid", None)
-    return (uid is None or st.st_uid == uid()) and not st.st_mode & 0o022
+    return not _POSIX or (st.st_uid == os.geteuid() and not st.st_mode & 0o022)
 
 
 def private_dir(path: str) -> bool:
@@ -79,6 +83,8 @@ def private_dir(path: str) -> bool:
     folder, not a link, that this user owns; one that others may read or enter is made 0700."""
     try:
         os.makedirs(path, mode=0o700, exist_ok=True)
+        if not _POSIX:  # a folder cannot be opened there
+            return stat.S_ISDIR(os.lstat(path).st_mode)
         fd = os.open(path, os.O_RDONLY | _NOFOLLOW | getattr(os, "O_DIRECTORY", 0) | _CLOEXEC)
     except (OSError, ValueError):
         return False
@@ -86,7 +92,7 @@ def private_dir(path: str) -> bool:
         st = os.fstat(fd)
         if not stat.S_ISDIR(st.st_mode) or not mine(st):
             return False
-        if st.st_mode & 0o077 and hasattr(os, "fchmod"):
+        if _POSIX and st.st_mode & 0o077:
             os.fchmod(fd, 0o700)
         return True
     except OSError:
@@ -104,7 +110,8 @@ def read_own(path: str, cap: int, private: bool = False) -> bytes | None:
         return None
     try:
         st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode) or not mine(st) or (private and st.st_mode & 0o077) or st.st_size > cap:
+        if not stat.S_ISREG(st.st_mode) or not mine(st) or (private and _POSIX and st.st_mode & 0o077) \
+                or st.st_size > cap:
             return None
         raw = os.read(fd, cap + 1)
         return raw if len(raw) <= cap else None

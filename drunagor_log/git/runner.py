@@ -12,8 +12,8 @@ Git runs on the user's word (docs/git.md, "When drunagor runs git"): `--commit`,
 (the planted-journal check) and `autocommit` run it with `own=True`: the repository may have come from
 anyone (a zip, a shared folder), so nothing it configures runs: no hook (core.hooksPath=/dev/null),
 no fsmonitor, no clean, smudge or process filter (each filter the config names is emptied), no signing
-program, no automatic gc; their diffs pass --no-ext-diff --no-textconv. The overrides go in
-GIT_CONFIG_COUNT/KEY/VALUE, which take a key as it is (a filter's name may hold `=`, which `-c` cannot).
+program, no automatic gc; their diffs pass --no-ext-diff --no-textconv. The overrides are `-c`
+options (a filter whose name holds `=`, which `-c` cannot say, goes in GIT_CONFIG_COUNT/KEY/VALUE).
 """
 
 from __future__ import annotations
@@ -64,9 +64,10 @@ OWN_CONFIG = (("core.hooksPath", os.devnull), ("core.fsmonitor", "false"), ("com
 _filters: dict[str, list[tuple[str, str]]] = {}
 
 
-def _own_env(exe: str, root: Path, env: dict[str, str]) -> dict[str, str]:
-    """`env` with OWN_CONFIG and every configured filter emptied, after the user's own GIT_CONFIG_COUNT
-    entries (later entries win). `git config` itself runs nothing of the repository's."""
+def _own(exe: str, root: Path, env: dict[str, str]) -> tuple[list[str], dict[str, str]]:
+    """The `-c` options that set OWN_CONFIG and empty every configured filter, and `env` with the
+    overrides `-c` cannot carry (a filter name holding `=`, in GIT_CONFIG_COUNT/KEY/VALUE, which take
+    a key as it is: git 2.31 and later). `git config` itself runs nothing of the repository's."""
     where = os.path.abspath(root)
     if where not in _filters:
         proc = subprocess.run([exe, "config", "-z", "--name-only", "--get-regexp", r"^filter\."], cwd=root,
@@ -75,16 +76,22 @@ def _own_env(exe: str, root: Path, env: dict[str, str]) -> dict[str, str]:
         names = {k[len("filter."):].rsplit(".", 1)[0] for k in keys}
         _filters[where] = [(f"filter.{n}.{k}", v) for n in sorted(names)
                            for k, v in (("clean", ""), ("smudge", ""), ("process", ""), ("required", "false"))]
-    pairs = [*OWN_CONFIG, *_filters[where]]
-    try:
-        count = int(env.get("GIT_CONFIG_COUNT", "0"))
-    except ValueError:
-        count = 0
-    out = dict(env, GIT_CONFIG_COUNT=str(count + len(pairs)))
-    for i, (key, value) in enumerate(pairs, start=count):
-        out[f"GIT_CONFIG_KEY_{i}"] = key
-        out[f"GIT_CONFIG_VALUE_{i}"] = value
-    return out
+    options: list[str] = []
+    pairs = []
+    for key, value in (*OWN_CONFIG, *_filters[where]):
+        if "=" in key:
+            pairs.append((key, value))
+        else:
+            options += ["-c", f"{key}={value}"]
+    if pairs:
+        try:
+            count = int(env.get("GIT_CONFIG_COUNT", "0"))
+        except ValueError:
+            count = 0
+        env = dict(env, GIT_CONFIG_COUNT=str(count + len(pairs)))
+        for i, (key, value) in enumerate(pairs, start=count):
+            env[f"GIT_CONFIG_KEY_{i}"], env[f"GIT_CONFIG_VALUE_{i}"] = key, value
+    return options, env
 
 
 def run(root: Path, *args: str, input: bytes | None = None, ok=(0,), remedy: str = "",
@@ -94,9 +101,10 @@ def run(root: Path, *args: str, input: bytes | None = None, ok=(0,), remedy: str
     repository's runs."""
     exe = _git_exe(root, remedy)
     env = dict(os.environ, GIT_LITERAL_PATHSPECS="1", GIT_TERMINAL_PROMPT="0")
+    options: list[str] = []
     if own:
-        env = _own_env(exe, root, env)
-    proc = subprocess.run([exe, *args], cwd=root, input=input, capture_output=True, env=env)
+        options, env = _own(exe, root, env)
+    proc = subprocess.run([exe, *options, *args], cwd=root, input=input, capture_output=True, env=env)
     if proc.returncode not in ok:
         raise GitFailed(args, proc.stderr)
     return proc
