@@ -110,8 +110,9 @@ def uncommitted(root: Path) -> list[str]:
 def tracked_unchanged(root: Path, names: list[str]) -> tuple[set[str], set[str]]:
     """(tracked, unchanged): of `names` (relative to the campaign folder), those git tracks, and of
     those the ones as last committed. Nothing is known (two empty sets) outside a repository, without
-    git, or when git fails; git is started only inside a repository, as drunagor's own probe (`own`:
-    nothing of the repository's runs)."""
+    git, or when git fails, but for a repository git refuses as another user's (GitFailed: whether a
+    journal came with it cannot be known); git is started only inside a repository, as drunagor's own
+    probe (`own`: nothing of the repository's runs)."""
     if not names or git_dir(root) is None:
         return set(), set()
     try:
@@ -120,7 +121,11 @@ def tracked_unchanged(root: Path, names: list[str]) -> tuple[set[str], set[str]]
             return tracked, set()
         diff = run(root, "diff", "--no-ext-diff", "--no-textconv", "--name-only", "--relative", "-z", "HEAD", "--",
                    *sorted(tracked), ok=(0, 128), own=True)
-    except (GitFailed, UsageError, OSError):
+    except GitFailed as exc:
+        if "dubious ownership" in exc.reason:  # git refuses to say: the caller cannot trust the journal
+            raise
+        return set(), set()
+    except (UsageError, OSError):
         return set(), set()
     if diff.returncode:  # no commit yet: nothing is as last committed
         return tracked, set()

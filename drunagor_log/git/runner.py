@@ -148,16 +148,19 @@ def repository(root: Path, purpose: str = "") -> Path:
     return Path(out.decode().strip())
 
 
-def _dubious(root: Path, why: str, remedy: str) -> UsageError:
-    """git refuses a repository another user owns (CVE-2022-24765): say so, and how to trust it."""
+def dubious_remedy(root: Path, why: str) -> str:
+    """How to tell git to trust a repository it refuses as another user's (`why`: git's reason)."""
     import shlex
 
     found = re.search(r"repository at '(.*)'", why)
     top = found.group(1) if found else store.display(root)
+    return f"if you trust whoever owns it, tell git so: git config --global --add safe.directory {shlex.quote(top)}"
+
+
+def _dubious(root: Path, why: str, remedy: str) -> UsageError:
+    """git refuses a repository another user owns (CVE-2022-24765): say so, and how to trust it."""
     return UsageError("git refuses this repository: it belongs to another user (git: \"dubious ownership\")",
-                      file=store.display(root), rule="git",
-                      remedy="if you trust whoever owns it, tell git so: git config --global --add safe.directory "
-                             f"{shlex.quote(top)}" + remedy)
+                      file=store.display(root), rule="git", remedy=dubious_remedy(root, why) + remedy)
 
 
 def check_can_commit(root: Path, explicit: bool = True) -> None:

@@ -166,3 +166,12 @@ def test_a_repository_git_refuses_as_another_user_s_says_how_to_trust_it(handed)
     assert out.returncode == 2, out
     assert "another user" in out.stderr and "safe.directory" in out.stderr, out.stderr
     assert "git init" not in out.stderr, out.stderr
+
+
+def test_a_journal_in_a_repository_git_refuses_is_not_carried_out(handed):
+    (handed.root / store.JOURNAL).write_text('{"ops":[{"delete":"story.toml"}]}')
+    for path in [handed.root, *handed.root.rglob("*")]:
+        os.lchown(path, 65534, 65534)
+    out = handed.drunagor("show")
+    assert out.returncode == 3 and "dubious ownership" in out.stderr and "safe.directory" in out.stderr, out
+    assert (handed.root / "story.toml").exists() and (handed.root / store.JOURNAL).exists()
