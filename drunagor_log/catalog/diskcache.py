@@ -113,8 +113,8 @@ def read_own(path: str, cap: int, private: bool = False) -> bytes | None:
         if not stat.S_ISREG(st.st_mode) or not mine(st) or (private and _POSIX and st.st_mode & 0o077) \
                 or st.st_size > cap:
             return None
-        raw = os.read(fd, cap + 1)
-        return raw if len(raw) <= cap else None
+        raw = os.read(fd, st.st_size + 1)  # one more: a file that grew since is no entry
+        return raw if len(raw) == st.st_size else None
     except OSError:
         return None
     finally:
@@ -122,20 +122,25 @@ def read_own(path: str, cap: int, private: bool = False) -> bytes | None:
 
 
 def _write_new(path: str, data: bytes) -> bool:
-    """Write `data` to a new file `path` (0600; never through a link, never over a file)."""
+    """Write `data` to a new file `path` (0600; never through a link, never over a file); one that
+    could not be written whole is removed."""
     try:
         fd = os.open(path, _MAKE, 0o600)
     except (OSError, ValueError):
         return False
+    written = False
     try:
         view = memoryview(data)
         while view:
             view = view[os.write(fd, view):]
-        return True
+        written = True
     except OSError:
-        return False
+        pass
     finally:
         os.close(fd)
+    if not written:
+        _unlink(path)
+    return written
 
 
 def _unlink(path: str) -> None:
