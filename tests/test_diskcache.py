@@ -88,3 +88,24 @@ def test_entries_not_written_for_a_month_are_pruned_once_a_day(tmp_path):
     left = sorted(p for p in os.listdir(diskcache.folder()) if p.endswith(".marshal"))
     assert old not in left and len(left) == 2
     assert diskcache.remembered(new_key, b"b", lambda: {"never": 0}) == {"b": 2}
+
+
+def test_only_an_entry_tagged_under_the_user_s_key_is_decoded(tmp_path):
+    key = str(tmp_path / "story.toml")
+    diskcache.remembered(key, b"x", lambda: {"party": "Dusk"})
+    (entry,) = [os.path.join(diskcache.folder(), p) for p in os.listdir(diskcache.folder()) if p.startswith("file-")]
+    with open(entry, "rb") as f:
+        raw = f.read()
+    assert raw.startswith(diskcache._MAGIC)
+    with open(entry, "wb") as f:  # the same value under another key: a forgery
+        f.write(raw[:len(diskcache._MAGIC)] + bytes(diskcache._TAG) + raw[len(diskcache._MAGIC) + diskcache._TAG:])
+    assert diskcache.remembered(key, b"x", lambda: {"party": "made again"}) == {"party": "made again"}
+    with open(entry, "wb") as f:  # 5 bytes of marshal asking for 16 GiB, after a header
+        f.write(diskcache._MAGIC + bytes(diskcache._TAG) + b"[\xff\xff\xff\x7f")
+    assert diskcache.remembered(key, b"x", lambda: {"party": "again"}) == {"party": "again"}
+
+
+def test_a_relative_xdg_cache_home_is_ignored(monkeypatch, tmp_path):
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("XDG_CACHE_HOME", "cache")
+    assert diskcache.folder() == os.path.join(str(tmp_path), ".cache", "drunagor")

@@ -33,10 +33,13 @@ def commit_subject(message: str) -> tuple[str, str | None]:
     return cut + "...", message
 
 
-def commit_changes(root: Path, changed: list[str], message: str, *, body: str | None = None) -> str | None:
+def commit_changes(root: Path, changed: list[str], message: str, *, body: str | None = None,
+                   own: bool = False) -> str | None:
     """Commit exactly `changed` (paths relative to the campaign folder, deleted files included) with
     the message `drunagor: MESSAGE`; the user's other staged work stays staged and uncommitted.
-    Returns the short commit id, or None when the files already match the last commit.
+    Returns the short commit id, or None when the files already match the last commit. `own`: a
+    commit the user did not ask for this time (`autocommit`): git runs none of the repository's hooks,
+    filters or fsmonitor (runner.run).
 
     Called after the files were written: any failure says so (the files stay written, not committed)."""
     subject, details = commit_subject(message if message.startswith(PREFIX) else PREFIX + message)
@@ -47,21 +50,23 @@ def commit_changes(root: Path, changed: list[str], message: str, *, body: str | 
         present = [p for p in paths if (root / p).exists()]
         gone = [p for p in paths if not (root / p).exists()]
         if gone:  # a deleted file is committed only if git knew it (a never-committed file just vanishes)
-            known = set(split_z(run(root, "ls-files", "-z", "--", *gone).stdout))
-            known |= set(split_z(run(root, "ls-tree", "-z", "--name-only", "HEAD", "--", *gone, ok=(0, 128)).stdout))
+            known = set(split_z(run(root, "ls-files", "-z", "--", *gone, own=own).stdout))
+            known |= set(split_z(run(root, "ls-tree", "-z", "--name-only", "HEAD", "--", *gone, ok=(0, 128),
+                                     own=own).stdout))
             gone = [p for p in gone if p in known]
         specs = present + gone
         if not specs:
             return None
-        run(root, "add", "-A", "--", *specs)
-        same = run(root, "diff", "--cached", "--quiet", "HEAD", "--", *specs, ok=(0, 1, 128)).returncode
+        run(root, "add", "-A", "--", *specs, own=own)
+        same = run(root, "diff", "--no-ext-diff", "--no-textconv", "--cached", "--quiet", "HEAD", "--", *specs,
+                   ok=(0, 1, 128), own=own).returncode
         if same == 0:  # the files are as last committed (128: no commit yet, so not the same)
             return None
         args = ["commit", "--quiet", "--only", "-m", subject]
         if body:
             args += ["-m", body]
-        run(root, *args, "--", *specs)
-        return run(root, "rev-parse", "--short", "HEAD").stdout.decode().strip()
+        run(root, *args, "--", *specs, own=own)
+        return run(root, "rev-parse", "--short", "HEAD", own=own).stdout.decode().strip()
     except (GitFailed, UsageError) as exc:
         reason = exc.reason if isinstance(exc, GitFailed) else exc.message
         shown = " ".join(shell_quote(p) for p in paths)
@@ -105,15 +110,22 @@ def uncommitted(root: Path) -> list[str]:
 def tracked_unchanged(root: Path, names: list[str]) -> tuple[set[str], set[str]]:
     """(tracked, unchanged): of `names` (relative to the campaign folder), those git tracks, and of
     those the ones as last committed. Nothing is known (two empty sets) outside a repository, without
-    git, or when git fails; git is started only inside a repository."""
+    git, or when git fails, but for a repository git refuses as another user's (GitFailed: whether a
+    journal came with it cannot be known); git is started only inside a repository, as drunagor's own
+    probe (`own`: nothing of the repository's runs)."""
     if not names or git_dir(root) is None:
         return set(), set()
     try:
-        tracked = set(split_z(run(root, "ls-files", "-z", "--", *names).stdout))
+        tracked = set(split_z(run(root, "ls-files", "-z", "--", *names, own=True).stdout))
         if not tracked:
             return tracked, set()
-        diff = run(root, "diff", "--name-only", "--relative", "-z", "HEAD", "--", *sorted(tracked), ok=(0, 128))
-    except (GitFailed, UsageError, OSError):
+        diff = run(root, "diff", "--no-ext-diff", "--no-textconv", "--name-only", "--relative", "-z", "HEAD", "--",
+                   *sorted(tracked), ok=(0, 128), own=True)
+    except GitFailed as exc:
+        if "dubious ownership" in exc.reason:  # git refuses to say: the caller cannot trust the journal
+            raise
+        return set(), set()
+    except (UsageError, OSError):
         return set(), set()
     if diff.returncode:  # no commit yet: nothing is as last committed
         return tracked, set()

@@ -93,12 +93,13 @@ def _find_repository(root: Path) -> tuple[Path, Path] | None:
         here = parent
 
 
-def _read(path: Path | str) -> str:
-    try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            return f.read()
-    except OSError:
-        return ""
+def _read(path: Path | str, follow: bool = False) -> str:
+    """The text of a small file git reads (a .gitattributes, a config, a `.git` file), through the
+    store's safe read: a regular file, no link followed (`follow`: the user's own config, which may be
+    a link to their dotfiles, is read where it leads), at most store.MAX_FILE_BYTES; else ''. A
+    `.gitattributes` linked to /dev/zero is never read (it came with a clone, from anyone)."""
+    raw = store.peek(os.path.realpath(path) if follow else path)
+    return raw.decode("utf-8", "replace") if raw is not None else ""
 
 
 def _config_texts(gitdir: Path) -> tuple[str, list[str]]:
@@ -109,13 +110,13 @@ def _config_texts(gitdir: Path) -> tuple[str, list[str]]:
         common = (gitdir / link).resolve()
     others = []
     if os.environ.get("GIT_CONFIG_GLOBAL") is not None:
-        others.append(_read(os.environ["GIT_CONFIG_GLOBAL"]))
+        others.append(_read(os.environ["GIT_CONFIG_GLOBAL"], follow=True))
     else:
         home = os.path.expanduser("~")
         xdg = os.environ.get("XDG_CONFIG_HOME") or os.path.join(home, ".config")
-        others += [_read(os.path.join(home, ".gitconfig")), _read(os.path.join(xdg, "git", "config"))]
+        others += [_read(os.path.join(home, ".gitconfig"), True), _read(os.path.join(xdg, "git", "config"), True)]
     if not os.environ.get("GIT_CONFIG_NOSYSTEM"):
-        others.append(_read(os.environ.get("GIT_CONFIG_SYSTEM") or "/etc/gitconfig"))
+        others.append(_read(os.environ.get("GIT_CONFIG_SYSTEM") or "/etc/gitconfig", follow=True))
     return _read(common / "config"), others
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from .. import store
 from ..errors import DataError
 from .commits import tracked_unchanged
+from .runner import GitFailed, dubious_remedy
 
 # A journal naming more deletes than this is not looked up in git one by one (it is refused anyway
 # if git tracks it).
@@ -31,7 +32,12 @@ def refuse_planted_journal(root: Path) -> None:
     deletes = [op["delete"] for op in ops if "delete" in op]
     only_deletes = len(deletes) == len(ops)
     names = [store.JOURNAL, *(deletes[:_PLANTED_DELETES] if only_deletes else [])]
-    tracked, unchanged = tracked_unchanged(root, names)
+    try:
+        tracked, unchanged = tracked_unchanged(root, names)
+    except GitFailed as exc:  # another user's repository: git will not say what it tracks
+        raise DataError("a journal is pending in a repository git refuses as another user's (dubious ownership), "
+                        "so whether it came with the repository cannot be known; nothing was changed", file=shown,
+                        rule="journal", remedy=dubious_remedy(root, exc.reason)) from None
     if store.JOURNAL in tracked:
         raise DataError("this journal came with the repository, not from an interrupted command here "
                         "(git tracks it); nothing was changed", file=shown,

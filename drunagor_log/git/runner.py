@@ -4,12 +4,22 @@ Every git command drunagor starts goes through `run`: pathspecs literal (GIT_LIT
 hero's file name is never a pattern), no terminal prompt (GIT_TERMINAL_PROMPT=0: a remote that wants
 a password fails instead of hanging), output captured. A failure is `GitFailed`, with the line of
 git's complaint that says why (`reason`); the operations turn it into a DrunagorError with rule `git`
-or `sync`. No `git` on PATH, or no repository, is a UsageError (exit 2).
+or `sync`. No `git` on PATH, or no repository, is a UsageError (exit 2); so is a repository git
+refuses as of "dubious ownership" (another user's), with the remedy git itself gives.
+
+Git runs on the user's word (docs/git.md, "When drunagor runs git"): `--commit`, `history`, `undo`,
+`sync` and `git setup` run git as the user's own `git` would, hooks and all. drunagor's own probes
+(the planted-journal check) and `autocommit` run it with `own=True`: the repository may have come from
+anyone (a zip, a shared folder), so nothing it configures runs: no hook (core.hooksPath=/dev/null),
+no fsmonitor, no clean, smudge or process filter (each filter the config names is emptied), no signing
+program, no automatic gc; their diffs pass --no-ext-diff --no-textconv. The overrides are `-c`
+options (a filter whose name holds `=`, which `-c` cannot say, goes in GIT_CONFIG_COUNT/KEY/VALUE).
 """
 
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -46,11 +56,55 @@ def _git_exe(root: Path, remedy: str) -> str:
     return exe
 
 
-def run(root: Path, *args: str, input: bytes | None = None, ok=(0,), remedy: str = "") -> subprocess.CompletedProcess:
-    """Run git in `root` (pathspecs are literal and relative to it); GitFailed on a status not in `ok`."""
+#: What an `own` run sets, whatever the repository's config says.
+OWN_CONFIG = (("core.hooksPath", os.devnull), ("core.fsmonitor", "false"), ("commit.gpgSign", "false"),
+              ("tag.gpgSign", "false"), ("gc.auto", "0"), ("maintenance.auto", "false"))
+
+# The filters' overrides of each repository an `own` run has been in (its config is read once).
+_filters: dict[str, list[tuple[str, str]]] = {}
+
+
+def _own(exe: str, root: Path, env: dict[str, str]) -> tuple[list[str], dict[str, str]]:
+    """The `-c` options that set OWN_CONFIG and empty every configured filter, and `env` with the
+    overrides `-c` cannot carry (a filter name holding `=`, in GIT_CONFIG_COUNT/KEY/VALUE, which take
+    a key as it is: git 2.31 and later). `git config` itself runs nothing of the repository's."""
+    where = os.path.abspath(root)
+    if where not in _filters:
+        proc = subprocess.run([exe, "config", "-z", "--name-only", "--get-regexp", r"^filter\."], cwd=root,
+                              capture_output=True, env=env)
+        keys = [k for k in split_z(proc.stdout) if k.startswith("filter.") and k.count(".") >= 2]
+        names = {k[len("filter."):].rsplit(".", 1)[0] for k in keys}
+        _filters[where] = [(f"filter.{n}.{k}", v) for n in sorted(names)
+                           for k, v in (("clean", ""), ("smudge", ""), ("process", ""), ("required", "false"))]
+    options: list[str] = []
+    pairs = []
+    for key, value in (*OWN_CONFIG, *_filters[where]):
+        if "=" in key:
+            pairs.append((key, value))
+        else:
+            options += ["-c", f"{key}={value}"]
+    if pairs:
+        try:
+            count = int(env.get("GIT_CONFIG_COUNT", "0"))
+        except ValueError:
+            count = 0
+        env = dict(env, GIT_CONFIG_COUNT=str(count + len(pairs)))
+        for i, (key, value) in enumerate(pairs, start=count):
+            env[f"GIT_CONFIG_KEY_{i}"], env[f"GIT_CONFIG_VALUE_{i}"] = key, value
+    return options, env
+
+
+def run(root: Path, *args: str, input: bytes | None = None, ok=(0,), remedy: str = "",
+        own: bool = False) -> subprocess.CompletedProcess:
+    """Run git in `root` (pathspecs are literal and relative to it); GitFailed on a status not in `ok`.
+    `own`: a run of drunagor's own, not asked by the user (the module's doc): nothing of the
+    repository's runs."""
     exe = _git_exe(root, remedy)
     env = dict(os.environ, GIT_LITERAL_PATHSPECS="1", GIT_TERMINAL_PROMPT="0")
-    proc = subprocess.run([exe, *args], cwd=root, input=input, capture_output=True, env=env)
+    options: list[str] = []
+    if own:
+        options, env = _own(exe, root, env)
+    proc = subprocess.run([exe, *options, *args], cwd=root, input=input, capture_output=True, env=env)
     if proc.returncode not in ok:
         raise GitFailed(args, proc.stderr)
     return proc
@@ -84,12 +138,29 @@ def repository(root: Path, purpose: str = "") -> Path:
         where = where.parent
     try:
         out = run(where, "rev-parse", "--show-toplevel", remedy=remedy).stdout
-    except GitFailed:
+    except GitFailed as exc:
+        if "dubious ownership" in exc.reason:
+            raise _dubious(root, exc.reason, remedy) from None
         what = {"autocommit": "story.toml sets [git] autocommit = true, but "}.get(purpose, "")
         raise UsageError(f"{what}the campaign is not in a git repository", file=store.display(root),
                          rule="git", remedy="run `git init` in the folder that should hold it, and commit "
                          "the campaign" + remedy) from None
     return Path(os.fsdecode(out.strip(b"\n")))  # a folder's name is any bytes, as the system gives it
+
+
+def dubious_remedy(root: Path, why: str) -> str:
+    """How to tell git to trust a repository it refuses as another user's (`why`: git's reason)."""
+    import shlex
+
+    found = re.search(r"repository at '(.*)'", why)
+    top = found.group(1) if found else store.display(root)
+    return f"if you trust whoever owns it, tell git so: git config --global --add safe.directory {shlex.quote(top)}"
+
+
+def _dubious(root: Path, why: str, remedy: str) -> UsageError:
+    """git refuses a repository another user owns (CVE-2022-24765): say so, and how to trust it."""
+    return UsageError("git refuses this repository: it belongs to another user (git: \"dubious ownership\")",
+                      file=store.display(root), rule="git", remedy=dubious_remedy(root, why) + remedy)
 
 
 def check_can_commit(root: Path, explicit: bool = True) -> None:

@@ -42,7 +42,8 @@ def commit_tail(root: Path, write: Callable[[], list[str]], message: str, *, com
     files = write()
     if written is not None:
         written(files)
-    sha = commit_changes(root, files, message) if asked and files else None
+    # autocommit alone is not the user's word for this command: nothing of the repository's runs
+    sha = commit_changes(root, files, message, own=not commit) if asked and files else None
     return Saved(files=files, asked=asked, sha=sha)
 
 

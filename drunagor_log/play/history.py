@@ -7,6 +7,12 @@ absolute path, so two campaigns called `example` keep two histories. The format 
 FileHistory's (a `# time` line, then `+line` for each line entered). Only the last MAX_BYTES of the
 file are read at start; losing the history costs nothing, so a folder that cannot be written leaves the
 session without one, silently.
+
+The history is untrusted as the cache is (docs/errors.md, "The cache and the history"): its folder is
+private (0700, the user's, no link), and the file is opened without following a link and without
+waiting (a FIFO never hangs the session), and used only when it is a regular file the user owns
+that no one else may write. It is never inside the campaign folder nor inside the campaign's git
+work tree (a cache folder there leaves the session without a history).
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ from __future__ import annotations
 import datetime
 import os
 import re
+import stat
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -27,12 +34,38 @@ MAX_ENTRIES = 1000
 
 
 def history_path(root: Path) -> Path | None:
-    """Where the history of the campaign at `root` lives; None if that would be inside the campaign."""
+    """Where the history of the campaign at `root` lives; None if that would be inside the campaign
+    or inside the git work tree holding it."""
     full = Path(os.path.abspath(root))
     key = diskcache.bytes_stamp(str(full).encode("utf-8", "surrogateescape"))[1].hex()[:16]
     name = re.sub(r"[^A-Za-z0-9_-]+", "-", full.name)[:40] or "campaign"
     path = Path(os.path.abspath(diskcache.folder())) / "history" / f"{name}-{key}"
-    return None if path.is_relative_to(full) else path
+    top = diskcache.work_tree(str(full))
+    if path.is_relative_to(full) or (top is not None and diskcache.within(str(path), top)):
+        return None
+    return path
+
+
+_FLAGS = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+
+
+def _open_own(path: Path, flags: int) -> int | None:
+    """A descriptor of the history file in a private folder, opened with `flags` without following a
+    link or waiting, if it is a regular file this user owns that no one else may write; else None."""
+    if diskcache.private() is None or not diskcache.private_dir(str(path.parent)):
+        return None  # the cache folder is not private, or is inside a work tree
+    try:
+        fd = os.open(path, flags | _FLAGS, 0o600)
+    except (OSError, ValueError):
+        return None
+    try:
+        st = os.fstat(fd)
+    except OSError:
+        st = None
+    if st is None or not stat.S_ISREG(st.st_mode) or not diskcache.mine(st):
+        os.close(fd)
+        return None
+    return fd
 
 
 class CampaignHistory(History):
@@ -44,8 +77,11 @@ class CampaignHistory(History):
 
     def load_history_strings(self) -> Iterable[str]:
         """The lines entered, newest first (prompt_toolkit's order)."""
+        fd = _open_own(self.path, os.O_RDONLY)
+        if fd is None:
+            return []
         try:
-            with open(self.path, "rb") as f:
+            with os.fdopen(fd, "rb") as f:
                 f.seek(max(0, os.fstat(f.fileno()).st_size - MAX_BYTES))
                 text = f.read(MAX_BYTES).decode("utf-8", "replace")
         except OSError:
@@ -68,9 +104,10 @@ class CampaignHistory(History):
             super().append_string(string)
 
     def store_string(self, string: str) -> None:
+        fd = _open_own(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+        if fd is None:
+            return
         try:
-            os.makedirs(self.path.parent, mode=0o700, exist_ok=True)
-            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
             with os.fdopen(fd, "a", encoding="utf-8", newline="\n") as f:
                 f.write(f"\n# {datetime.datetime.now()}\n" + "".join(f"+{line}\n" for line in string.split("\n")))
         except (OSError, ValueError):

@@ -23,7 +23,7 @@ from typing import Any
 
 from .. import __version__, catalog, store
 from ..campaign import ADVENTURE, ARCHIVE, HEROES, STORY, Campaign
-from ..catalog.diskcache import folder
+from ..catalog import diskcache
 from ..errors import DataError, UsageError
 from ..model import CHAPTERS, Hero, Item, Story
 from ..model.adventure import SLOT_COLOURS, STATUS_BOARD_TRACKS
@@ -394,17 +394,21 @@ _LINKABLE = re.compile(r"(?i)://|www\.|mailto:|xmpp:|@[^@]*\.")
 
 # In running text and table cells only these start markup: emphasis, code, links, a cell's end.
 def _bytecode_cache(jinja2):
-    """The compiled templates, kept in drunagor's cache (diskcache.folder(); keyed by the template's
-    text, so an upgraded template is compiled again): compiling them is most of a sheet's time.
-    None (compile every time) when the cache folder cannot be made."""
-    import os
+    """The compiled templates, kept in drunagor's cache (diskcache.load_bytes: authenticated before
+    jinja2 decodes them, as every entry is; keyed by the template's text, so an upgraded template is
+    compiled again): compiling them is most of a sheet's time."""
+    from jinja2 import BytecodeCache
 
-    path = os.path.join(folder(), "templates")
-    try:
-        os.makedirs(path, exist_ok=True)
-    except OSError:
-        return None
-    return jinja2.FileSystemBytecodeCache(path)
+    class Kept(BytecodeCache):
+        def load_bytecode(self, bucket):
+            raw = diskcache.load_bytes(f"template-{bucket.key}")
+            if raw is not None:
+                bucket.bytecode_from_string(raw)
+
+        def dump_bytecode(self, bucket):
+            diskcache.save_bytes(f"template-{bucket.key}", bucket.bytecode_to_string())
+
+    return Kept()
 
 
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]|~#])")  # and `#`: a heading, or the end of one

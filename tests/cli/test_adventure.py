@@ -640,10 +640,10 @@ def test_check_reads_an_archive_again_once_it_changes(run, example):
 
     # A clean check remembers the archives that passed (outside the campaign: XDG_CACHE_HOME)...
     assert ok(run("check")).stdout == ""
-    import marshal
+    from drunagor_log.catalog import diskcache
 
     (cache,) = (Path(os.environ["XDG_CACHE_HOME"]) / "drunagor").glob("checked-archives-*")
-    assert sorted(marshal.loads(cache.read_bytes())[1]) == ["03-1.toml", "04-1.toml"]
+    assert sorted(diskcache.load(cache.name)[1]) == ["03-1.toml", "04-1.toml"]
     assert not list(example.rglob("*cache*"))
     # ...and a later edit of one of them (new size and time) is read and reported all the same.
     archive = example / "adventures" / "04-1.toml"
