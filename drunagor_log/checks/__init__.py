@@ -78,8 +78,7 @@ def load_checked(root: Path, announce: Callable[[str], None] | None = None) -> t
     c.__enter__()  # completes a pending journal, if a killed command left one
     problems: list[Problem] = []
     try:
-        c._story_file = c._load(root / STORY)
-        c._story = c._typed(c._story_file, story_from)
+        c._story = c._typed(c.file(root / STORY), story_from)
     except DataError as exc:
         problems.append(_from_error(exc))
     _load_heroes(c, problems)
@@ -187,7 +186,7 @@ def run_checks(root: Path, strict: bool = False, announce: Callable[[str], None]
                ) -> tuple[list[Problem], list[Problem], bool]:
     """(errors, warnings, unreadable). With `strict`, warnings count as errors."""
     c, unreadable = load_checked(root, announce)
-    files = [c._story_file, *(c._hero_files or {}).values(), c._adventure]
+    files = [c.opened(root / STORY), *(c._hero_files or {}).values(), c._adventure]
     unreadable += [_newer(f) for f in files if isinstance(f, store.TomlFile) and f.read_only]
     if unreadable:
         return unreadable, [], True
