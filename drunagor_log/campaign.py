@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from . import store
-from .errors import Refused, RuleError, UsageError, located
+from .errors import DataError, Problem, Refused, RuleError, StateError, UsageError, located
 from .git.planted import refuse_planted_journal
 from .model import Hero, Story, hero_from, story_from
 from .model.adventure import AdventureState
@@ -205,6 +205,75 @@ class Campaign(Session):
             f = self.adventure_file
             raise located(exc, f.shown if f is not None else None) from None
 
+    # -- the tolerant open
+    @classmethod
+    @contextmanager
+    def open_all(cls, root: Path, *, announce: Callable[[str], None] | None = None,
+                 known_good: Callable[[Path], bool] | None = None,
+                 passed: Callable[[Path, bytes], None] | None = None) -> Iterator[tuple[Campaign, list[Problem]]]:
+        """Open the campaign and read every file of it (the loader of `check` and `sync`): yields the
+        campaign and the problems of every file that cannot be read (syntax, conflict markers, schema,
+        wrong types, an adventure file of a shape drunagor does not write), reported, not raised. An
+        archived adventure `known_good` says passed before is not read again; `passed` hears each one
+        read whole (its bytes). The lock is released when the block ends, as with `with Campaign(...)`."""
+        with cls(root, scan=False, announce=announce) as c:  # every file is read and reported here
+            yield c, c._read_all(known_good or (lambda path: False), passed or (lambda path, raw: None))
+
+    def _read_all(self, known_good: Callable[[Path], bool], passed: Callable[[Path, bytes], None]) -> list[Problem]:
+        problems: list[Problem] = []
+        try:
+            self._story = self.story
+        except DataError as exc:
+            problems.append(problem_of(exc))
+        self._read_heroes(problems)
+        for path in self._adventure_paths(known_good, problems):
+            self._read_adventure(path, passed, problems)
+        return problems
+
+    def _read_heroes(self, problems: list[Problem]) -> None:
+        files, typed = {}, {}
+        try:
+            paths = self.hero_paths()
+        except DataError as exc:
+            paths = []
+            problems.append(problem_of(exc))
+        for path in paths:
+            try:
+                f = self._load(path)
+                typed[path.stem] = self._typed(f, hero_from)
+                files[path.stem] = f
+            except DataError as exc:
+                problems.append(problem_of(exc))
+        self._hero_files, self._heroes = files, typed
+
+    def _adventure_paths(self, known_good: Callable[[Path], bool], problems: list[Problem]) -> list[Path]:
+        """adventure.toml if there is one, and the archived adventures not known good."""
+        extra = [self.root / ADVENTURE] if os.path.lexists(self.root / ADVENTURE) else []
+        try:
+            extra += [p for p in self.archive_paths() if not known_good(p)]
+        except DataError as exc:  # a file, or a link, where adventures/ should be
+            problems.append(problem_of(exc))
+        return extra
+
+    def _read_adventure(self, path: Path, passed: Callable[[Path, bytes], None], problems: list[Problem]) -> None:
+        try:
+            f = self._load(path)
+            if path.name == ADVENTURE:
+                self._adventure = f
+        except DataError as exc:
+            problems.append(problem_of(exc))
+            return
+        bad = shape_problem(f)  # wrong types, negative counts, a slot twice: unreadable
+        if bad is not None:
+            problems.append(bad)
+        elif path.name != ADVENTURE and not f.read_only:
+            passed(path, f.raw or b"")
+
+    def newer_files(self) -> list[store.TomlFile]:
+        """The Story Record, Campaign Logs and adventure.toml read that are of a newer schema."""
+        files = [self.opened(self.root / STORY), *(self._hero_files or {}).values(), self._adventure]
+        return [f for f in files if isinstance(f, store.TomlFile) and f.read_only]
+
     # -- helpers
     def _forget(self, path: Path) -> None:
         """A file this command deleted is no longer one it read."""
@@ -224,6 +293,29 @@ class Campaign(Session):
     def _typed(f: store.TomlFile, convert):
         with f.about():  # a FieldError gets the file and the line of its key path
             return convert(f.data)
+
+
+def problem_of(exc: DataError) -> Problem:
+    """A file that cannot be read, as `check` reports it."""
+    msg = exc.message + (f"; {exc.remedy}" if exc.remedy else "")
+    return Problem(exc.file or "?", exc.line, exc.rule or "file", msg)
+
+
+def parsed_adventure(f):
+    """(state, None) or (None, the Problem saying why the file has the wrong shape)."""
+    try:
+        return adventure_codec.read(f), None
+    except StateError as exc:
+        message = exc.message + (f"; {exc.remedy}" if exc.remedy else "")
+        return None, Problem(exc.file or f.shown, exc.line, "adventure-state", message)
+
+
+def shape_problem(f) -> Problem | None:
+    """Why an adventure file cannot be used at all (the shape the tool writes is broken), else None.
+    `check` reports it with the unreadable files (exit 3), as every command that reads it does."""
+    if f.read_only:
+        return None
+    return parsed_adventure(f)[1]
 
 
 T = TypeVar("T")
