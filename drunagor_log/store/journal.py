@@ -263,17 +263,21 @@ class Transaction:
         items = [(p, exp) for p, (_, exp) in self.writes.items()] + list(self.deletes.items())
         items += [(p, exp) for p, exp in self.reads.items() if p not in self.writes and p not in self.deletes]
         for path, expected in items:
-            try:  # never through a link, never a FIFO or a device, never more than MAX_FILE_BYTES
-                now = current_bytes(path, self.root)
-            except DataError as exc:
-                exc.remedy = "nothing was written; " + (exc.remedy or "")
-                raise
-            if now != expected:
-                what = ("was created" if expected is None else "was deleted" if now is None else "changed")
-                raise ChangedOnDisk(
-                    f"{what} on disk while the command ran (an editor, a git pull, another drunagor)",
-                    file=display(path), rule="changed-on-disk",
-                    remedy="nothing was written; re-run the command")
+            self._still(path, expected)
+
+    def _still(self, path: Path, expected: bytes | None) -> None:
+        """Refuse (exit 4) if `path` no longer holds the bytes the command read."""
+        try:  # never through a link, never a FIFO or a device, never more than MAX_FILE_BYTES
+            now = current_bytes(path, self.root)
+        except DataError as exc:
+            exc.remedy = "nothing was written; " + (exc.remedy or "")
+            raise
+        if now != expected:
+            what = ("was created" if expected is None else "was deleted" if now is None else "changed")
+            raise ChangedOnDisk(
+                f"{what} on disk while the command ran (an editor, a git pull, another drunagor)",
+                file=display(path), rule="changed-on-disk",
+                remedy="nothing was written; re-run the command")
 
     def commit(self) -> list[Path]:
         """Write everything; return the paths changed (written or deleted)."""
@@ -304,7 +308,8 @@ class Transaction:
                 raise _write_failed(path, exc) from None
             _test_hook("staged")
             try:
-                self._verify()  # as late as possible: the window for an editor is one rename
+                self._verify()
+                self._still(path, self.writes[path][1])  # the target once more, right before its rename
                 _replace(tmp, path)
             except OSError as exc:
                 tmp.unlink(missing_ok=True)
@@ -353,7 +358,7 @@ class Transaction:
             raise
         _test_hook("journal")
         # Compared after the journal is written, so that only the renames remain between the check
-        # and the replacement (an editor that saves in that moment is the one case we cannot see).
+        # and the replacement; and each target once more right before its own rename (_rename_all).
         try:
             self._verify()
         except BaseException:
@@ -363,9 +368,57 @@ class Transaction:
                 tmp.unlink(missing_ok=True)
             raise
         try:
-            roll_forward(self.root)
+            self._rename_all(ops)
         except OSError as exc:
             raise _write_failed(self.root / JOURNAL, exc, committed=True) from None
+
+    def _rename_all(self, ops: list[dict]) -> None:
+        """The committed journal's renames and deletes, each target's bytes compared once more right
+        before it is replaced (an editor that saved since _verify). A target changed there is exit 4 and
+        the write is taken back whole: the targets already replaced get the bytes they had (unless they
+        changed again), the journal and the temp files go. A kill here leaves the journal: the next
+        command completes it as roll_forward does."""
+        done: list[Path] = []
+        with _Signals():
+            for op in ops:
+                target = self.root / (op.get("target") or op["delete"])
+                expected = self.writes[target][1] if "target" in op else self.deletes[target]
+                try:
+                    self._still(target, expected)
+                except (ChangedOnDisk, DataError):
+                    self._take_back(done, ops)
+                    raise
+                if "delete" in op:
+                    if os.path.lexists(target):
+                        _patiently(target.unlink)
+                else:
+                    _replace(self.root / op["tmp"], target)
+                done.append(target)
+                _test_hook("applied")
+            for d in {p.parent for p in done}:
+                fsync_dir(d)
+            (self.root / JOURNAL).unlink()
+            fsync_dir(self.root)
+        _test_hook("done")
+        _sweep(self.root)
+
+    def _take_back(self, done: list[Path], ops: list[dict]) -> None:
+        """Undo the renames and deletes of `done` (see _rename_all), then drop the journal and the
+        temp files not renamed."""
+        for target in done:
+            ours = self.writes[target][0] if target in self.writes else None
+            if current_bytes(target, self.root) != ours:
+                continue  # changed again since our rename: not ours to put back
+            before = self.writes[target][1] if target in self.writes else self.deletes[target]
+            if before is None:
+                _patiently(target.unlink)
+            else:
+                atomic_write(target, before)
+        (self.root / JOURNAL).unlink(missing_ok=True)
+        for op in ops:
+            if "tmp" in op:
+                (self.root / op["tmp"]).unlink(missing_ok=True)
+        fsync_dir(self.root)
 
 
 def pending_journal(root: Path) -> bool:

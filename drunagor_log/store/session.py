@@ -81,6 +81,7 @@ class Session:
         self._deletes: set[Path] = set()
         self._seen: dict[Path, bytes | None] = {}  # bytes of files read raw (put_bytes, delete)
         self._listed: dict[str, tuple[str, ...]] = {}  # heroes/, adventures/: the files found there
+        self._strays = False  # the open saw temp files of a write that never reached its commit point
         self.warnings: list[str] = []
 
     # -- lifetime
@@ -111,6 +112,7 @@ class Session:
                 raise
             self._lock, self._writing = lock, True
             return
+        swept = store.CampaignLock.held(self.root) is not None  # an outer open of this process sweeps
         for _ in range(5):
             self._complete(lambda: store.complete_pending(self.root))
             lock = store.CampaignLock(self.root, shared=True).__enter__()
@@ -120,11 +122,27 @@ class Session:
                 except BaseException:
                     lock.__exit__(None, None, None)
                     raise
-                self._lock = lock
-                return
+                if not self._strays or swept:
+                    self._lock = lock
+                    return
+                lock.__exit__(None, None, None)  # nothing read yet: let go, sweep, and open again
+                self._sweep()
+                swept = True
+                continue
             lock.__exit__(None, None, None)  # a writer was killed in between: complete it first
         raise ChangedOnDisk("the campaign keeps changing while it is read", file=store.display(self.root),
                                   rule="lock", remedy="re-run the command")
+
+    def _sweep(self) -> None:
+        """Remove the temp files of writers that died before their commit point, whatever this command
+        goes on to do (a command that writes nothing would never sweep them), under the exclusive lock if
+        it is free at once: a live writer's temp files exist only while it holds that lock. Never waits."""
+        self._strays = False
+        try:
+            with store.CampaignLock(self.root, timeout=0):
+                self._complete(lambda: store.roll_forward(self.root))  # a journal, if one came meanwhile
+        except ChangedOnDisk:  # another command is using the campaign: the next one sweeps
+            pass
 
     def lock_for_save(self) -> bool:
         """Take the exclusive lock for the save to come if anything is to be written (True), and check
@@ -203,6 +221,7 @@ class Session:
         when it would not open that file: a command that reads part of a campaign must not act on a
         campaign whose other part is unreadable."""
         if not self.scan:
+            self._file_names()  # only to see temp files left behind
             return
         names = self._file_names(strict=True)
         if not self.markers:
@@ -231,20 +250,27 @@ class Session:
                         take(e, found, strict)
                     elif e.name in (HEROES, ARCHIVE):
                         take(e, folders, strict, folder=FOLDERS[e.name])
+                    elif e.name.endswith(store.TMP_SUFFIX):
+                        self._strays = True
         except OSError:
             return found
         found.sort(key=lambda p: not p.endswith(STORY))
         for folder in sorted(folders, key=lambda f: not f.endswith(HEROES)):
-            inside: list[str] = []
-            try:
-                with os.scandir(folder) as entries:
-                    for e in entries:
-                        if e.name.endswith(".toml") and e.name[0] != ".":
-                            take(e, inside, strict)
-            except OSError:
-                continue
-            found += sorted(inside)
+            found += self._folder_names(folder, strict)
         return found
+
+    def _folder_names(self, folder: str, strict: bool) -> list[str]:
+        inside: list[str] = []
+        try:
+            with os.scandir(folder) as entries:
+                for e in entries:
+                    if e.name.endswith(".toml") and e.name[0] != ".":
+                        take(e, inside, strict)
+                    elif e.name.endswith(store.TMP_SUFFIX):
+                        self._strays = True
+        except OSError:
+            return []
+        return sorted(inside)
 
     def _release(self) -> None:
         if self._lock is not None:
