@@ -225,6 +225,9 @@ class _Signals:
             signal.raise_signal(self.caught[0])  # delivered now, to the handler it was meant for
 
 
+_Step = tuple[Path, Path | None, bytes | None, bytes | None]  # target, temp file (None: a delete), read, written
+
+
 def _relative(root: Path, path: Path) -> str:
     rel = os.path.relpath(os.path.abspath(path), os.path.abspath(root))
     if rel.startswith(".."):
@@ -368,56 +371,46 @@ class Transaction:
                 tmp.unlink(missing_ok=True)
             raise
         try:
-            self._rename_all(ops)
+            self._rename_all(staged)
         except OSError as exc:
             raise _write_failed(self.root / JOURNAL, exc, committed=True) from None
 
-    def _rename_all(self, ops: list[dict]) -> None:
-        """The committed journal's renames and deletes, each target's bytes compared once more right
-        before it is replaced (an editor that saved since _verify). A target changed there is exit 4 and
-        the write is taken back whole: the targets already replaced get the bytes they had (unless they
-        changed again), the journal and the temp files go. A kill here leaves the journal: the next
-        command completes it as roll_forward does."""
-        done: list[Path] = []
+    def _rename_all(self, staged: list[Path]) -> None:
+        """The journal's renames and deletes, each target compared once more right before its own (an
+        editor saved since _verify: exit 4, the targets replaced so far put back; a kill leaves the journal)."""
+        steps: list[_Step] = [(path, tmp, expected, data)
+                              for (path, (data, expected)), tmp in zip(self.writes.items(), staged, strict=True)]
+        steps += [(path, None, expected, None) for path, expected in self.deletes.items()]
         with _Signals():
-            for op in ops:
-                target = self.root / (op.get("target") or op["delete"])
-                expected = self.writes[target][1] if "target" in op else self.deletes[target]
+            for k, (target, tmp, expected, _) in enumerate(steps):
                 try:
                     self._still(target, expected)
                 except (ChangedOnDisk, DataError):
-                    self._take_back(done, ops)
+                    self._take_back(steps[:k], staged)
                     raise
-                if "delete" in op:
-                    if os.path.lexists(target):
-                        _patiently(target.unlink)
-                else:
-                    _replace(self.root / op["tmp"], target)
-                done.append(target)
+                if tmp is not None:
+                    _replace(tmp, target)
+                elif os.path.lexists(target):
+                    _patiently(target.unlink)
                 _test_hook("applied")
-            for d in {p.parent for p in done}:
+            for d in {target.parent for target, *_ in steps}:
                 fsync_dir(d)
             (self.root / JOURNAL).unlink()
             fsync_dir(self.root)
         _test_hook("done")
         _sweep(self.root)
 
-    def _take_back(self, done: list[Path], ops: list[dict]) -> None:
-        """Undo the renames and deletes of `done` (see _rename_all), then drop the journal and the
-        temp files not renamed."""
-        for target in done:
-            ours = self.writes[target][0] if target in self.writes else None
+    def _take_back(self, done: list[_Step], staged: list[Path]) -> None:
+        for target, _, before, ours in done:
             if current_bytes(target, self.root) != ours:
                 continue  # changed again since our rename: not ours to put back
-            before = self.writes[target][1] if target in self.writes else self.deletes[target]
             if before is None:
                 _patiently(target.unlink)
             else:
                 atomic_write(target, before)
         (self.root / JOURNAL).unlink(missing_ok=True)
-        for op in ops:
-            if "tmp" in op:
-                (self.root / op["tmp"]).unlink(missing_ok=True)
+        for tmp in staged:
+            tmp.unlink(missing_ok=True)
         fsync_dir(self.root)
 
 
