@@ -12,7 +12,7 @@ from pathlib import Path
 
 from .. import store
 from ..errors import RuleError, UsageError
-from .driver import git_dir
+from .driver_setup import git_dir
 from .runner import GitFailed, repository, run, split_z
 
 PREFIX = "drunagor: "

@@ -35,7 +35,7 @@ from ..campaign import ADVENTURE, ARCHIVE, HEROES, STORY, Campaign
 from ..checks import run_checks
 from ..errors import DataError, RuleError, UsageError
 from ..git.commits import PREFIX, commit_changes, uncommitted
-from ..git.driver import setup_driver
+from ..git.driver_setup import setup_driver
 from ..git.runner import GitFailed, exists, repository, run, split_z
 from ..git.runner import reason as git_reason
 from ..git.runner import text as git_text
