@@ -36,6 +36,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("names",),  # slugs and the one name resolver, over the catalog
     ("catalog", "model"),  # the game's facts; the campaign as immutable values
     ("errors",),  # the one error tree
+    ("text",),  # the words: plurals, articles, joined lists, shell quoting
     ("values", ""),  # the one value base; the package's version
 )
 #: May import a module of the package inside a function: the command line builds only the command typed,

@@ -11,13 +11,12 @@ from .. import catalog
 from ..errors import UsageError
 from ..model.adventure import SLOT_COLOURS, canonical_rank, slot_label
 from ..names import lookup
+from ..text import joined, plural
+
+__all__ = ["plural"]  # the operations' modules take it from here
 
 #: Ranks as `--rank` takes them (RB L314).
 RANK_HINT = "Overlord, Commander, Black, Gray, White, Scenario, Minion"
-
-
-def plural(n: int, word: str, many: str | None = None) -> str:
-    return f"{n} {word if n == 1 else (many or word + 's')}"
 
 
 def runes_text(counts: Mapping[str, int]) -> str:
@@ -63,8 +62,7 @@ def _counted(item: str, part: str) -> tuple[str, int]:
 
 def chapter_list(has) -> str:
     """'02, 05 and 08': the chapters with a feature, from the catalog."""
-    ids = [ch.id for ch in catalog.chapters() if has(ch)]
-    return ", ".join(ids[:-1]) + " and " + ids[-1] if len(ids) > 1 else "".join(ids)
+    return joined([ch.id for ch in catalog.chapters() if has(ch)])
 
 
 def chapter_ref(chapter, fact: str) -> str:
