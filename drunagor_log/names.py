@@ -32,6 +32,9 @@ from typing import TypeVar
 
 from . import catalog
 from .errors import RuleError, UsageError
+from .text import article
+
+__all__ = ["article"]  # the operations take it from here too
 
 T = TypeVar("T")
 
@@ -104,11 +107,6 @@ def key(name: str) -> str:
     rulebook writes "Vorn, the Warrior" (RB L457) where the Story Record and the apps write "Vorn the
     Warrior")."""
     return " ".join(name.replace("\u2019", "'").replace("\u2018", "'").replace(",", " ").split()).casefold()
-
-
-def article(word: str) -> str:
-    """"a" or "an" before `word` ("an Outcome", "a hero status")."""
-    return "an" if word[:1].lower() in "aeiou" else "a"
 
 
 def match(query: str, names: Iterable[str], aliases: Mapping[str, str] | None = None, *,

@@ -1,4 +1,8 @@
 """Text for a person to read: the bottom text module, below the error tree (it imports nothing of the package).
+Plain strings in, plain strings out; nothing of the game, no files, no terminal.
+
+How drunagor words things, for every layer that words (rules, the store, the operations, the sheets, the
+command line): plurals, articles, joined lists, and one shell quoting for names printed in remedies.
 
 The output rule (docs/errors.md, "The output rule"): every string that came from outside drunagor (a
 campaign file, a file or folder name, a git commit message or author, a token, the cache) is shown with
@@ -10,7 +14,9 @@ writes through `visible`, and `--json` through `json_escaped`; the sheets use `v
 from __future__ import annotations
 
 import re
+import shlex
 import unicodedata
+from collections.abc import Sequence
 
 # ----------------------------------------------------------------------------- Shown to a person
 
@@ -87,3 +93,31 @@ def _json_char(match: re.Match[str]) -> str:
         code -= 0x10000
         return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
     return f"\\u{code:04x}"
+
+
+# ----------------------------------------------------------------------------- Words
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """'1 rune', '2 runes', '3 Heavy Armors'; `many` where adding an s is wrong ('2 copies')."""
+    return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
+def article(word: str) -> str:
+    """"a" or "an" before `word` ("an Outcome", "a hero status")."""
+    return "an" if word[:1].lower() in "aeiou" else "a"
+
+
+def joined(items: Sequence[str], last: str = "and") -> str:
+    """'a', 'a and b', 'a, b and c' (no Oxford comma, as every line of drunagor writes it)."""
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + f" {last} " + items[-1]
+
+
+def shell_word(text: str) -> str:
+    """`text` as one word of a POSIX shell's command line, for a command printed in a remedy for the
+    user to copy: as it is when it needs no quoting, else in single quotes (a quote, a `$`, a backquote
+    or a backslash inside stays literal)."""
+    return shlex.quote(text)

@@ -38,6 +38,30 @@ def pytest_runtest_setup(item):
         pytest.skip("POSIX-only behaviour (SIGKILL, fork, file modes, FIFOs, symlinks, flock)")
 
 
+# The `slow` marker (pyproject.toml): tests that start processes (the installed script, git, a pty, a
+# browser, a killed writer) or run long searches (Hypothesis, the walk of every name), so that a developer
+# runs the rest in a minute (`pytest -m "not slow"`) and the whole suite before a commit. Modules where
+# most tests start a process are marked whole; a Hypothesis test wherever it is.
+SLOW_PLACES = (
+    "tests/attack/", "tests/packaging/", "tests/sync/test_setup.py", "tests/sync/test_sync.py",
+    "tests/sync/test_git_runner.py", "tests/cli/test_app.py", "tests/cli/test_git.py",
+    "tests/cli/test_import_budget.py", "tests/cli/test_shell.py", "tests/cli/test_terminal.py",
+    "tests/cli/test_name_walk.py", "tests/docs/test_console_blocks.py", "tests/play/test_script.py",
+    "tests/play/test_terminal.py", "tests/sheet/test_browser.py", "tests/sheet/test_corners.py",
+    "tests/store/test_bad_input.py", "tests/store/test_concurrency.py", "tests/store/test_crash.py",
+    "tests/store/test_every_command.py", "tests/store/test_hostile.py", "tests/store/test_migrate.py",
+    "tests/store/test_open_refusals.py", "tests/store/test_portable.py", "tests/store/test_write_lock.py",
+)
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        where = Path(str(item.fspath)).resolve().relative_to(REPO).as_posix()
+        searches = getattr(getattr(item, "obj", None), "is_hypothesis_test", False)
+        if where.startswith(SLOW_PLACES) or searches:
+            item.add_marker(pytest.mark.slow)
+
+
 class Result:
     def __init__(self, r):
         self.exit_code = r.exit_code

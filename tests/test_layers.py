@@ -36,7 +36,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("names",),  # slugs and the one name resolver, over the catalog
     ("catalog", "model"),  # the game's facts; the campaign as immutable values
     ("errors",),  # the one error tree
-    ("text",),  # text shown to a person: the output rule's sanitizer
+    ("text",),  # text shown to a person (the output rule's sanitizer) and the words (plurals, quoting)
     ("values", ""),  # the one value base; the package's version
 )
 #: May import a module of the package inside a function: the command line builds only the command typed,

@@ -14,11 +14,9 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from .. import __version__, store
-from ..campaign import ADVENTURE, STORY, Campaign
+from ..campaign import Campaign
 from ..catalog import diskcache
-from ..errors import DataError, Problem, StateError
-from ..model import hero_from, story_from
-from ..store import adventure as adventure_codec
+from ..errors import Problem
 from ..store.schema import UPGRADE, newer
 from ..values import record
 
@@ -66,89 +64,6 @@ def _newer(f: store.TomlFile) -> Problem:
     return Problem(f.shown, f.line(("schema",)), "schema", f"{newer(f.schema)}; it cannot be checked; {UPGRADE}")
 
 
-def _from_error(exc: DataError) -> Problem:
-    msg = exc.message + (f"; {exc.remedy}" if exc.remedy else "")
-    return Problem(exc.file or "?", exc.line, exc.rule or "file", msg)
-
-
-def load_checked(root: Path, announce: Callable[[str], None] | None = None) -> tuple[Campaign, list[Problem]]:
-    """Read every file of the campaign one by one, collecting what cannot be read (`announce`: see
-    Campaign)."""
-    c = Campaign(root, scan=False, announce=announce)  # check reads and reports every file itself
-    c.__enter__()  # completes a pending journal, if a killed command left one
-    problems: list[Problem] = []
-    try:
-        c._story_file = c._load(root / STORY)
-        c._story = c._typed(c._story_file, story_from)
-    except DataError as exc:
-        problems.append(_from_error(exc))
-    _load_heroes(c, problems)
-    cache = ArchiveCache(root)
-    for path in _adventure_paths(c, root, cache, problems):
-        _load_adventure(c, path, cache, problems)
-    cache.save()
-    return c, problems
-
-
-def _load_heroes(c: Campaign, problems: list[Problem]) -> None:
-    files, typed = {}, {}
-    try:
-        paths = c.hero_paths()
-    except DataError as exc:
-        paths = []
-        problems.append(_from_error(exc))
-    for path in paths:
-        try:
-            f = c._load(path)
-            typed[path.stem] = c._typed(f, hero_from)
-            files[path.stem] = f
-        except DataError as exc:
-            problems.append(_from_error(exc))
-    c._hero_files, c._heroes = files, typed
-
-
-def _adventure_paths(c: Campaign, root: Path, cache: ArchiveCache, problems: list[Problem]) -> list[Path]:
-    """adventure.toml if there is one, and the archived adventures not known good by the cache."""
-    extra = [root / ADVENTURE] if os.path.lexists(root / ADVENTURE) else []
-    try:
-        extra += [p for p in c.archive_paths() if not cache.known_good(p)]
-    except DataError as exc:  # a file, or a link, where adventures/ should be
-        problems.append(_from_error(exc))
-    return extra
-
-
-def _load_adventure(c: Campaign, path: Path, cache: ArchiveCache, problems: list[Problem]) -> None:
-    try:
-        f = c._load(path)
-        if path.name == ADVENTURE:
-            c._adventure = f
-    except DataError as exc:
-        problems.append(_from_error(exc))
-        return
-    bad = shape_problem(f)  # wrong types, negative counts, a slot twice: unreadable
-    if bad is not None:
-        problems.append(bad)
-    elif path.name != ADVENTURE and not f.read_only:
-        cache.passed(path, f.raw or b"")
-
-
-def parsed_adventure(f):
-    """(state, None) or (None, the Problem saying why the file has the wrong shape)."""
-    try:
-        return adventure_codec.read(f), None
-    except StateError as exc:
-        message = exc.message + (f"; {exc.remedy}" if exc.remedy else "")
-        return None, Problem(exc.file or f.shown, exc.line, "adventure-state", message)
-
-
-def shape_problem(f) -> Problem | None:
-    """Why an adventure file cannot be used at all (the shape the tool writes is broken), else None.
-    `check` reports it with the unreadable files (exit 3), as every command that reads it does."""
-    if f.read_only:
-        return None
-    return parsed_adventure(f)[1]
-
-
 class ArchiveCache:
     """Which archived adventures (adventures/*.toml) already passed `check`, by a hash of their bytes.
 
@@ -186,15 +101,17 @@ class ArchiveCache:
 def run_checks(root: Path, strict: bool = False, announce: Callable[[str], None] | None = None
                ) -> tuple[list[Problem], list[Problem], bool]:
     """(errors, warnings, unreadable). With `strict`, warnings count as errors."""
-    c, unreadable = load_checked(root, announce)
-    files = [c._story_file, *(c._hero_files or {}).values(), c._adventure]
-    unreadable += [_newer(f) for f in files if isinstance(f, store.TomlFile) and f.read_only]
-    if unreadable:
-        return unreadable, [], True
-    _load_registry()
-    found: list[Problem] = []
-    for chk in REGISTRY:
-        found.extend(chk.fn(c))
+    cache = ArchiveCache(root)
+    opened = Campaign.open_all(root, announce=announce, known_good=cache.known_good, passed=cache.passed)
+    with opened as (c, unreadable):
+        cache.save()
+        unreadable += [_newer(f) for f in c.newer_files()]
+        if unreadable:
+            return unreadable, [], True
+        _load_registry()
+        found: list[Problem] = []
+        for chk in REGISTRY:
+            found.extend(chk.fn(c))
     errors = [p for p in found if p.severity == "error"]
     warnings = [p for p in found if p.severity != "error"]
     if strict:

@@ -10,9 +10,10 @@ the campaign allows (RB L941-943).
 from __future__ import annotations
 
 from .. import catalog
+from ..campaign import parsed_adventure
 from ..errors import Problem
 from ..rules.board import models_on_board
-from . import check, parsed_adventure
+from . import check
 
 
 def _problem(f, path: tuple, rule: str, message: str, severity: str = "error") -> Problem:
@@ -22,7 +23,7 @@ def _problem(f, path: tuple, rule: str, message: str, severity: str = "error") -
 @check("adventure-state")
 def adventure_shape(c):
     """adventure.toml is an adventure under way, not a finished one. (The shape of every adventure file,
-    archives included, is checked as the files are read: see checks.shape_problem; archives are not read
+    archives included, is checked as the files are read: see campaign.shape_problem; archives are not read
     again here, so `check` does not slow down as the history grows, SPEC 7.)"""
     f = c.adventure_file
     if f is not None and not f.read_only:

@@ -8,7 +8,7 @@ it says nothing."""
 from __future__ import annotations
 
 from .. import store
-from ..git.driver import driver_problem
+from ..git.driver_setup import driver_problem
 from . import check, problem
 
 

@@ -15,7 +15,7 @@ from typer.core import TyperGroup
 
 from .. import installed_version
 from ..errors import DrunagorError
-from .common import state, whole_numbers
+from .common import Options, whole_numbers
 from .terminal import term
 
 # Module under cli/commands/ of every top-level command, in the order `--help` lists them.
@@ -103,6 +103,7 @@ def _version(value: bool) -> None:
 
 
 def _global(
+    ctx: typer.Context,
     campaign: Annotated[str | None, typer.Option("-C", "--campaign", metavar="PATH",
                                                      help="The campaign folder (else DRUNAGOR_CAMPAIGN, the current "
                                                           "folder, or the only one under ./campaigns/).")] = None,
@@ -110,7 +111,7 @@ def _global(
     version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
                                           help="Print the version and exit.")] = False,
 ) -> None:
-    state.campaign_option = campaign
+    ctx.obj = Options(campaign=campaign)
     term.no_color = no_color
 
 

@@ -8,10 +8,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
-from typer import _click as click
 
 from ..campaign import Campaign, find_campaign, writing
 from ..values import NotANumber, whole
+from . import click
 from .terminal import term
 
 if TYPE_CHECKING:
@@ -19,11 +19,25 @@ if TYPE_CHECKING:
     from ..ops.commit import Saved
 
 
-class State:
-    campaign_option: str | None = None
+class Options:
+    """The global options of one command line (-C/--campaign), kept as the root context's object
+    (`ctx.obj`, set by the app's callback): read by the commands, the table session and completion
+    alike, never a module's state."""
+
+    def __init__(self, campaign: str | None = None):
+        self.campaign = campaign
 
 
-state = State()
+def options(ctx: click.Context | None = None) -> Options:
+    """The global options of the command line being run (`ctx`, else the current one). During
+    completion the app's callback does not run: the options are read from what was parsed."""
+    ctx = ctx if ctx is not None else click.get_current_context(silent=True)
+    if ctx is None:
+        return Options()
+    root = ctx.find_root()
+    if isinstance(root.obj, Options):
+        return root.obj
+    return Options(campaign=root.params.get("campaign"))
 
 
 class GameName(click.types.StringParamType):
@@ -90,7 +104,7 @@ ForceOpt = Annotated[bool, typer.Option("--force", help="Correct history: allow 
 
 
 def campaign_root() -> Path:
-    return find_campaign(state.campaign_option)
+    return find_campaign(options().campaign)
 
 
 def open_campaign(*, migrating: bool = False) -> Campaign:

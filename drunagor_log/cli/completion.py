@@ -65,7 +65,8 @@ def run(app_for: Callable[[list[str]], Any]) -> None:
 def _candidates(app: Any, args: list[str], incomplete: str) -> list[tuple[str, str]]:
     """(value, help) of every candidate for the word `incomplete` after `args`, as whole words."""
     import typer
-    from typer._click.shell_completion import ShellComplete  # Typer vendors Click (0.26-0.28)
+
+    from .click import ShellComplete
 
     class Words(ShellComplete):
         name = "words"
@@ -93,10 +94,9 @@ def _candidates(app: Any, args: list[str], incomplete: str) -> list[tuple[str, s
 
 def _campaign(ctx: Any):
     from ..campaign import Campaign, find_campaign
+    from .common import options
 
-    root = ctx.find_root()
-    option = root.params.get("campaign") if root is not None else None
-    return Campaign(find_campaign(option))
+    return Campaign(find_campaign(options(ctx).campaign))
 
 
 def _heroes(ctx: Any) -> list[str]:
@@ -268,7 +268,7 @@ BY_PARAM: dict[str, Callable[[Any], Iterable[str]]] = {
 
 def _completer(values: Callable[[Any], Iterable[str]]):
     def complete(ctx: Any, param: Any, incomplete: str) -> list[Any]:
-        from typer._click.shell_completion import CompletionItem  # Typer vendors Click (0.26-0.28)
+        from .click import CompletionItem
 
         try:
             options = [v for v in dict.fromkeys(values(ctx)) if isinstance(v, str)]

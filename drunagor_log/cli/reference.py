@@ -24,8 +24,8 @@ SPECIAL = re.compile(r"([\\*_<>\[\]|])")
 def commands() -> Iterator[tuple[list[str], Any, Any]]:
     """(path, command, context) for the root and every command below it, depth first."""
     import typer.main
-    from typer import _click as click
 
+    from . import click
     from .app import build_app
 
     root = typer.main.get_command(build_app())

@@ -3,7 +3,7 @@
 - runner: run git, GitFailed and its reason, the repository holding a campaign;
 - commits: commit exactly the files a command changed; the campaign's uncommitted files;
 - history: the campaign's drunagor commits, and undo;
-- driver: the merge driver's registration and check, the files `new` writes for git, git's line merge;
+- driver_setup: the merge driver's registration and check, the files `new` writes for git, git's line merge;
 - planted: a journal that came with the repository, refused before the campaign's open completes it.
 
 Imported and started only when a command asks for git.

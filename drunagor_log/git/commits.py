@@ -12,7 +12,8 @@ from pathlib import Path
 
 from .. import store
 from ..errors import RuleError, UsageError
-from .driver import git_dir
+from ..text import shell_word
+from .driver_setup import git_dir
 from .runner import GitFailed, repository, run, split_z
 
 PREFIX = "drunagor: "
@@ -69,16 +70,12 @@ def commit_changes(root: Path, changed: list[str], message: str, *, body: str | 
         return run(root, "rev-parse", "--short", "HEAD", own=own).stdout.decode().strip()
     except (GitFailed, UsageError) as exc:
         reason = exc.reason if isinstance(exc, GitFailed) else exc.message
-        shown = " ".join(shell_quote(p) for p in paths)
+        shown = " ".join(shell_word(p) for p in paths)
         raise RuleError(f"the files were written but not committed: {reason}", file=store.display(root),
-                        rule="git", remedy=f"fix that, then commit them: git -C {shell_quote(store.display(root))} "
-                        f"commit -m {shell_quote(subject)} -- {shown}") from None
+                        rule="git", remedy=f"fix that, then commit them: git -C {shell_word(store.display(root))} "
+                        f"commit -m {shell_word(subject)} -- {shown}") from None
 
 
-def shell_quote(text: str) -> str:
-    import shlex
-
-    return shlex.quote(text)
 
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from .. import store
 from ..errors import DataError
+from ..text import shell_word
 from .commits import tracked_unchanged
 from .runner import GitFailed, dubious_remedy
 
@@ -25,8 +26,6 @@ def refuse_planted_journal(root: Path) -> None:
     """Refuse the pending journal of `root` if it came with the repository (see the module's doc). A
     malformed journal is refused by store.journal_ops. Git runs only here, when a journal is pending in
     a repository."""
-    import shlex
-
     shown = store.display(root / store.JOURNAL)
     ops = store.journal_ops(root)
     deletes = [op["delete"] for op in ops if "delete" in op]
@@ -41,11 +40,11 @@ def refuse_planted_journal(root: Path) -> None:
     if store.JOURNAL in tracked:
         raise DataError("this journal came with the repository, not from an interrupted command here "
                         "(git tracks it); nothing was changed", file=shown,
-                        rule="journal", remedy=f"remove it with git rm: git -C {shlex.quote(store.display(root))} "
+                        rule="journal", remedy=f"remove it with git rm: git -C {shell_word(store.display(root))} "
                                                f"rm -- {store.JOURNAL}, then commit")
     kept = sorted(unchanged - {store.JOURNAL})
     if kept:
         raise DataError("this journal came with the files, not from an interrupted command here (it only "
                         f"deletes {', '.join(kept[:5])}, which git has as last committed, and drunagor's journals "
                         "always write a file); nothing was changed", file=shown,
-                        rule="journal", remedy=f"delete it: rm -- {shlex.quote(shown)}")
+                        rule="journal", remedy=f"delete it: rm -- {shell_word(shown)}")

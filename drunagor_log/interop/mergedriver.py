@@ -32,7 +32,7 @@ from pathlib import Path
 
 from .. import store
 from ..errors import DataError
-from ..git.driver import merge_file
+from ..git.driver_setup import merge_file
 from ..store.markers import marker_size
 from ..store.merge import LIMIT_RULES, VALUE_MERGE_BYTES, MergeError, merge_text
 from ..text import visible
@@ -41,30 +41,30 @@ ADVENTURE = "adventure.toml"
 REFUSED = 2  # not 1: git takes any non-zero status for "conflicted"; 2 says the driver did not merge
 
 
-class Refused(Exception):
+class PastLimits(Exception):
     """A version past the store's limits: nothing merged, git keeps the conflict."""
 
 
 def _version(path: Path, which: str) -> tuple[bytes, bool]:
-    """The bytes of one version, and whether the value merge can take them apart; Refused past
+    """The bytes of one version, and whether the value merge can take them apart; PastLimits beyond
     the store's limits."""
     try:
         raw = store.read_bytes(path)
     except DataError as exc:
-        raise Refused(f"{which}: {exc.message}") from None
+        raise PastLimits(f"{which}: {exc.message}") from None
     if not raw.strip():
         return raw, True  # a file both sides created: git passes an empty base
     try:
         store.parse(raw, path)
     except DataError as exc:
         if exc.rule in LIMIT_RULES:
-            raise Refused(f"{which}: {exc.message}") from None
+            raise PastLimits(f"{which}: {exc.message}") from None
         return raw, False  # a syntax error, old markers, not UTF-8: git's line merge
     return raw, True
 
 
 def merge_files(base: Path, mine: Path, theirs: Path, marker_size: int, path: str) -> int:
-    """Merge into `mine`; 0 when clean, 1 when conflict markers were written; Refused past the limits."""
+    """Merge into `mine`; 0 when clean, 1 when conflict markers were written; PastLimits beyond the limits."""
     versions = [_version(p, which) for p, which in ((base, "the common version"), (mine, "yours"),
                                                       (theirs, "theirs"))]
     if not all(ok for _, ok in versions) or max(len(raw) for raw, _ in versions) > VALUE_MERGE_BYTES:
@@ -88,7 +88,7 @@ def _refuse_past_limits(data: bytes, path: str) -> None:
         store.parse(data, Path(path))
     except DataError as exc:
         if exc.rule in LIMIT_RULES:
-            raise Refused(f"the merged file would hold {exc.message.split(':')[0]}") from None
+            raise PastLimits(f"the merged file would hold {exc.message.split(':')[0]}") from None
 
 
 def _line_merge(base: Path, mine: Path, theirs: Path, marker_size: int) -> int:
@@ -106,7 +106,7 @@ def main(argv: list[str]) -> int:
     shown = path[:200]  # %P comes from the repository: never trusted to be short
     try:
         return merge_files(Path(base), Path(mine), Path(theirs), marker_size(size), path)
-    except Refused as exc:
+    except PastLimits as exc:
         why = str(exc)
     except Exception as exc:  # noqa: BLE001 (git shows the player whatever the driver prints: one line, never a traceback)
         why = f"{type(exc).__name__}: {exc}"[:300]

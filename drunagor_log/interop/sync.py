@@ -32,10 +32,10 @@ from typing import Any
 
 from .. import store
 from ..campaign import ADVENTURE, ARCHIVE, HEROES, STORY, Campaign
-from ..checks import load_checked, run_checks
+from ..checks import run_checks
 from ..errors import DataError, RuleError, UsageError
 from ..git.commits import PREFIX, commit_changes, uncommitted
-from ..git.driver import setup_driver
+from ..git.driver_setup import setup_driver
 from ..git.runner import GitFailed, exists, repository, run, split_z
 from ..git.runner import reason as git_reason
 from ..git.runner import text as git_text
@@ -180,12 +180,12 @@ def commit_own(root: Path, say: Say) -> None:
 def _refuse_unreadable(root: Path, dirty: list[str]) -> None:
 
     shown = {store.display(root / p) for p in dirty}
-    _, problems = load_checked(root)
-    for p in problems:
-        if p.file in shown:
-            raise DataError(p.message, file=p.file, line=p.line, rule=p.rule,
-                            remedy="fix it, or take the edit back (git restore FILE), then drunagor sync; "
-                            "nothing was synced")
+    with Campaign.open_all(root) as (_, problems):
+        for p in problems:
+            if p.file in shown:
+                raise DataError(p.message, file=p.file, line=p.line, rule=p.rule,
+                                remedy="fix it, or take the edit back (git restore FILE), then drunagor sync; "
+                                "nothing was synced")
 
 
 def _committed(root: Path, rel: str) -> dict | None:

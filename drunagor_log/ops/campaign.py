@@ -14,7 +14,7 @@ from typing import Any
 from .. import catalog, store
 from ..campaign import HEROES, STORY, Campaign, list_campaigns
 from ..errors import DataError, UsageError
-from ..git.driver import prepare_new_campaign
+from ..git.driver_setup import prepare_new_campaign
 from ..model import CHAPTERS
 from ..names import check_name, slug
 from ..rules import chest, rewards

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from .. import store
 from ..campaign import Campaign
-from ..git import driver
+from ..git import driver_setup as driver
 from ..git import history as log
 from ..git.commits import PREFIX
 from ..git.runner import repository

@@ -23,6 +23,7 @@ from ..rules.losing import CUBE_NAMES, EVENTS, KINDS, held, trauma_limit, trauma
 from ..rules.losing import change_cubes as change
 from ..rules.losing import chapter_event as happen
 from ..store.edit import set_card_facts
+from ..text import shell_word
 from ..values import fits_toml
 from ..values import record as value
 from . import Change, Line
@@ -132,7 +133,7 @@ def cube(c: Campaign, hero: str, kind: str, delta: str | int, *, capacity: int |
         if not facts.said:
             raise UsageError("0 cubes changes nothing", remedy="write +1 to add, -1 to remove")
         return Change(summary="; ".join(facts.said), data=_cube_data(c, state, name, kind, None, facts))
-    ask = f"drunagor cube {_quoted(name)} curse {amount:+d} --capacity N"
+    ask = f"drunagor cube {shell_word(name)} curse {amount:+d} --capacity N"
     return _apply_cubes(c, state, name, kind, amount, facts, event="cube", said=list(facts.said), ask=ask)
 
 
@@ -146,7 +147,7 @@ def recall(c: Campaign, hero: str, *, capacity: int | None = None) -> Change:
     head = (f"{name} takes a Recall Action: chapter {state.chapter}'s penalty is "
             f"{plural(info.recall_penalty, 'Curse Cube')} ({info.refs.get('recall_penalty', '')})")
     return _apply_cubes(c, state, name, "curse", info.recall_penalty, facts, event="recall",
-                        said=[*facts.said, head], ask=f"drunagor recall {_quoted(name)} --capacity N")
+                        said=[*facts.said, head], ask=f"drunagor recall {shell_word(name)} --capacity N")
 
 
 def _apply_cubes(c: Campaign, state: AdventureState, name: str, kind: str, amount: int, facts: HeroFacts, *,
@@ -185,10 +186,6 @@ def _lost_line(lost: str) -> Line:
 
 def _losing_ref(chapter: str) -> str:
     return catalog.chapter(chapter).refs.get("losing", "RB L1076")
-
-
-def _quoted(name: str) -> str:
-    return f'"{name}"' if " " in name else name
 
 
 # -------------------------------------------------------------------------------- chapter events

@@ -24,6 +24,7 @@ from ..rules import cards, rewards, track
 from ..rules.chapters import setup_lines, setup_numbers
 from ..rules.heroes import RECORD_WITH
 from ..store import edit
+from ..text import joined
 from ..values import replace
 from . import Change, Line
 from .cards import known_names, resolve_card
@@ -320,14 +321,10 @@ def _reward_lines(c: Campaign, ch: str, after: Story) -> list[str]:
                 commands.append(name)
     if commands:  # after "no rewards", what is owed comes from earlier chapters
         lines.append(("Record them" if not got.is_zero() else "They are owed from earlier chapters; record them")
-                     + " with drunagor " + _and(commands) + ".")
+                     + " with drunagor " + joined(commands) + ".")
     if track.is_finished(after.track):
         lines.append("The campaign is finished: chapter 09 is on the Adventure Track.")
     return lines
-
-
-def _and(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def _chapter_under_way(c: Campaign) -> str | None:

@@ -11,14 +11,13 @@ from .. import catalog
 from ..errors import UsageError
 from ..model.adventure import SLOT_COLOURS, canonical_rank, slot_label
 from ..names import lookup
+from ..text import joined, plural
 from ..values import NotANumber, is_digits, looks_like_number, whole
+
+__all__ = ["plural"]  # the operations' modules take it from here
 
 #: Ranks as `--rank` takes them (RB L314).
 RANK_HINT = "Overlord, Commander, Black, Gray, White, Scenario, Minion"
-
-
-def plural(n: int, word: str, many: str | None = None) -> str:
-    return f"{n} {word if n == 1 else (many or word + 's')}"
 
 
 def runes_text(counts: Mapping[str, int]) -> str:
@@ -77,8 +76,7 @@ def typed_number(text: str, *, what: str = "", example: str = "3") -> int | None
 
 def chapter_list(has) -> str:
     """'02, 05 and 08': the chapters with a feature, from the catalog."""
-    ids = [ch.id for ch in catalog.chapters() if has(ch)]
-    return ", ".join(ids[:-1]) + " and " + ids[-1] if len(ids) > 1 else "".join(ids)
+    return joined([ch.id for ch in catalog.chapters() if has(ch)])
 
 
 def chapter_ref(chapter, fact: str) -> str:

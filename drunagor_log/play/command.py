@@ -17,10 +17,10 @@ def play() -> None:
 
     Example: drunagor play
     """
-    from ..cli.common import state
+    from ..cli.common import options
     from .session import run
 
-    raise typer.Exit(run(state.campaign_option))
+    raise typer.Exit(run(options().campaign))
 
 
 def register(app: typer.Typer) -> None:

@@ -118,7 +118,7 @@ class Candidates:
 def _asker() -> Any:
     """Click's completion question without a shell: ShellComplete.get_completions, which every shell's
     class shares; the shell-facing parts (its script, its output format) are never used here."""
-    from typer._click.shell_completion import ShellComplete  # Typer vendors Click (0.26-0.28)
+    from ..cli.click import ShellComplete
 
     class Ask(ShellComplete):
         name = "play"

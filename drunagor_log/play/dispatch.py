@@ -16,7 +16,6 @@ is `--help`, and a leading `drunagor` typed from habit is dropped.
 
 from __future__ import annotations
 
-import gc
 import io
 import shlex
 import sys
@@ -123,7 +122,6 @@ class Dispatcher:
             message, code = f"internal error in '{self.name(words)}': {detail}", 1
         finally:
             _flush()
-        gc.collect()  # a Campaign the traceback held would keep its lock while the prompt waits
         term.error(message + self._aftermath(before))
         _flush()
         return code

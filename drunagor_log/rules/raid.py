@@ -25,6 +25,7 @@ from drunagor_log.model.adventure import (
     slot_label,
 )
 from drunagor_log.rules.board import Placed, models_on_board, next_free_slot, strongest_non_boss
+from drunagor_log.text import plural
 from drunagor_log.values import record
 
 TYPE_CHECKING = False  # the typing module is not needed at run time
@@ -199,10 +200,6 @@ class Summons:
     cause: str  # why minions failed to be summoned ("" when none failed)
 
 
-def _plural(count: int, word: str, plural: str | None = None) -> str:
-    return f"{count} {word if count == 1 else (plural or word + 's')}"
-
-
 def _failure_cause(models: int, models_limit: int, tracks_free: bool, minion: str) -> str:
     causes = []
     if models >= models_limit:
@@ -289,11 +286,11 @@ def check_face(table: RaidTable) -> RaidStep:
     title = "Check the face of the Dreadful Raid card"
     n = table.on_board
     if table.face == "A" and n:
-        return RaidStep(1, title, f"Face A and {_plural(n, 'monster')} on the board: face A summons only when the "
+        return RaidStep(1, title, f"Face A and {plural(n, 'monster')} on the board: face A summons only when the "
                         "board is empty.", "RB L284")
     if table.face == "A":
         return RaidStep(1, title, "Face A and no monster on the board: face A tries to summon.", "RB L284")
-    return RaidStep(1, title, f"Face B: it tries to summon, whatever is on the board ({_plural(n, 'monster')} now).",
+    return RaidStep(1, title, f"Face B: it tries to summon, whatever is on the board ({plural(n, 'monster')} now).",
                     "RB L285")
 
 
@@ -356,13 +353,13 @@ def summon_tracked(table: RaidTable) -> Summons:
         after.append(Monster(name=table.minion, rank=table.minion_rank, slot=slot))
         summoned.append(Summoned(table.minion, slot))
     target = strongest_non_boss(after)
-    parts = [f"{_plural(table.heroes, 'hero', 'heroes')}: a raid party of {_plural(party_size, 'minion')} "
+    parts = [f"{plural(table.heroes, 'hero', 'heroes')}: a raid party of {plural(party_size, 'minion')} "
              f"({table.minion})."]
     if summoned:
         parts.append("Placed in " + ", ".join(slot_label(s.slot) for s in summoned) + ".")
     if failed:
         who = f"activate {target.label()}" if target else "no non-boss monster on the board to activate"
-        parts.append(f"{_plural(failed, 'minion')} failed to be summoned ({cause}): "
+        parts.append(f"{plural(failed, 'minion')} failed to be summoned ({cause}): "
                      f"{who}{' for each' if failed > 1 and target else ''}.")
     return Summons(placed=len(summoned), failed=failed, activations=(target.name if target else None,) * failed,
                    activation_slots=(target.slot if target else None,) * failed, summoned=tuple(summoned),
@@ -379,13 +376,13 @@ def summon_untracked(table: RaidTable) -> Summons:
     failed = party_size - placed
     cause = _failure_cause(table.minion_models + placed, table.models_limit, tracks_free - placed > 0,
                            table.minion) if failed else ""
-    parts = [f"{_plural(table.heroes, 'hero', 'heroes')}: a raid party of {_plural(party_size, 'minion')} "
+    parts = [f"{plural(table.heroes, 'hero', 'heroes')}: a raid party of {plural(party_size, 'minion')} "
              f"({table.minion})."]
     if placed:
-        parts.append(f"Place {_plural(placed, 'minion')} ({'each ' if placed > 1 else ''}on the next free "
+        parts.append(f"Place {plural(placed, 'minion')} ({'each ' if placed > 1 else ''}on the next free "
                      "status-board base).")
     if failed:
-        parts.append(f"{_plural(failed, 'minion')} failed to be summoned ({cause}): for each, activate "
+        parts.append(f"{plural(failed, 'minion')} failed to be summoned ({cause}): for each, activate "
                      "the non-boss monster of highest rank, ties to the higher status-board slot.")
     return Summons(placed=placed, failed=failed, activations=(None,) * failed, activation_slots=(None,) * failed,
                    summoned=(), board=None, fact=" ".join(parts), cause=cause)

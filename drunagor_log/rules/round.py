@@ -28,6 +28,7 @@ from drunagor_log.errors import Refused
 from drunagor_log.model.adventure import AdventureState
 from drunagor_log.rules import chapters, losing
 from drunagor_log.rules.adventure import draw
+from drunagor_log.text import plural
 from drunagor_log.values import record
 
 GROWING, NAVAL, AWAKENING, SIEGE = "Growing Influence", "Naval Battle", "Darkness Awakening", "Siege of Everedge"
@@ -122,7 +123,7 @@ def end_round(state: AdventureState, *, draws: int | None = None, drawn: Sequenc
             raise Refused(f"face {face} of the {card.name} card draws {draws} rune{'' if draws == 1 else 's'}"
                           + (f" and the bag holds {state.runes_in_bag()}" if state.runes_in_bag() < draws else "")
                           + f": {due_runes(state, draws)} to draw, not {len(drawn)}", f"round-end ({card.source})",
-                          f"give {_plural(due_runes(state, draws), 'rune')} with --rune, or none to draw at "
+                          f"give {plural(due_runes(state, draws), 'rune')} with --rune, or none to draw at "
                           "random")
     elif drawn:
         raise Refused(f"the {card.name} deck draws a card, not runes", f"round-end ({card.source})", "leave out --rune")
@@ -164,7 +165,7 @@ def _card_steps(state: AdventureState, card: RoundCard, face: str | None, draws:
         _awakening_steps(state, card, drawn, steps)
     new = draw(state, drawn)
     new, lost = _last_rune(state, new)
-    place = f"{', '.join(drawn) or 'No rune'} on the track; {_plural(new.runes_in_bag(), 'rune')} left in the bag."
+    place = f"{', '.join(drawn) or 'No rune'} on the track; {plural(new.runes_in_bag(), 'rune')} left in the bag."
     if lost:
         place += f" The last rune in the bag was drawn: the adventure fails ({_losing_ref(state.chapter)})."
     elif drawn and not new.runes_in_bag():
@@ -206,7 +207,7 @@ def _awakening_steps(state: AdventureState, card: RoundCard, drawn: tuple[str, .
     crush = chapters.crush_damage(state.chapter, state.heroes)
     if crush is not None:
         _add(steps, "The Crush", f"A Darkness tile that should spawn while every Hero is on top of Darkness is "
-             f"skipped: all Heroes take {crush} non-preventable damage ({_plural(state.heroes, 'hero', 'heroes')}).",
+             f"skipped: all Heroes take {crush} non-preventable damage ({plural(state.heroes, 'hero', 'heroes')}).",
              "RB L1287")
 
 
@@ -264,10 +265,6 @@ def _add(steps: list[RoundStep], title: str, fact: str, rule: str) -> None:
     steps.append(RoundStep(len(steps) + 1, title, fact, rule))
 
 
-def _plural(n: int, word: str, many: str | None = None) -> str:
-    return f"{n} {word if n == 1 else (many or word + 's')}"
-
-
 # ------------------------------------------------------------------------------ the next one
 
 
@@ -282,7 +279,7 @@ def next_round_text(state: AdventureState, draws: int | None) -> str:
                  f"card {drawn + 1} of {card.cards} of the {card.name} deck ({card.source})"]
     else:
         face = chapters.rune_face(state)
-        count = f"draws {_plural(draws, 'rune')}" if draws is not None else "draws its runes (how many: not recorded)"
+        count = f"draws {plural(draws, 'rune')}" if draws is not None else "draws its runes (how many: not recorded)"
         parts = [f"the {card.name} card, face {face}, {count}" + (", then flips" if card.flips else "")
                  + f" ({card.source})"]
     parts += _after_text(state)

@@ -20,6 +20,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..model import CHAPTERS
+from ..text import plural
 from ..values import record
 
 FILLS = ("completed", "skipped")  # what a slot of the Adventure Track may hold (RB L961)
@@ -188,10 +189,6 @@ def briefing(chapter: Any, heroes: int, trauma_limit: int) -> dict[str, Any]:
 
 CARD_KINDS = {"minion": "Minion card", "scenario": "Scenario Monster card"}
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
-
-
-def plural(n: int, one: str, many: str | None = None) -> str:
-    return f"{n} {one if n == 1 else (many or one + 's')}"
 
 
 def _ref(b: dict, key: str, extra: str = "") -> str:

@@ -31,7 +31,7 @@ from ..ops.round import counter_lines, round_json
 from ..rules import chest, commander, rewards
 from ..store import display
 from ..store.adventure import read
-from ..text import visible
+from ..text import plural, visible
 from ..values import DIGITS, is_digits
 
 FORMATS = ("html", "md")
@@ -434,10 +434,6 @@ def md_names(items: list, empty: str = "none") -> Any:
     from markupsafe import Markup
 
     return Markup(", ".join(md_escape(str(i)) for i in items) if items else md_escape(empty))
-
-
-def plural(n: int, word: str, many: str | None = None) -> str:
-    return f"{n} {word if n == 1 else (many or word + 's')}"
 
 
 # ------------------------------------------------------------------------------------- writing

@@ -6,6 +6,8 @@
 - schema.py: `schema = N`, the newer- and older-schema refusals, the table of migration steps;
 - journal.py: atomic writes and the journal (one all-or-nothing commit per command), roll-forward;
 - lock.py: the campaign lock; paths.py: paths for display; folders.py: what stands at a file's name;
+- session.py: a campaign's files as one session (the lock and its upgrade, the scan, the files open, the
+  staged changes, the stale-read check, save()); campaign.py's Campaign is the typed campaign over it;
 - edit.py: the TOML editing layer (the only tomlkit user); adventure.py: the adventure.toml codec;
   merge.py: the three-way merge of values; tomltext.py: TOML text for the tool-written files.
 

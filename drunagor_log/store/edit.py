@@ -318,15 +318,6 @@ def put_in_chapter_table(doc: Any, name: str, ch: str, value: Any, chapter_id: C
         doc[name] = tbl
 
 
-def remove_chapter(tbl: Any, ch: str, chapter_id: Callable[[Any], str]) -> bool:
-    """Remove chapter `ch` from a [track]-like table; False when it is not there."""
-    key = chapter_key(tbl, ch, chapter_id)
-    if key is None:
-        return False
-    del tbl[key]
-    return True
-
-
 def new_document(text: str) -> Any:
     """A tomlkit document parsed from text drunagor wrote itself (a new campaign file)."""
     import tomlkit

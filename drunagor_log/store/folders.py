@@ -1,6 +1,6 @@
 """What stands at the name of a campaign file or folder, found with one look (os.scandir, lstat) and
 never through a symbolic link: a regular file or a folder is taken, anything else is refused by its
-name, with what should be there. campaign.py names the files and folders; this only looks."""
+name, with what should be there. session.py names the files and folders; this only looks."""
 
 from __future__ import annotations
 

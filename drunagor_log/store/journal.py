@@ -225,6 +225,9 @@ class _Signals:
             signal.raise_signal(self.caught[0])  # delivered now, to the handler it was meant for
 
 
+_Step = tuple[Path, Path | None, bytes | None, bytes | None]  # target, temp file (None: a delete), read, written
+
+
 def _relative(root: Path, path: Path) -> str:
     rel = os.path.relpath(os.path.abspath(path), os.path.abspath(root))
     if rel.startswith(".."):
@@ -263,17 +266,21 @@ class Transaction:
         items = [(p, exp) for p, (_, exp) in self.writes.items()] + list(self.deletes.items())
         items += [(p, exp) for p, exp in self.reads.items() if p not in self.writes and p not in self.deletes]
         for path, expected in items:
-            try:  # never through a link, never a FIFO or a device, never more than MAX_FILE_BYTES
-                now = current_bytes(path, self.root)
-            except DataError as exc:
-                exc.remedy = "nothing was written; " + (exc.remedy or "")
-                raise
-            if now != expected:
-                what = ("was created" if expected is None else "was deleted" if now is None else "changed")
-                raise ChangedOnDisk(
-                    f"{what} on disk while the command ran (an editor, a git pull, another drunagor)",
-                    file=display(path), rule="changed-on-disk",
-                    remedy="nothing was written; re-run the command")
+            self._still(path, expected)
+
+    def _still(self, path: Path, expected: bytes | None) -> None:
+        """Refuse (exit 4) if `path` no longer holds the bytes the command read."""
+        try:  # never through a link, never a FIFO or a device, never more than MAX_FILE_BYTES
+            now = current_bytes(path, self.root)
+        except DataError as exc:
+            exc.remedy = "nothing was written; " + (exc.remedy or "")
+            raise
+        if now != expected:
+            what = ("was created" if expected is None else "was deleted" if now is None else "changed")
+            raise ChangedOnDisk(
+                f"{what} on disk while the command ran (an editor, a git pull, another drunagor)",
+                file=display(path), rule="changed-on-disk",
+                remedy="nothing was written; re-run the command")
 
     def commit(self) -> list[Path]:
         """Write everything; return the paths changed (written or deleted)."""
@@ -304,7 +311,8 @@ class Transaction:
                 raise _write_failed(path, exc) from None
             _test_hook("staged")
             try:
-                self._verify()  # as late as possible: the window for an editor is one rename
+                self._verify()
+                self._still(path, self.writes[path][1])  # the target once more, right before its rename
                 _replace(tmp, path)
             except OSError as exc:
                 tmp.unlink(missing_ok=True)
@@ -353,7 +361,7 @@ class Transaction:
             raise
         _test_hook("journal")
         # Compared after the journal is written, so that only the renames remain between the check
-        # and the replacement (an editor that saves in that moment is the one case we cannot see).
+        # and the replacement; and each target once more right before its own rename (_rename_all).
         try:
             self._verify()
         except BaseException:
@@ -363,9 +371,47 @@ class Transaction:
                 tmp.unlink(missing_ok=True)
             raise
         try:
-            roll_forward(self.root)
+            self._rename_all(staged)
         except OSError as exc:
             raise _write_failed(self.root / JOURNAL, exc, committed=True) from None
+
+    def _rename_all(self, staged: list[Path]) -> None:
+        """The journal's renames and deletes, each target compared once more right before its own (an
+        editor saved since _verify: exit 4, the targets replaced so far put back; a kill leaves the journal)."""
+        steps: list[_Step] = [(path, tmp, expected, data)
+                              for (path, (data, expected)), tmp in zip(self.writes.items(), staged, strict=True)]
+        steps += [(path, None, expected, None) for path, expected in self.deletes.items()]
+        with _Signals():
+            for k, (target, tmp, expected, _) in enumerate(steps):
+                try:
+                    self._still(target, expected)
+                except (ChangedOnDisk, DataError):
+                    self._take_back(steps[:k], staged)
+                    raise
+                if tmp is not None:
+                    _replace(tmp, target)
+                elif os.path.lexists(target):
+                    _patiently(target.unlink)
+                _test_hook("applied")
+            for d in {target.parent for target, *_ in steps}:
+                fsync_dir(d)
+            (self.root / JOURNAL).unlink()
+            fsync_dir(self.root)
+        _test_hook("done")
+        _sweep(self.root)
+
+    def _take_back(self, done: list[_Step], staged: list[Path]) -> None:
+        for target, _, before, ours in done:
+            if current_bytes(target, self.root) != ours:
+                continue  # changed again since our rename: not ours to put back
+            if before is None:
+                _patiently(target.unlink)
+            else:
+                atomic_write(target, before)
+        (self.root / JOURNAL).unlink(missing_ok=True)
+        for tmp in staged:
+            tmp.unlink(missing_ok=True)
+        fsync_dir(self.root)
 
 
 def pending_journal(root: Path) -> bool:

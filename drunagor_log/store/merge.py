@@ -281,12 +281,6 @@ def _is_table(item: Any) -> bool:
     return isinstance(item, Table)
 
 
-def _is_inline(item: Any) -> bool:
-    from tomlkit.items import InlineTable
-
-    return isinstance(item, InlineTable)
-
-
 def _is_array(item: Any) -> bool:
     from tomlkit.items import Array
 

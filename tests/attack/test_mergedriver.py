@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from drunagor_log.git.driver import driver_command
+from drunagor_log.git.driver_setup import driver_command
 
 from . import bounded
 

@@ -10,6 +10,7 @@ import pytest
 
 from drunagor_log.rules.adventure import draw_random
 from tests.conftest import snapshot, write
+from tests.helpers import ok
 
 STORY = """
 schema = 1
@@ -58,11 +59,6 @@ def state(root: Path) -> dict:
 
 def story(root: Path) -> dict:
     return tomllib.loads((root / "story.toml").read_text())
-
-
-def ok(r):
-    assert r.exit_code == 0, r
-    return r
 
 
 # ------------------------------------------------------------------------------------ start

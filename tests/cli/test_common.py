@@ -14,9 +14,14 @@ from tests.conftest import snapshot
 
 
 @pytest.fixture
-def chosen(camp, monkeypatch):
-    monkeypatch.setattr(common.state, "campaign_option", str(camp))
-    return camp
+def chosen(camp):
+    """The campaign chosen as -C chooses it: the global options of a command line being run."""
+    from typer.core import TyperCommand
+
+    from drunagor_log.cli import click
+
+    with click.Context(TyperCommand("drunagor"), obj=common.Options(campaign=str(camp))):
+        yield camp
 
 
 def rename(c, party: str) -> Change:

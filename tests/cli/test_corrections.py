@@ -9,6 +9,7 @@ import json
 import pytest
 
 from tests.conftest import snapshot, write
+from tests.helpers import ok
 
 
 @pytest.fixture
@@ -24,11 +25,6 @@ def fresh(run, tmp_path):
 
 def story(root) -> str:
     return (root / "story.toml").read_text()
-
-
-def ok(r):
-    assert r.exit_code == 0, r
-    return r
 
 
 def round_trip(run, root, do: list[tuple[str, ...]], undo: list[tuple[str, ...]]) -> list[str]:

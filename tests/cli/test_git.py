@@ -17,6 +17,7 @@ from drunagor_log.campaign import Campaign
 from drunagor_log.cli.common import finish
 from drunagor_log.git.commits import is_tool_file as _is_tool_file
 from tests.conftest import MINIMAL_STORY, snapshot, write
+from tests.helpers import ok
 
 
 class Git:
@@ -118,11 +119,6 @@ class = "Assassin"
 role = "Striker"
 joined = "01"
 """
-
-
-def ok(r):
-    assert r.exit_code == 0, r
-    return r
 
 
 # ------------------------------------------------------------------------------ --commit, autocommit

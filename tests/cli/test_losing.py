@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import EXAMPLE, snapshot, write
+from tests.helpers import ok
 
 CHAPTERS = ["01", "02", "03", "04", "05", "06", "07", "08", "09"]
 
@@ -46,11 +47,6 @@ def party(root: Path, chapter: str, **kw) -> Path:
 @pytest.fixture
 def root(tmp_path) -> Path:
     return tmp_path / "campaigns" / "test"
-
-
-def ok(r):
-    assert r.exit_code == 0, r
-    return r
 
 
 def started(run, root: Path, chapter: str, **kw) -> Path:

@@ -13,11 +13,7 @@ from hypothesis import strategies as st
 
 from tests.cli.test_losing import party, story
 from tests.conftest import snapshot, write
-
-
-def ok(r):
-    assert r.exit_code == 0, r
-    return r
+from tests.helpers import ok
 
 
 def started(run, root: Path, chapter: str, cards: str = "") -> Path:

@@ -10,17 +10,13 @@ from __future__ import annotations
 import json
 
 from tests.conftest import snapshot
+from tests.helpers import ok
 
 ZERO = {"level1_skills": 0, "level2_skills": 0, "class_abilities": 0, "spoils": 0, "spoils_upgrades": 0}
 SPOILS = (["Twin-Blades", "Chaos Staff", "Astral Symbol", "Heavy Shield", "War Bow", "Hack-Slash", "Buckler",
                "Arcabalest", "Cleavescythe", "Holy Aegis", "Skull Piercer", "Battle Plate", "Exquisite Mail",
                "Mystic's Robe", "Quilted Doublet", "Rogue's Vest", "Accuracy Ring", "Cornucopia", "Grimoire",
                "Tracker Boots"])
-
-
-def ok(r):
-    assert r.exit_code == 0, r
-    return r
 
 
 def shown(run, hero: str) -> dict:

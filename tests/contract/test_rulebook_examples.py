@@ -9,11 +9,7 @@ import json
 import pytest
 
 from tests.conftest import snapshot
-
-
-def ok(r):
-    assert r.exit_code == 0, r
-    return r
+from tests.helpers import ok
 
 
 @pytest.fixture

@@ -15,6 +15,7 @@ import subprocess
 import pytest
 
 from tests.conftest import write
+from tests.helpers import ok
 
 COLOURS = ["red", "blue", "green", "orange", "gray"]
 
@@ -32,11 +33,6 @@ def command(*words: str):
             return None
         found = commands[word]
     return found
-
-
-def ok(r):
-    assert r.exit_code == 0, r
-    return r
 
 
 def as_json(r) -> dict:

@@ -44,3 +44,14 @@ def test_writing_runs_its_body_and_saves(example):
     assert scope["written"] == ["heroes/nyx.toml"]
     assert scope["change"].summary == "Nyx gains Buckler (spoils, standard, equipped)"
     assert {k for k in before if snapshot(example)[k] != before[k]} == {"heroes/nyx.toml"}
+
+
+def test_open_all_gives_the_campaign_and_every_problem(example, capsys, monkeypatch):
+    """The page's `open_all` example: a hero's log broken, its problem printed, the others read."""
+    monkeypatch.chdir(example.parent.parent)
+    (example / "heroes" / "nyx.toml").write_text("schema = 1\nname = [\n")
+    exec(compile(python_blocks()[4], "docs/library.md", "exec"), {})
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("campaigns/example/heroes/nyx.toml:")
+    assert ": toml-syntax: " in lines[0]
+    assert lines[1:] == ["['andreas', 'catharina', 'vacrem']"]

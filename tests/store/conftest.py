@@ -4,17 +4,14 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import EXAMPLE
+from tests.helpers import git
 
-
-def git(cwd: Path, *args: str) -> None:
-    p = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True)
-    assert p.returncode == 0, f"git {' '.join(args)}: {p.stderr}"
+__all__ = ["git"]  # the store tests take the one git runner from here too
 
 
 @pytest.fixture

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 import tomllib
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from drunagor_log import store
 from drunagor_log.model import QUALITIES, TREES, chapter_id
 from drunagor_log.store import journal
+from tests import helpers
 from tests.conftest import NIGHT_ANDREAS, NIGHT_CATHARINA, NIGHT_STORY, make_night, snapshot, write
 
 STORY, ANDREAS, CATHARINA = NIGHT_STORY, NIGHT_ANDREAS, NIGHT_CATHARINA  # the Night Watch (tests/conftest.py)
@@ -227,11 +228,7 @@ def test_a_write_that_fails_says_so_and_leaves_nothing_behind(night, run, monkey
 # ---------------------------------------------------------------- conflict markers of a real merge
 
 
-def git(top: Path, *args: str) -> str:
-    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org",
-           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.org"}
-    r = subprocess.run(["git", "-C", str(top), *args], capture_output=True, text=True, env=env)
-    return r.stdout
+git = partial(helpers.git, ok=None, identity=True)  # a merge's conflict is exit 1: any code
 
 
 @pytest.mark.parametrize("style", ["merge", "diff3"])

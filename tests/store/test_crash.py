@@ -24,11 +24,13 @@ import sys
 import textwrap
 import time
 import tomllib
+from functools import partial
 from pathlib import Path
 
 import pytest
 
 from drunagor_log import store
+from tests import helpers
 from tests.conftest import NIGHT_STORY, REPO, make_night, write
 
 pytestmark = [pytest.mark.posix, pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork and SIGKILL"),
@@ -193,11 +195,7 @@ def repo(tmp_path) -> Path:
     return root
 
 
-def git(top: Path, *args: str) -> str:
-    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org",
-           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.org"}
-    return subprocess.run(["git", "-C", str(top), *args], check=True, capture_output=True, text=True,
-                          env=env).stdout
+git = partial(helpers.git, identity=True)
 
 
 def state(root: Path) -> dict[str, str]:

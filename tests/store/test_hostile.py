@@ -29,6 +29,7 @@ from hypothesis import strategies as st
 from drunagor_log import store
 from drunagor_log.errors import DataError
 from tests.conftest import EXAMPLE, REPO, snapshot
+from tests.helpers import git
 
 NOTES = b"my own notes, outside the campaign\n"
 
@@ -47,12 +48,6 @@ def _alarm():
     yield
     signal.alarm(0)
     signal.signal(signal.SIGALRM, old)
-
-
-def git(cwd: Path, *args: str) -> str:
-    p = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True)
-    assert p.returncode == 0, f"git {' '.join(args)}: {p.stderr}"
-    return p.stdout
 
 
 def outside(tmp_path: Path) -> Path:

@@ -7,19 +7,14 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import EXAMPLE, snapshot
+from tests.helpers import git
 
-
-def git(cwd: Path, *args: str, ok: int | None = 0) -> str:
-    p = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=False)
-    if ok is not None:
-        assert p.returncode == ok, f"git {' '.join(args)}: {p.returncode}\n{p.stdout}{p.stderr}"
-    return p.stdout
+__all__ = ["git"]  # the sync tests take the one git runner from here too
 
 
 class Player:

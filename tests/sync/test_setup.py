@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from drunagor_log.git.driver import GITATTRIBUTES, GITATTRIBUTES_DRIVER
+from drunagor_log.git.driver_setup import GITATTRIBUTES, GITATTRIBUTES_DRIVER
 from tests.sync.conftest import git, isolate_git
 
 NOT_SET_UP = ("the campaign-aware merge driver is not set up in this repository (a fresh clone?), so git merges "
