@@ -189,3 +189,27 @@ def test_live_streams_are_bounded(served):
         for s in streams:
             s.close()
     assert served.request("/")[0] == 200
+
+
+def test_a_campaign_unreadable_from_the_start_is_served_as_its_message(example):
+    # every other reading command stops at it (exit 3, tests/store/test_every_command.py); the server
+    # shows it on the page instead, and the page comes back once the file is fixed
+    story = example / "story.toml"
+    good = story.read_bytes()
+    story.write_bytes(b"<<<<<<< HEAD\n" + good)
+    check = drunagor("-C", str(example), "check")
+    assert check.returncode == 3
+    server = Server(example, "--no-qr")
+    try:
+        page = server.request("/")[2].decode()
+        assert "<h1>The campaign cannot be read</h1>" in page
+        message = (check.stdout + check.stderr).strip().removeprefix("error: ")
+        assert f'<p class="message">{escape(message)}</p>' in page
+        stream = server.stream("table")
+        stream.next()
+        story.write_bytes(good)
+        assert "<h1>Tempest Island</h1>" in stream.next()[1]
+        stream.close()
+    finally:
+        server.stop()
+    assert story.read_bytes() == good
