@@ -26,6 +26,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("__main__",),  # `python -m drunagor_log`
     ("play",),  # the table session: runs the command line's own tree in process, line by line
     ("cli",),  # the command line: the one command tree (it registers `play` by name, never importing it)
+    ("serve",),  # the table's screen: the live web view (`drunagor serve`, `play --serve`)
     ("sheet", "interop"),  # the front ends the command line calls: the sheets; the apps' token and sync
     ("ops",),  # campaign operations: one function per thing a player does
     ("checks",),  # `drunagor check`: one small registered check per rule

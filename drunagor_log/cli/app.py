@@ -19,7 +19,8 @@ from .common import Options, whole_numbers
 from .terminal import term
 
 # Module under cli/commands/ of every top-level command, in the order `--help` lists them.
-MODULES = ("campaign", "story", "house", "heroes", "chest", "cards", "adventure", "round", "sheet", "gitcmds",
+MODULES = ("campaign", "story", "house", "heroes", "chest", "cards", "adventure", "round", "sheet", "serve",
+           "gitcmds",
            "maintenance", "shell", "interop",
            "drunagor_log.play.command")  # a dotted name: a front end's own module (the table session)
 COMMANDS = {
@@ -35,7 +36,7 @@ COMMANDS = {
     "migrate": "maintenance",
     "completion": "shell",
     "import": "interop", "export": "interop",
-    "sheet": "sheet",
+    "sheet": "sheet", "serve": "serve",
     "play": "drunagor_log.play.command",
 }
 GLOBAL_WITH_VALUE = ("-C", "--campaign")

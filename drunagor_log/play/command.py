@@ -2,10 +2,17 @@
 nothing: the session (and prompt_toolkit) is imported when `drunagor play` runs."""
 
 # No `from __future__ import annotations` here: Typer reads the annotations (cli/commands/ do the same).
+from typing import Annotated
+
 import typer
 
 
-def play() -> None:
+def play(
+    serve: Annotated[bool, typer.Option("--serve", help="Also serve the table's screen on 127.0.0.1 (as "
+                                                        "`drunagor serve`) while the session runs.")] = False,
+    port: Annotated[int, typer.Option("--port", metavar="N", min=0, max=65535,
+                                      help="With --serve: the port (0: any free one).")] = 8765,
+) -> None:
     """The table session: type drunagor commands without the prefix, with the board always in view.
 
     Each line is a command as after `drunagor` (raid --seed 3, monster remove 2, odds) and prints exactly
@@ -20,7 +27,16 @@ def play() -> None:
     from ..cli.common import options
     from .session import run
 
-    raise typer.Exit(run(options().campaign))
+    if not serve:
+        raise typer.Exit(run(options().campaign))
+    from ..campaign import find_campaign
+    from ..cli.terminal import term
+    from ..serve import running
+
+    with running(find_campaign(options().campaign), port) as served:
+        term.line(f"the table's screen: {served.url} (until the session ends)")
+        code = run(options().campaign)
+    raise typer.Exit(code)
 
 
 def register(app: typer.Typer) -> None:

@@ -84,6 +84,32 @@ def test_the_sheet_imports_jinja2_but_neither_tomlkit_nor_rich(example):
     assert {m for m in mods if m.startswith("drunagor_log.cli.commands.")} == {"drunagor_log.cli.commands.sheet"}
 
 
+# The web server's libraries are for `drunagor serve` (and `play --serve`) alone (issue 36).
+SERVER_LIBRARIES = {"uvicorn", "starlette", "sse_starlette", "watchfiles", "segno", "anyio", "h11"}
+
+
+@pytest.mark.parametrize("args", [
+    ["--help"], ["show"], ["check"], ["raid", "--dry-run", "--seed", "3"], ["adventure", "show"], ["odds"],
+    ["sheet", "--out", "-"], ["serve", "--help"], ["play", "--help"],
+])
+def test_no_other_command_imports_the_web_server(args, example):
+    mods = loaded(["-C", str(example), *args])
+    assert not (top(mods) & SERVER_LIBRARIES), sorted(top(mods) & SERVER_LIBRARIES)
+    assert not [m for m in mods if m.startswith("drunagor_log.serve")], args
+
+
+def test_serve_imports_them(example):
+    # the port is taken by the probe's own socket: serve stops with its message once it has loaded them
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        mods = loaded(["-C", str(example), "serve", "--port", str(taken.getsockname()[1])])
+    assert {"uvicorn", "starlette", "sse_starlette"} <= top(mods)
+    assert "drunagor_log.serve" in mods
+
+
 # Modules of the package each hot command may import (issue 27: at most 1.2 x the Typer floor, where
 # each module costs about 0.2 ms and the whole budget of a command is about 20 ms). Measured on
 # campaigns/example; a new module on a hot path belongs where it is used, or raise its budget here with

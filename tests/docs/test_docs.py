@@ -107,7 +107,8 @@ def test_quickstart_is_exactly_two_commands_and_ci_runs_the_second():
 # Examples that need more than a copy of the example campaign; tested where that is set up.
 NEEDS_GIT = {"history", "undo",  # a git repository with drunagor commits: tests/cli/test_git.py
              "sync", "git", "git setup",  # a repository shared through a remote: tests/sync/test_sync.py
-             "import"}  # a token file, made by `export`: tests/interop/test_import_export.py and docs/apps.md
+             "import",  # a token file, made by `export`: tests/interop/test_import_export.py and docs/apps.md
+             "serve"}  # runs until Ctrl-C: tests/serve runs the real server and stops it
 
 
 def help_examples():

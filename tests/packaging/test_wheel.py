@@ -112,3 +112,16 @@ def test_a_new_players_first_commands_print_what_the_source_prints(installed, ru
     copied = play / "campaigns" / "example"
     for path in EXAMPLE.rglob("*.toml"):  # the example that came with the wheel is the repository's, byte for byte
         assert (copied / path.relative_to(EXAMPLE)).read_bytes() == path.read_bytes(), path
+
+
+def test_the_wheel_holds_the_table_screens_templates_and_static_files(installed):
+    # package-data lists them by pattern (pyproject.toml): a file kind the patterns miss would be a page
+    # that `drunagor serve` cannot draw once installed
+    import zipfile
+
+    wheel = next(installed.dist.glob("drunagor-*.whl"))
+    names = set(zipfile.ZipFile(wheel).namelist())
+    serve = REPO / "drunagor_log" / "serve"
+    files = {f"drunagor_log/serve/{p.relative_to(serve).as_posix()}" for p in serve.rglob("*")
+             if p.is_file() and "__pycache__" not in p.parts}
+    assert files - names == set()

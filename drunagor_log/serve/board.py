@@ -1,0 +1,96 @@
+"""What the table's screen shows, read once per change and shared by every viewer.
+
+`read(root)` opens the campaign as a reading command does (the shared lock, for as long as the read
+takes, then released) and gathers one plain dict from the same operations and `--json` data the
+commands have: the sheets' view (`sheet.view`: the Story Record, the Campaign Logs, the decks, the
+adventure as a picture), `adventure show --json` (cubes against their limits, counters, the losing
+condition, the table events), `odds` and, between adventures, the next chapter's briefing
+(`chapter show`). A campaign that cannot be read gives the message `check` prints for it instead.
+
+`Board` keeps the latest read and its version: a change on disk makes one re-read (never one per
+viewer), and a viewer waits for a version newer than the one it has.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from .. import sheet
+from ..campaign import Campaign
+from ..errors import DrunagorError
+from ..ops import adventure, odds, story
+from ..store import display
+
+
+def read(root: Path) -> dict[str, Any]:
+    """The campaign as the pages show it; `{"error": message}` when a file cannot be read."""
+    try:
+        with Campaign(root) as c:
+            data = sheet.view(c)
+            data["warnings"] = list(c.warnings)
+            data["table"] = adventure.show(c).data if c.adventure_file is not None else None
+            data["odds"] = [str(line) for line in odds.odds(c).notes] if data["table"] else []
+            data["briefing"] = _briefing(c) if data["table"] is None else []
+    except DrunagorError as exc:
+        return {"error": exc.render()}
+    except OSError as exc:  # the folder itself gone or unreadable (a `git checkout` under way)
+        return {"error": f"{display(root)}: cannot read the campaign: {exc.strerror or exc}"}
+    return data
+
+
+def _briefing(c: Campaign) -> list[str]:
+    """The next chapter's briefing as `chapter show` prints it; none when the campaign is finished or
+    the party's numbers cannot be filled in (no hero yet): the page says why in words."""
+    if c.story.next_chapter() is None:
+        return []
+    try:
+        return [str(line) for line in story.briefing(c).notes]
+    except DrunagorError as exc:
+        return [exc.render()]
+
+
+class Board:
+    """The latest read of one campaign, its version, and the viewers waiting for the next one."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.version = 0
+        self.data: dict[str, Any] = {}
+        self.reads = 0  # re-reads of the campaign so far (one per change seen, whatever the viewers)
+        self._changed = asyncio.Condition()
+        self._pending = asyncio.Event()
+        # (version, page) -> its HTML, drawn once per version: pages that exist only (the table, the
+        # campaign, each hero's), or the one page of a broken campaign
+        self.rendered: dict[tuple[int, str], str] = {}
+
+    def load(self) -> None:
+        """The first read, before the server answers anyone."""
+        self.reads += 1
+        self.data = read(self.root)
+        self.version = 1
+
+    def changed(self) -> None:
+        """A campaign file changed: the refresher re-reads it (several changes at once: one read)."""
+        self._pending.set()
+
+    async def refresher(self) -> None:
+        """Re-read after each change, in a worker thread (the server keeps answering meanwhile); a new
+        version only when what the pages show is different."""
+        while True:
+            await self._pending.wait()
+            self._pending.clear()
+            self.reads += 1
+            data = await asyncio.to_thread(read, self.root)
+            if data != self.data:
+                async with self._changed:
+                    self.data, self.version = data, self.version + 1
+                    self.rendered = {}  # drawn again at the new version, once per page
+                    self._changed.notify_all()
+
+    async def newer(self, version: int) -> int:
+        """Wait until the board is newer than `version`; its version then."""
+        async with self._changed:
+            await self._changed.wait_for(lambda: self.version > version)
+            return self.version

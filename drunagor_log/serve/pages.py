@@ -1,0 +1,88 @@
+"""The pages of the table's screen, drawn from the board's read with Jinja2 templates (templates/).
+
+A page is its frame (page.html.j2: the head, the stylesheet and the script from static/, the "live"
+line) around its board: the part the live stream replaces when the campaign changes. The board of
+each page is drawn once per version of the read, whatever the number of viewers.
+
+Every value is autoescaped, and shown with its invisible characters spelled out (`<U+202E>`) as the
+sheets show them (sheet.html_visible); the CSS classes come from fixed lists (sheet's rune and slot
+colours), never from the campaign's text. Nothing here reads a file of the campaign: a hero's page
+is found in the read by its file name, never looked up on disk.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from .. import __version__
+from ..sheet import html_visible
+from ..text import plural
+
+TEMPLATES = Path(__file__).parent / "templates"
+TABLE, CAMPAIGN, HERO = "table", "campaign", "heroes/"
+
+
+def page_of(path: str) -> str | None:
+    """The page a URL path names ("table", "campaign", "heroes/<slug>"), or None for any other path."""
+    if path == "/":
+        return TABLE
+    if path.rstrip("/") == "/campaign":
+        return CAMPAIGN
+    parts = path.strip("/").split("/")
+    if len(parts) == 2 and parts[0] == "heroes" and parts[1]:
+        return HERO + parts[1]
+    return None
+
+
+def url_of(page: str) -> str:
+    return "/" if page == TABLE else f"/{page}"
+
+
+def exists(data: dict[str, Any], page: str) -> bool:
+    """A hero's page exists while the read holds a Campaign Log of that file name (a broken campaign
+    keeps every page: it shows the message, and the page comes back when the file is fixed)."""
+    if not page.startswith(HERO) or "error" in data:
+        return True
+    return any(h["slug"] == page[len(HERO):] for h in data["heroes"])
+
+
+class Pages:
+    def __init__(self) -> None:
+        import jinja2
+
+        self.env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True,
+                                      finalize=html_visible, trim_blocks=True, lstrip_blocks=True,
+                                      undefined=jinja2.StrictUndefined)
+        self.env.filters["plural"] = plural
+
+    def board(self, data: dict[str, Any], page: str) -> str:
+        """The live part of `page`: the navigation and the page's own content."""
+        if "error" in data:
+            return self.env.get_template("broken.html.j2").render(error=data["error"], page=page)
+        hero = None
+        if page.startswith(HERO):
+            slug = page[len(HERO):]
+            hero = next((h for h in data["heroes"] if h["slug"] == slug), None)
+        name = "hero" if hero is not None else "missing" if page.startswith(HERO) else page
+        return self.env.get_template(f"{name}.html.j2").render(page=page, hero=hero, **data)
+
+    def page(self, board: str, page: str, version: int, tv: bool, title: str) -> str:
+        return self.env.get_template("page.html.j2").render(board=_markup(board), page=page, version=version, tv=tv,
+                                                             title=title, drunagor=__version__)
+
+
+def title_of(data: dict[str, Any], page: str) -> str:
+    party = "drunagor" if "error" in data else data.get("party") or data.get("folder") or "drunagor"
+    if page == CAMPAIGN:
+        return f"{party}: the campaign"
+    if page.startswith(HERO):
+        slug = page[len(HERO):]
+        return f"{party}: " + next((h["name"] for h in data.get("heroes", ()) if h["slug"] == slug), slug)
+    return f"{party}: the table"
+
+
+def _markup(html: str) -> Any:
+    from markupsafe import Markup
+
+    return Markup(html)

@@ -1,0 +1,179 @@
+"""Running the table's screen: the socket, the access key, the printed URL and QR code, the watch on
+the campaign's files, and uvicorn serving the app until Ctrl-C (or, inside `play --serve`, until the
+session ends).
+
+The socket is bound here, before uvicorn starts: a port taken is one message naming a free port
+(exit 2), and `--port 0` takes any free one (the URL printed says which).
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import secrets
+import socket
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..errors import UsageError
+from .app import build
+from .board import Board
+
+LOCAL = "127.0.0.1"
+DEFAULT_PORT = 8765
+# Where --lan listens: every interface of the machine. Tests set it to 127.0.0.1, so that nothing
+# they start is reachable from another machine.
+LAN_BIND = "DRUNAGOR_SERVE_LAN_BIND"
+WATCH_STEP_MS = 20  # a change is reported once the files are quiet this long...
+WATCH_DEBOUNCE_MS = 200  # ...or at the latest after this long (a `git pull` of many files)
+SHUTDOWN_SECONDS = 1  # open live streams are closed after this at Ctrl-C
+
+
+@dataclass
+class Served:
+    url: str  # what a viewer opens (with the access key under --lan)
+    host: str
+    port: int
+    key: str | None
+    qr: str | None  # the URL as a QR code drawn in text, under --lan
+    board: Board  # what it serves (its `reads`: the re-reads of the campaign so far)
+
+
+def watched(change: Any, path: str) -> bool:
+    """A campaign file: a .toml file not hidden (the store's journal, lock and temp files are all
+    named .drunagor*, and a re-read for them would be one per read)."""
+    name = os.path.basename(path)
+    return name.endswith(".toml") and not name.startswith(".")
+
+
+async def watch(board: Board, stop: Any) -> None:
+    """Tell the board of every change of the campaign's files, whoever made it (a command, `play`,
+    `git pull`, `sync`, an editor)."""
+    import watchfiles
+
+    async for _ in watchfiles.awatch(board.root, watch_filter=watched, debounce=WATCH_DEBOUNCE_MS,
+                                     step=WATCH_STEP_MS, stop_event=stop, ignore_permission_denied=True):
+        board.changed()
+
+
+def lan_address() -> str:
+    """This machine's address on the local network: the one a packet to a private address would leave
+    from (a UDP socket's connect sends nothing)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        try:
+            s.connect(("10.255.255.255", 1))
+            return str(s.getsockname()[0])
+        except OSError:
+            return LOCAL
+
+
+def bind(host: str, port: int) -> socket.socket:
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        if exc.errno == errno.EADDRINUSE:
+            free = _free_port(host, port)
+            raise UsageError(f"port {port} is taken on {host}",
+                             remedy=f"port {free} is free: drunagor serve --port {free}") from None
+        raise UsageError(f"cannot listen on {host} port {port}: {exc.strerror or exc}",
+                         remedy="give another --port (1024 to 65535), or --port 0 for any free one") from None
+    sock.listen(128)
+    sock.set_inheritable(True)
+    return sock
+
+
+def _free_port(host: str, taken: int) -> int:
+    """A port free now: one of the next few after the one taken (easy to remember), else any."""
+    for port in [*range(taken + 1, min(taken + 20, 65536)), 0]:
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+            try:
+                probe.bind((host, port))
+            except OSError:
+                continue
+            return int(probe.getsockname()[1])
+    raise AssertionError("binding port 0 always succeeds")  # pragma: no cover
+
+
+def prepare(root: Path, port: int, lan: bool,
+            said: Callable[[Served], None] | None = None) -> tuple[Any, socket.socket, Served]:
+    """The server, its bound socket and what to print, for the campaign at `root`; nothing served yet.
+    `said(served)` is called once the server runs (its Ctrl-C handler in place), to print the URL."""
+    import sse_starlette  # noqa: F401 (before uvicorn's signal handlers: it closes the live streams at Ctrl-C)
+    import uvicorn
+
+    host = os.environ.get(LAN_BIND, "0.0.0.0") if lan else LOCAL
+    sock = bind(host, port)
+    port = int(sock.getsockname()[1])
+    key = secrets.token_urlsafe(18) if lan else None
+    shown = lan_address() if lan and host == "0.0.0.0" else host
+    url = f"http://{shown}:{port}/" + (f"?key={key}" if key else "")
+    board = Board(root)
+    board.load()
+    served = Served(url, host, port, key, _qr(url) if lan else None, board)
+    hosts = None if lan else frozenset({f"{LOCAL}:{port}", f"localhost:{port}"})
+    ready = None if said is None else (lambda: said(served))
+    config = uvicorn.Config(build(board, hosts=hosts, key=key, watch=watch, ready=ready), log_level="warning",
+                            access_log=False, lifespan="on", server_header=False,
+                            timeout_graceful_shutdown=SHUTDOWN_SECONDS, limit_concurrency=128,
+                            h11_max_incomplete_event_size=16 * 1024)
+    server = uvicorn.Server(config)
+    _quiet_closed_streams()
+    return server, sock, served
+
+
+def _quiet_closed_streams() -> None:
+    """A live stream closed at Ctrl-C ends without a last chunk, and uvicorn logs that as an error:
+    it is the stop the user asked for, so it is not said."""
+    import logging
+
+    def said(record: logging.LogRecord) -> bool:
+        return "returned without completing response" not in record.getMessage()
+
+    logging.getLogger("uvicorn.error").addFilter(said)
+
+
+def _qr(url: str) -> str:
+    import io
+
+    import segno
+
+    out = io.StringIO()
+    segno.make(url, error="m").terminal(out=out, compact=True)
+    return out.getvalue()
+
+
+def run(root: Path, port: int, lan: bool, said: Callable[[Served], None],
+        open_browser: bool = False) -> None:
+    """Serve until Ctrl-C; `said(served)` prints the URL (and the QR code) once the socket listens."""
+    server, sock, served = prepare(root, port, lan, said)
+    if open_browser:
+        import webbrowser
+
+        threading.Timer(0.2, webbrowser.open, (served.url,)).start()
+    try:
+        server.run(sockets=[sock])
+    except KeyboardInterrupt:
+        pass  # the Ctrl-C that stopped it: uvicorn raises it again once it has shut down
+    finally:
+        sock.close()
+
+
+@contextmanager
+def running(root: Path, port: int = 0, lan: bool = False) -> Iterator[Served]:
+    """The server in a thread beside the caller (`play --serve`), stopped when the block ends."""
+    server, sock, served = prepare(root, port, lan)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, name="drunagor-serve", daemon=True)
+    thread.start()
+    try:
+        yield served
+    finally:
+        server.should_exit = True
+        thread.join(SHUTDOWN_SECONDS + 4)
+        sock.close()
