@@ -88,7 +88,7 @@ def end(c: Campaign, *, runes: Sequence[str] | str | None = None, seed: int | No
     """The Initiative Marker reaches the card at the end of the Initiative Track: resolve it, then the
     chapter's end-of-round rules; the round number goes up by one. Stages adventure.toml unless `dry_run`."""
     state = table_state(c, dry_run=dry_run)
-    card = round_card(state.chapter)
+    card = round_card(state.chapter, state)
     face = chapters.rune_face(state) if card.draws_runes else None
     count, said = _draws(c, card, face, draws, record_it=not dry_run)
     drawn, used_seed = _runes(state, card, count, runes, seed)
@@ -137,7 +137,9 @@ def round_summary(result: RoundEnd) -> str:
     """One line: what the end of the round did."""
     if result.card.draws_runes:
         what = f"drew {', '.join(result.drawn) or 'no rune'}"
-        if result.card.flips and not result.lost:
+        if result.next_card is not None:
+            what += f"; the {result.next_card} card replaces the {result.card.name} card"
+        elif result.card.flips and not result.lost:
             what += f"; the {result.card.name} card now shows face {result.next_face}"
     elif result.siege_card is None:
         what = f"the {result.card.name} deck is spent"
@@ -178,7 +180,7 @@ def round_lines(result: RoundEnd, leader: str | None, seed: int | None, *, physi
 def round_json(c: Campaign, state: AdventureState) -> dict[str, Any]:
     """`adventure show --json`'s "round", "rune_card" (draws: of the face up, null until recorded),
     "next_round" (what the next end of round will do, in words) and "counters"."""
-    card = round_card(state.chapter)
+    card = round_card(state.chapter, state)
     face = chapters.rune_face(state) if card.draws_runes else None
     draws = draws_on_record(c, card.name, face) if face is not None else None
     return {"round": chapters.round_number(state), "rune_card": {"name": card.name, "face": face, "draws": draws},
@@ -207,6 +209,8 @@ def counter_lines(counters: dict[str, Any]) -> list[str]:
     if counters.get("special_event") is not None:
         lines.append("Special Event token on the Rune card: " + ("yes" if counters["special_event"] else "no")
                      + " (RB L1074)")
+    if counters.get("harvesters_hunt"):
+        lines.append("The Harvester's Hunt card replaced the Growing Influence card (RB L1142-1144)")
     if counters.get("endgame") is not None:
         lines.append("Endgame Trigger: " + ("happened (RB L1309)" if counters["endgame"] else "not yet (RB L1309)"))
     return lines

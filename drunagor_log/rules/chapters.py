@@ -27,7 +27,7 @@ ROUND, RUNE_FACE = "round", "rune_face"
 #: `adventure show --json` "counters", in this order; null where the chapter has none.
 COUNTER_KEYS = (*losing.COUNTER_KEYS, "king_health", "vessel_hp_drawn", "mending_rope", "plenty_of_provisions",
                 "spare_wood", "special_event", "time_tokens", "desperation_time_tokens", "doom_clock",
-                "siege_cards_drawn")
+                "siege_cards_drawn", "harvesters_hunt")
 
 
 @record
@@ -82,6 +82,8 @@ def counters_at_start(chapter: str, heroes: int) -> dict[str, Any]:
             start["time_tokens"] = token["count"]
         else:
             start["special_event"] = False
+    if "hunt_card" in m:
+        start["harvesters_hunt"] = False  # chapter 03: the Harvester's Hunt card replaced Growing Influence
     if "doom_clock" in m:
         start["doom_clock"] = 0
     if "vessel" in m:

@@ -37,7 +37,7 @@ def test_round_end_json(run, tmp_path):
     assert data == {
         "chapter": "06", "round": 1, "next_round": 2,
         "rune_card": {"name": "Growing Influence", "face": "A", "draws": 2},
-        "next_face": "B", "drawn": ["blue", "red"],
+        "next_face": "B", "next_card": "Growing Influence", "drawn": ["blue", "red"],
         "steps": [
             {"number": 1, "title": "Draw the indicated number of Runes, one at a time", "rule": "RB L1213",
              "fact": "Face A draws 2: blue, red."},

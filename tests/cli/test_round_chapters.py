@@ -190,13 +190,15 @@ End of round 3: chapter 03, Growing Influence card face A (draws 1); runes drawn
    Face A -> face B.
 4. Remove a Time Token (RB L1134)
    The last one is removed: read "Cutscene – Nightmare Come True" on page 54.
+5. The Harvester's Hunt card replaces the Growing Influence card (RB L1142-1144)
+   From now on the end of the round is the Soul Harvester's Harvester's Hunt Rune card, face A, until the end of the adventure.
 Round 4 begins.
-round 3 ended: drew green; the Growing Influence card now shows face B; read "Cutscene – Nightmare Come True"; round 4 begins (seed 3)
-$ drunagor round end --seed 4 --dry-run
-End of round 4: chapter 03, Growing Influence card face B (draws 2); runes drawn with seed 4 (--seed 4 replays it)
-1. Draw the indicated number of Runes, one at a time (RB L1120)
-   Face B draws 2: orange, red.
-2. Place the drawn Runes on the Initiative Track (RB L1120)
+round 3 ended: drew green; the Harvester's Hunt card replaces the Growing Influence card; read "Cutscene – Nightmare Come True"; round 4 begins (seed 3)
+$ drunagor round end --seed 4 --dry-run --draws 2
+End of round 4: chapter 03, Harvester's Hunt card face A (draws 2); runes drawn with seed 4 (--seed 4 replays it)
+1. Draw the indicated number of Runes, one at a time (RB L1142-1144)
+   Face A draws 2: orange, red.
+2. Place the drawn Runes on the Initiative Track (RB L1142-1144)
    orange, red on the track; 0 runes left in the bag. The last rune in the bag was drawn: the adventure fails (RB L1136).
 the last rune in the bag is drawn: the adventure fails, RB L1136. Record it with `drunagor adventure end --lost`.
 dry run: nothing written

@@ -1,0 +1,80 @@
+"""The last rule corners (issue 34): cards the book does not print, briefings that say how a chapter is
+won and lost, and facts a slip cannot spoil. Through the command line, with exact outputs, exit codes and
+the files left as they were where a command is refused."""
+
+import json
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from tests.cli.test_losing import started, table
+from tests.conftest import snapshot
+
+
+@pytest.fixture
+def root(tmp_path) -> Path:
+    return tmp_path / "campaigns" / "test"
+
+
+def ok(r):
+    assert r.exit_code == 0, r
+    return r
+
+
+def _to_the_cutscene(run, root):
+    started(run, root, "03")
+    ok(run("round", "end", "--draws", "1", "--seed", "1"))
+    ok(run("round", "end", "--draws", "2", "--seed", "2"))
+    return ok(run("round", "end", "--seed", "3"))
+
+
+# ------------------------------------------------------------------ 1. chapter 03 after the cutscene
+
+
+def test_chapter_03_after_the_cutscene_ends_the_round_with_the_harvesters_hunt_card(run, root):
+    r = _to_the_cutscene(run, root)
+    assert r.stdout.splitlines()[-5:] == [
+        "   The last one is removed: read \"Cutscene – Nightmare Come True\" on page 54.",
+        "5. The Harvester's Hunt card replaces the Growing Influence card (RB L1142-1144)",
+        "   From now on the end of the round is the Soul Harvester's Harvester's Hunt Rune card, face A, until the "
+        "end of the adventure.",
+        "Round 4 begins.",
+        "round 3 ended: drew green; the Harvester's Hunt card replaces the Growing Influence card; read \"Cutscene – "
+        "Nightmare Come True\"; round 4 begins (seed 3)"]
+    d = table(run)
+    assert json.dumps(d["rune_card"]) == '{"name": "Harvester\'s Hunt", "face": "A", "draws": null}'
+
+    assert d["counters"]["harvesters_hunt"] is True and d["round"] == 4
+    assert d["next_round"] == ("At the end of round 4: the Harvester's Hunt card, face A, draws its runes (how many: "
+                               "not recorded) (RB L1142-1144)")
+    # Growing Influence's face B draws 2 and the bag holds 2: the replaced card's count would lose the adventure
+    before = snapshot(root)
+    r = run("round", "end", "--seed", "4")
+    assert r.exit_code == 2 and "how many runes does face A of the Harvester's Hunt card draw?" in r.stderr
+    assert snapshot(root) == before
+    r = ok(run("round", "end", "--draws", "1", "--seed", "4"))
+    assert r.stdout.splitlines() == [
+        "End of round 4: chapter 03, Harvester's Hunt card face A (draws 1); runes drawn with seed 4 (--seed 4 "
+        "replays it)",
+        "1. Draw the indicated number of Runes, one at a time (RB L1142-1144)",
+        "   Face A draws 1: orange.",
+        "2. Place the drawn Runes on the Initiative Track (RB L1142-1144)",
+        "   orange on the track; 1 rune left in the bag. No Darkness tile is spawned (RB L1144); the card is not "
+        "flipped: the book does not say to.",
+        "3. The Soul Harvester advances and swings its scythe (RB L1145-1151)",
+        "   It advances on the Closest Hero (tied: the Weakest), collapsing each Map tile it leaves; then each enemy "
+        "in the Weakest Hero's area within Range 1 takes orange: 7 damage (the orange runes on the track), plus a "
+        "rune of that colour for each one of a Pile of Runes it removed on the way.",
+        "Round 5 begins.",
+        "face A of the Harvester's Hunt card draws 1 (recorded under [cards]); round 4 ended: drew orange; round 5 "
+        "begins (seed 4)"]
+    d = table(run)
+    assert (d["round"], d["lost"], d["rune_card"]) == (5, None, {"name": "Harvester's Hunt", "face": "A", "draws": 1})
+    story = tomllib.loads((root / "story.toml").read_text())
+    assert story["cards"]["Harvester's Hunt"] == {"draws_a": 1}
+    shown = ok(run("adventure", "show")).stdout
+    assert "The Harvester's Hunt card replaced the Growing Influence card (RB L1142-1144)" in shown
+    # the last rune drawn by the Hunt card still fails chapter 03 (RB L1136)
+    r = ok(run("round", "end"))
+    assert "the last rune in the bag is drawn: the adventure fails, RB L1136" in r.stdout
