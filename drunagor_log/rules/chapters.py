@@ -51,6 +51,9 @@ EVENTS = {
     "king-health": ChapterEvent("09", "king_health", "Awakened King's Health", "RB L1295-1299"),
     "desperation-time": ChapterEvent("09", "desperation_time_tokens", "Time tokens on the Desperation Attack card",
                                      "RB L1301"),
+    # The Naval Raid card resolves by its own text (not in the book), "and then flip the card over" (RB L1171):
+    # the face is the raid card's own, not a counter.
+    "naval-raid-flip": ChapterEvent("04", "", "Naval Raid card", "RB L1171"),
 }
 #: Every event name, with its chapter and line (for the refusal that names the chapter's own).
 ALL_EVENTS: dict[str, tuple[str, str]] = {**losing.EVENTS, **{n: (e.chapter, e.rule) for n, e in EVENTS.items()}}
@@ -166,7 +169,22 @@ def chapter_event(state: AdventureState, name: str, count: int = 1, *, deck: int
         return _king_health(state, count)
     if name == "desperation-time":
         return _desperation(state, count)
+    if name == "naval-raid-flip":
+        return _naval_raid_flip(state, count)
     return _resource(state, name, count)
+
+
+def _naval_raid_flip(state: AdventureState, count: int) -> EventResult:
+    """RB L1171: "When the Initiative Marker reaches it, you must resolve its effects and then flip the card
+    over": the effects are the card's (not transcribed), the flip is the book's."""
+    if count != 1:
+        raise Refused("the Naval Raid card flips once each time the Initiative Marker reaches it (RB L1171)",
+                      "naval-raid-flip", "leave out --count")
+    if state.raid is None:
+        raise Refused("no Naval Raid card is on the Initiative Track", "naval-raid-flip (RB L1171)")
+    card = state.raid.flipped()
+    return EventResult(state.replace(raid=card), f"the {card.card} card resolved from its own text and flipped: face "
+                                                 f"{state.raid.face} -> face {card.face} (RB L1171)")
 
 
 def _special_event(state: AdventureState, count: int) -> EventResult:

@@ -78,3 +78,37 @@ def test_chapter_03_after_the_cutscene_ends_the_round_with_the_harvesters_hunt_c
     # the last rune drawn by the Hunt card still fails chapter 03 (RB L1136)
     r = ok(run("round", "end"))
     assert "the last rune in the bag is drawn: the adventure fails, RB L1136" in r.stdout
+
+
+# ------------------------------------------------------------------------ 2. the Naval Raid card's flip
+
+
+def test_the_naval_raid_card_is_flipped_by_its_event_and_the_face_is_kept(run, root):
+    started(run, root, "04")
+    r = run("raid")
+    assert r.exit_code == 1 and r.stderr.endswith(
+        "record the monsters it places with `drunagor monster add`, then its flip with `drunagor adventure event "
+        "naval-raid-flip`\n")
+    r = ok(run("adventure", "event", "naval-raid-flip"))
+    assert r.stdout == ("the Naval Raid card resolved from its own text and flipped: face A -> face B (RB L1171)\n")
+    assert table(run)["raid"]["face"] == "B"
+    assert "Naval Raid card: face B; summons Tidehunter or Boatswain (Minion, 4 models)" in ok(
+        run("adventure", "show")).stdout
+    ok(run("adventure", "undo"))
+    assert table(run)["raid"]["face"] == "A"
+    ok(run("adventure", "event", "naval-raid-flip"))
+    ok(run("adventure", "event", "naval-raid-flip"))
+    ok(run("adventure", "event", "naval-raid-flip"))
+    ok(run("adventure", "end", "--lost"))
+    archived = tomllib.loads((root / "adventures" / "04-1.toml").read_text())
+    assert archived["raid"]["face"] == "B"
+    started_again = run("adventure", "start", "--heroes", "2")
+    assert started_again.exit_code == 0 and table(run)["raid"]["face"] == "A"
+
+
+def test_the_naval_raid_flip_belongs_to_chapter_04(run, root):
+    started(run, root, "05")
+    before = snapshot(root)
+    r = run("adventure", "event", "naval-raid-flip")
+    assert r.exit_code == 1 and "chapter 05 has no Naval Raid card: it is chapter 04's (RB L1171)" in r.stderr
+    assert snapshot(root) == before

@@ -175,7 +175,7 @@ def test_a_hero_defeated_by_cubes_fails_every_chapter(run, root, chapter):
 
 NO_COUNTERS = dict.fromkeys(("barricade", "swan_hp_drawn", "endgame", "king_health", "vessel_hp_drawn", "mending_rope",
                               "plenty_of_provisions", "spare_wood", "special_event", "time_tokens",
-                              "desperation_time_tokens", "doom_clock", "siege_cards_drawn"))
+                              "desperation_time_tokens", "doom_clock", "siege_cards_drawn", "harvesters_hunt"))
 
 
 @pytest.mark.parametrize("chapter, counters", [
@@ -185,7 +185,7 @@ NO_COUNTERS = dict.fromkeys(("barricade", "swan_hp_drawn", "endgame", "king_heal
     ("05", {"mending_rope": 0, "plenty_of_provisions": 0, "spare_wood": 0}),  # RB L1205
     ("01", {"special_event": False}),
     ("02", {"doom_clock": 0}),
-    ("03", {"time_tokens": 3}),  # RB L1134
+    ("03", {"time_tokens": 3, "harvesters_hunt": False}),  # RB L1134, L1142
     ("06", {}),
     ("08", {}),
 ])

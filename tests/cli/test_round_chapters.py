@@ -224,7 +224,7 @@ End of round 1: chapter 04, Naval Battle card face A (draws 2); runes drawn with
 Round 2 begins.
 face A of the Naval Battle card draws 2 (recorded under [cards]); round 1 ended: drew blue, red; the Naval Battle card now shows face B; round 2 begins (seed 1)
 $ drunagor raid
-error: campaigns/test/adventure.toml: raid: the Naval Raid card resolves by its own text, which the rulebook does not give (chapter 04, RB L1171); resolve it from the card; record the monsters it places with `drunagor monster add`
+error: campaigns/test/adventure.toml: raid: the Naval Raid card resolves by its own text, which the rulebook does not give (chapter 04, RB L1171); resolve it from the card; record the monsters it places with `drunagor monster add`, then its flip with `drunagor adventure event naval-raid-flip`
 [exit 1]
 $ drunagor adventure event vessel-hp
 error: how many HP cards does the Corrupted Vessel's deck hold? The book does not say, and drawing the last one ends the adventure (RB L1179); count them and give --deck N once; drunagor remembers it under [cards] in story.toml (drunagor adventure event vessel-hp --deck N)
