@@ -367,3 +367,105 @@ def check_monster(chapter: str, name: str) -> None:
     rule = mechanics(chapter)["only_scenario_monsters"]
     raise Refused(f"chapter {chapter} uses only its Scenario Monsters ({rule}): {name} is not one of them",
                   f"scenario-monsters ({rule})", f"the monsters of chapter {chapter}: {', '.join(allowed)}")
+
+
+# ------------------------------------------------------------------- how the chapter is won and lost
+
+
+def _entry(what: str, rule: str, command: str | None) -> dict[str, Any]:
+    return {"what": what, "rule": rule, "command": command}
+
+
+def losing_conditions(chapter: str) -> list[dict[str, Any]]:
+    """Every way the chapter's "Winning and Losing the Adventure" paragraph fails it, with its line and
+    the command that records it (RB L1076, L1177, L1243, L1251, ...)."""
+    info = catalog.chapter(chapter)
+    rule = info.refs.get("losing", "")
+    out = [_entry("a Hero receives more Curse Cubes or Trauma Cubes than they can hold", rule,
+                  "drunagor cube HERO trauma|curse +1; drunagor recall HERO")]
+    if info.fails_on_last_rune:
+        out.append(_entry("the last Rune in the bag is drawn", rule, "drunagor draw; drunagor round end"))
+    if "swan_hp_drawn" in losing.counters_at_start(chapter):
+        out.append(_entry("the last Pristine Swan's HP card is drawn", rule, "drunagor adventure event swan-hp"))
+    if "barricade" in losing.counters_at_start(chapter):
+        out.append(_entry(f"the last of the {losing.BARRICADE_TOKENS} Barricade tokens is removed (a Vicious "
+                          "Mauler's attack removes one): the Seabreeze Tavern barricade is destroyed",
+                          "RB L1243, L1251", "drunagor adventure event barricade"))
+    return out
+
+
+def ending_triggers(chapter: str) -> list[dict[str, Any]]:
+    """What ends the chapter, beyond the entry that says "The Adventure ends here" (e.g. RB L1076): the
+    Endgame Triggers and what they name to read (RB L1179, L1205, L1309)."""
+    m, info = mechanics(chapter), catalog.chapter(chapter)
+    out = [_entry("a player reads an entry that says \"The Adventure ends here.\"", info.refs.get("losing", ""),
+                  "drunagor adventure end --won")]
+    if "vessel" in m:
+        v = m["vessel"]
+        out.append(_entry(f"the last Corrupted Vessel's HP card is drawn: read \"{v['ending']}\" on page {v['page']}",
+                          v["source"], "drunagor adventure event vessel-hp"))
+    if "resources" in m:
+        r = m["resources"]
+        out.append(_entry(f"1 {', 1 '.join(r['names'][:-1])} and 1 {r['names'][-1]} collected, then the last enemy "
+                          f"defeated: read \"{r['ending']}\" on page {r['page']}", r["source"],
+                          "drunagor adventure event " + "|".join(slug(n).replace("_", "-") for n in r["names"])
+                          + "; drunagor monster remove"))
+    if "endgame" in losing.counters_at_start(chapter):
+        out.append(_entry(f"the Endgame Trigger: from then on a defeat of the party reads \"{losing.HERO_UNDONE}\" "
+                          f"(not a failure), and the Scenario Commander defeated \"{losing.BAPTISM_OF_FIRE}\"",
+                          "RB L1309", "drunagor adventure event endgame"))
+    return out
+
+
+def counters_kept(chapter: str, heroes: int) -> list[dict[str, Any]]:
+    """Every counter the chapter keeps, at its start value, with its line and the command that moves it."""
+    m, start = mechanics(chapter), counters_at_start(chapter, heroes)
+    out = []
+    token = m.get("token")
+    if token is not None and token["placed"] == "event":
+        out.append(_entry(f"the {token['name']} on the Rune card once its trigger happens; at the next end of the "
+                          f"round it leaves: read \"{token['cutscene']}\"", token["source"],
+                          "drunagor adventure event special-event"))
+    elif token is not None:
+        then = (f"; then the {m['hunt_card']['name']} card ends the round ({m['hunt_card']['source']})"
+                if "hunt_card" in m else "")
+        out.append(_entry(f"{token['count']} {token['name']}s on the Rune card, one removed at each end of the round; "
+                          f"the last: read \"{token['cutscene']}\"{then}", token["source"], "drunagor round end"))
+    if "doom_clock" in m:
+        out.append(_entry("the Doom Clock: the Piles of Runes removed from the board name a cutscene each",
+                          m["doom_clock_source"], "drunagor tiebreak; drunagor pile remove"))
+    return out + _decks_and_tokens(m, start)
+
+
+def _decks_and_tokens(m: Mapping[str, Any], start: Mapping[str, Any]) -> list[dict[str, Any]]:
+    out = []
+    if "swan_hp_drawn" in start:
+        out.append(_entry("the Pristine Swan's HP cards drawn (the deck's size asked once)", "RB L1177",
+                          "drunagor adventure event swan-hp"))
+    if "vessel" in m:
+        out.append(_entry("the Corrupted Vessel's HP cards drawn (the deck's size asked once)", m["vessel"]["source"],
+                          "drunagor adventure event vessel-hp"))
+    for name in m.get("resources", {}).get("names", ()):
+        out.append(_entry(f"{name} collected (one)", m["resources"]["source"],
+                          f"drunagor adventure event {slug(name).replace('_', '-')}"))
+    if "barricade" in start:
+        out.append(_entry(f"{losing.BARRICADE_TOKENS} Barricade tokens", "RB L1243",
+                          "drunagor adventure event barricade"))
+    if "siege_deck" in m:
+        out.append(_entry(f"the {m['siege_deck']['cards']} cards of the {m['siege_deck']['name']} deck",
+                          m["siege_deck"]["source"], "drunagor round end"))
+    if "king_health" in start:
+        out.append(_entry(f"the Awakened King's Health, {start['king_health']} (40 per hero)", "RB L1295-1299",
+                          "drunagor adventure event king-health --count N"))
+    if "desperation" in m:
+        out.append(_entry(f"{m['desperation']['tokens']} Time tokens on the Desperation Attack card",
+                          m["desperation"]["source"], "drunagor adventure event desperation-time"))
+    return out
+
+
+def winning_and_losing_lines(b: Mapping[str, Any]) -> list[str]:
+    """`chapter show`'s lines for `losing`, `endings` and `chapter_counters`."""
+    lines = [f"Fails when: {e['what']} ({e['rule']}; {e['command']})" for e in b["losing"]]
+    lines += [f"Ends when: {e['what']} ({e['rule']}; {e['command']})" for e in b["endings"]]
+    lines += [f"Counter: {e['what']} ({e['rule']}; {e['command']})" for e in b["chapter_counters"]]
+    return lines

@@ -112,3 +112,36 @@ def test_the_naval_raid_flip_belongs_to_chapter_04(run, root):
     r = run("adventure", "event", "naval-raid-flip")
     assert r.exit_code == 1 and "chapter 05 has no Naval Raid card: it is chapter 04's (RB L1171)" in r.stderr
     assert snapshot(root) == before
+
+
+# --------------------------------------------------------- 4. the briefing says how the chapter ends
+
+
+def test_chapter_show_json_lists_every_way_the_chapter_is_lost_and_ended(run, root):
+    started(run, root, "04")
+    b = json.loads(ok(run("chapter", "show", "4", "--json")).stdout)
+    assert b["losing"] == [
+        {"what": "a Hero receives more Curse Cubes or Trauma Cubes than they can hold", "rule": "RB L1177",
+         "command": "drunagor cube HERO trauma|curse +1; drunagor recall HERO"},
+        {"what": "the last Rune in the bag is drawn", "rule": "RB L1177", "command": "drunagor draw; drunagor round end"},
+        {"what": "the last Pristine Swan's HP card is drawn", "rule": "RB L1177",
+         "command": "drunagor adventure event swan-hp"}]
+    assert b["endings"][1] == {
+        "what": "the last Corrupted Vessel's HP card is drawn: read \"End of the Adventure – A Day For the Prey\" on "
+                "page 76", "rule": "RB L1179", "command": "drunagor adventure event vessel-hp"}
+    nine = json.loads(ok(run("chapter", "show", "9", "--json")).stdout)
+    assert nine["losing"][1:] == [] and nine["endings"][1]["rule"] == "RB L1309"
+    assert [e["rule"] for e in json.loads(ok(run("chapter", "show", "7", "--json")).stdout)["losing"]] == [
+        "RB L1251", "RB L1243, L1251"]
+    counters = {ch: [(e["rule"], e["command"]) for e in json.loads(ok(run("chapter", "show", ch, "--json")).stdout)[
+        "chapter_counters"]] for ch in ("1", "3", "5")}
+    assert counters == {
+        "1": [("RB L1074", "drunagor adventure event special-event")],
+        "3": [("RB L1134", "drunagor round end")],
+        "5": [("RB L1205", "drunagor adventure event mending-rope"),
+              ("RB L1205", "drunagor adventure event plenty-of-provisions"),
+              ("RB L1205", "drunagor adventure event spare-wood")]}
+    shown = ok(run("chapter", "show", "3")).stdout
+    assert ("Counter: 3 Time Tokens on the Rune card, one removed at each end of the round; the last: read \"Cutscene "
+            "– Nightmare Come True\"; then the Harvester's Hunt card ends the round (RB L1142-1144) (RB L1134; drunagor "
+            "round end)\n") in shown
