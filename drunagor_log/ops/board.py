@@ -20,7 +20,7 @@ from ..errors import Refused, RuleError, UsageError
 from ..model.adventure import MINION_MODELS, slot_label
 from ..names import lookup, resolve
 from ..rules import adventure as rules
-from ..rules.chapters import check_monster, pile_left_board
+from ..rules.chapters import check_monster, last_enemy_defeated, pile_left_board
 from ..rules.losing import last_rune
 from . import Change, Line
 from .losing import table_state
@@ -300,5 +300,7 @@ def remove_monster(c: Campaign, which: str | Sequence[str]) -> Change:
         slots = sorted(m.slot for m in gone if m.slot is not None)
         message = (f"{', '.join(m.name for m in gone)} off the board"
                    + (f"; {slot_text(slots)} {'is' if len(slots) == 1 else 'are'} free" if slots else ""))
+    ending = last_enemy_defeated(state)  # chapter 05 (RB L1205)
+    message += f"; {ending}" if ending else ""
     c.record_event(before, state, {"event": "monster", "text": message})
     return Change(summary=message)

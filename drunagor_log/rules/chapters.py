@@ -22,6 +22,8 @@ from drunagor_log.model.adventure import AdventureState
 from drunagor_log.rules import losing
 from drunagor_log.values import record
 
+#: The entry chapter 09's win reads (RB L1309).
+BAPTISM_OF_FIRE_ENTRY = f"End of the Adventure – {losing.BAPTISM_OF_FIRE}"
 #: Keys of the `counters` table that are not the book's counters: the round, and the Rune card's face.
 ROUND, RUNE_FACE = "round", "rune_face"
 #: `adventure show --json` "counters", in this order; null where the chapter has none.
@@ -232,11 +234,15 @@ def _king_health(state: AdventureState, damage: int) -> EventResult:
     new = with_counters(state, king_health=left)
     full = catalog.chapter(state.chapter).boss
     most = full.health(state.heroes) if full is not None else health
-    text = (f"the Awakened King loses {damage} Health: {left} of {most} left (1 per Darkness square purged, "
-            f"RB L1295; 40 per hero, RB L1299)")
-    if left == 0:
-        text += "; he has no Health left"
-    return EventResult(new, text)
+    lost = (f"loses {damage} Health" if left else  # the damage taken, not the damage dealt beyond it
+            f"loses his last {health} Health" + (f" ({damage} dealt)" if damage > health else ""))
+    text = (f"the Awakened King {lost}: {left} of {most} left (1 per Darkness square purged, RB L1295; 40 per hero, "
+            "RB L1299)")
+    if left:
+        return EventResult(new, text)
+    # RB L1309: "if the Scenario Commander is defeated, read 'End of the Adventure – Baptism of Fire' on page 50"
+    return EventResult(new, f"{text}; he is defeated: read \"{BAPTISM_OF_FIRE_ENTRY}\" on page 50 (RB L1309), then "
+                            "drunagor adventure end --won", read=BAPTISM_OF_FIRE_ENTRY)
 
 
 def _desperation(state: AdventureState, count: int) -> EventResult:
@@ -260,15 +266,32 @@ def _resource(state: AdventureState, name: str, count: int) -> EventResult:
     event = EVENTS[name]
     res = mechanics(state.chapter)["resources"]
     now = counters(state)
-    new = with_counters(state, **{event.counter: now[event.counter] + count})
     title = next(n for n in res["names"] if slug(n) == event.counter)
-    text = f"{title} collected: {now[event.counter] + count} (RB L1205)"
+    # RB L1205 "1 Mending Rope, 1 Plenty of Provisions, and 1 Spare Wood": one token each (RB L1201: the
+    # Boar's standee is replaced with *the* Plenty of Provisions token); a second collection is a slip.
+    if now[event.counter] or count != 1:
+        raise Refused(f"the {title} is collected once: the chapter has 1 (RB L1205)"
+                      + (", and it is collected already" if now[event.counter] else ""), name,
+                      "take back a collection recorded by mistake with `drunagor adventure undo`"
+                      if now[event.counter] else "leave out --count")
+    new = with_counters(state, **{event.counter: 1})
+    text = (f"{title} collected: 1 (RB L1205); the collecting Hero gains FOCUS 2 or CLEANSE 2 (RB L1201)")
     have = counters(new)
     missing = [n for n in res["names"] if not have[slug(n)]]
     if missing:
         return EventResult(new, f"{text}; still to collect: {', '.join(missing)}")
     return EventResult(new, f"{text}; all three collected: as soon as the last enemy is defeated, read "
                             f"\"{res['ending']}\" on page {res['page']} (RB L1205)", read=res["ending"])
+
+
+def last_enemy_defeated(state: AdventureState) -> str | None:
+    """RB L1205: with the three resources collected, "as soon as the last enemy is defeated, read" the
+    ending: said when a monster leaves a board that is then empty (None otherwise, or in another chapter)."""
+    res = mechanics(state.chapter).get("resources")
+    if res is None or state.monsters or not all(counters(state)[slug(n)] for n in res["names"]):
+        return None
+    return (f"the last enemy is defeated with the three resources collected: read \"{res['ending']}\" on page "
+            f"{res['page']} ({res['source']}), then drunagor adventure end --won")
 
 
 # ------------------------------------------------------------------------------------ Doom Clock

@@ -145,3 +145,51 @@ def test_chapter_show_json_lists_every_way_the_chapter_is_lost_and_ended(run, ro
     assert ("Counter: 3 Time Tokens on the Rune card, one removed at each end of the round; the last: read \"Cutscene "
             "– Nightmare Come True\"; then the Harvester's Hunt card ends the round (RB L1142-1144) (RB L1134; drunagor "
             "round end)\n") in shown
+
+
+# ------------------------------------------------------- 5. endings named when their trigger is met
+
+
+def test_the_awakened_kings_last_health_says_the_damage_taken_and_names_the_ending(run, root):
+    started(run, root, "09")
+    ok(run("adventure", "event", "king-health", "--count", "50"))
+    d = json.loads(ok(run("adventure", "event", "king-health", "--count", "50", "--json")).stdout)
+    assert d["read"] == "End of the Adventure – Baptism of Fire" and d["counters"]["king_health"] == 0
+    ok(run("adventure", "undo"))
+    r = ok(run("adventure", "event", "king-health", "--count", "50"))
+    assert r.stdout == ("the Awakened King loses his last 30 Health (50 dealt): 0 of 80 left (1 per Darkness square "
+                        "purged, RB L1295; 40 per hero, RB L1299); he is defeated: read \"End of the Adventure – "
+                        "Baptism of Fire\" on page 50 (RB L1309), then drunagor adventure end --won\n")
+
+
+def test_chapter_05_names_its_ending_when_the_last_enemy_leaves_with_the_three_resources_in(run, root):
+    started(run, root, "05")
+    ok(run("monster", "add", "Tidehunter", "--count", "2"))
+    for name in ("mending-rope", "spare-wood", "plenty-of-provisions"):
+        ok(run("adventure", "event", name))
+    assert ok(run("monster", "remove", "1")).stdout == "Tidehunter off the board; slot 1 (yellow) is free\n"
+    assert ok(run("monster", "remove", "2")).stdout == (
+        "Tidehunter off the board; slot 2 (dark blue) is free; the last enemy is defeated with the three resources "
+        "collected: read \"End of the Adventure – Mending Broken Wings\" on page 88 (RB L1205), then drunagor "
+        "adventure end --won\n")
+
+
+# --------------------------------------------------------------------- 8. resources collected once
+
+
+def test_each_chapter_05_resource_is_collected_once_and_reminds_the_heros_gain(run, root):
+    started(run, root, "05")
+    assert ok(run("adventure", "event", "plenty-of-provisions")).stdout == (
+        "Plenty of Provisions collected: 1 (RB L1205); the collecting Hero gains FOCUS 2 or CLEANSE 2 (RB L1201); "
+        "still to collect: Mending Rope, Spare Wood\n")
+    before = snapshot(root)
+    r = run("adventure", "event", "plenty-of-provisions")
+    assert (r.exit_code, r.stderr) == (1, (
+        "error: campaigns/test/adventure.toml: plenty-of-provisions: the Plenty of Provisions is collected once: the "
+        "chapter has 1 (RB L1205), and it is collected already; take back a collection recorded by mistake with "
+        "`drunagor adventure undo`\n"))
+    r = run("adventure", "event", "spare-wood", "--count", "2")
+    assert r.exit_code == 1 and "the Spare Wood is collected once: the chapter has 1 (RB L1205); leave out --count" \
+        in r.stderr
+    assert snapshot(root) == before
+    assert table(run)["counters"]["plenty_of_provisions"] == 1

@@ -280,9 +280,9 @@ Dreadful Raid: chapter 05, 2 heroes, face A; rune drawn with seed 2 (--seed 2 re
    Face A -> face B, even when nothing is summoned.
 raid: 1 Tidehunter placed (slot 1 (yellow)) by rune blue; the card now shows face B (seed 2)
 $ drunagor adventure event mending-rope
-Mending Rope collected: 1 (RB L1205); still to collect: Plenty of Provisions, Spare Wood
+Mending Rope collected: 1 (RB L1205); the collecting Hero gains FOCUS 2 or CLEANSE 2 (RB L1201); still to collect: Plenty of Provisions, Spare Wood
 $ drunagor adventure event spare-wood
-Spare Wood collected: 1 (RB L1205); still to collect: Plenty of Provisions
+Spare Wood collected: 1 (RB L1205); the collecting Hero gains FOCUS 2 or CLEANSE 2 (RB L1201); still to collect: Plenty of Provisions
 $ drunagor round end --draws 1 --seed 3
 End of round 2: chapter 05, Growing Influence card face B (draws 1); runes drawn with seed 3 (--seed 3 replays it)
 1. Draw the indicated number of Runes, one at a time (RB L1187)
@@ -294,7 +294,7 @@ End of round 2: chapter 05, Growing Influence card face B (draws 1); runes drawn
 Round 3 begins.
 face B of the Growing Influence card draws 1 (recorded under [cards]); round 2 ended: drew gray; the Growing Influence card now shows face A; round 3 begins (seed 3)
 $ drunagor adventure event plenty
-Plenty of Provisions collected: 1 (RB L1205); all three collected: as soon as the last enemy is defeated, read "End of the Adventure – Mending Broken Wings" on page 88 (RB L1205)
+Plenty of Provisions collected: 1 (RB L1205); the collecting Hero gains FOCUS 2 or CLEANSE 2 (RB L1201); all three collected: as soon as the last enemy is defeated, read "End of the Adventure – Mending Broken Wings" on page 88 (RB L1205)
 $ drunagor adventure show
 Chapter 05, Tempest Island: 2 heroes, round 3
 Rune bag: 3 runes (red 0, blue 1, green 1, orange 1, gray 0)
@@ -496,7 +496,7 @@ End of round 2: chapter 09, Darkness Awakening card face A (draws 2); runes draw
 Round 3 begins.
 round 2 ended: drew blue, gray; round 3 begins (seed 2)
 $ drunagor adventure event king-health --count 70
-the Awakened King loses 70 Health: 0 of 80 left (1 per Darkness square purged, RB L1295; 40 per hero, RB L1299); he has no Health left
+the Awakened King loses his last 68 Health (70 dealt): 0 of 80 left (1 per Darkness square purged, RB L1295; 40 per hero, RB L1299); he is defeated: read "End of the Adventure – Baptism of Fire" on page 50 (RB L1309), then drunagor adventure end --won
 $ drunagor adventure show
 Chapter 09, The Stand: 2 heroes, round 3
 Rune bag: 2 runes (red 0, blue 0, green 1, orange 1, gray 0)
