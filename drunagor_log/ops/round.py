@@ -17,6 +17,7 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from .. import catalog
 from ..errors import UsageError
 from ..names import lookup
 from ..rules import chapters
@@ -26,7 +27,7 @@ from ..store.edit import set_card_facts
 from . import Change, Line
 from .board import new_seed
 from .losing import chapter_event, deck_on_record, table_state
-from .words import colours
+from .words import colours, forget_command
 
 if TYPE_CHECKING:
     from ..campaign import Campaign
@@ -35,7 +36,7 @@ if TYPE_CHECKING:
 
 #: The [cards] entry of chapter 04's Corrupted Vessel HP deck.
 VESSEL_DECK = "Corrupted Vessel HP"
-#: The most `--count` or `--draws` takes (no count of the book comes near it: the Awakened King's 200 Health).
+#: The most `--count` takes (no count of the book comes near it: the Awakened King's 200 Health).
 MOST = 999
 
 
@@ -60,6 +61,7 @@ def _draws(c: Campaign, card: RoundCard, face: str | None, given: int | None, *,
             raise UsageError(f"the {card.name} deck draws a card, not runes: --draws has nothing to count",
                              remedy="leave out --draws")
         return None, []
+    fact = f"draws_{face.casefold()}"
     known = draws_on_record(c, card.name, face)
     if given is None:
         if known is None:
@@ -68,15 +70,19 @@ def _draws(c: Campaign, card: RoundCard, face: str | None, given: int | None, *,
                              remedy="read it on the card and give --draws N once; drunagor remembers it for that "
                                     "face under [cards] in story.toml (drunagor round end --draws N)")
         return known, []
-    if not 0 <= given <= MOST:
-        raise UsageError(f"--draws must be from 0 to {MOST}, not {given}")
+    most = sum((c.story.rules.rune_bag or catalog.DEFAULT_RUNE_BAG).values())
+    if not 1 <= given <= most:
+        # A card that draws no rune, or more than the whole bag, is a slip: refused before it is remembered.
+        raise UsageError(f"--draws {given}: a Rune card draws at least 1 rune, and at most the {most} the bag holds "
+                         "(rules.rune_bag)", remedy=f"read the number on face {face} of the {card.name} card")
     if known is not None and known != given:
         raise UsageError(f"face {face} of the {card.name} card draws {known} runes on record",
-                         file=c.story_file.shown, remedy="leave out --draws, or correct [cards] in story.toml")
+                         file=c.story_file.shown,
+                         remedy=f"leave out --draws; if the record is a slip: {forget_command(card.name, fact)}")
     if known is not None:
         return known, []
     if record_it:
-        set_card_facts(c.story_file.edit(), card.name, {f"draws_{face.casefold()}": given})
+        set_card_facts(c.story_file.edit(), card.name, {fact: given})
     return given, [f"face {face} of the {card.name} card draws {given} (recorded under [cards])"]
 
 
@@ -100,6 +106,8 @@ def end(c: Campaign, *, runes: Sequence[str] | str | None = None, seed: int | No
         return Change(notes=(*notes, Line("dry run: nothing written")), data=data)
     summary = "; ".join([*said, round_summary(result)]) + (f" (seed {used_seed})" if used_seed is not None else "")
     entry: dict[str, object] = {"event": "round", "round": result.round}
+    if said and face is not None:
+        entry["recorded"] = f"{card.name}: draws_{face.casefold()}"
     if drawn:
         entry["runes"] = ", ".join(drawn)
     if used_seed is not None:
@@ -237,8 +245,11 @@ def event(c: Campaign, name: str, *, count: int = 1, deck: int | None = None) ->
     with c.adventure_refusals():
         result = chapters.chapter_event(state, name, count,
                                         deck=_fact(c, VESSEL_DECK, "deck_size") if deck is None else deck)
+    entry = {"event": name, "text": "; ".join([*said, result.text])}
+    if said:
+        entry["recorded"] = f"{VESSEL_DECK}: deck_size"
     said.append(result.text)
-    c.record_event(state, result.state, {"event": name, "text": "; ".join(said)})
+    c.record_event(state, result.state, entry)
     return Change(summary="; ".join(said), data={"event": name, "counters": chapters.counters_json(result.state),
                                                  "lost": result.state.lost, "read": result.read})
 

@@ -20,6 +20,24 @@ def plural(n: int, word: str, many: str | None = None) -> str:
     return f"{n} {word if n == 1 else (many or word + 's')}"
 
 
+def forget_command(card: str, fact: str) -> str:
+    """The command that takes back a fact recorded under [cards] (never a hand edit of story.toml)."""
+    shown = f'"{card}"' if any(ch in card for ch in " '") else card
+    return f"drunagor card forget {shown} --fact {fact}"
+
+
+def forget_note(recorded: str) -> str | None:
+    """What `adventure undo` says of an event that recorded facts ("CARD: fact; CARD: fact" in its log
+    entry): they stay under [cards], and how to forget each."""
+    facts = [part.rpartition(": ") for part in recorded.split("; ") if ": " in part]
+    if not facts:
+        return None
+    how = "; ".join(forget_command(card, fact) for card, _, fact in facts)
+    many = len(facts) > 1
+    return (f"the fact{'s' if many else ''} it recorded under [cards] stay{'' if many else 's'} (undo takes back the "
+            f"table, not what a card or board says); if {'they were' if many else 'it was'} a slip: {how}")
+
+
 def runes_text(counts: Mapping[str, int]) -> str:
     """'red 5, blue 6, green 0' (every colour), or 'none'."""
     return ", ".join(f"{c} {n}" for c, n in counts.items()) or "none"

@@ -193,3 +193,39 @@ def test_each_chapter_05_resource_is_collected_once_and_reminds_the_heros_gain(r
         in r.stderr
     assert snapshot(root) == before
     assert table(run)["counters"]["plenty_of_provisions"] == 1
+
+
+# ----------------------------------------------------------------- 6. facts a slip cannot spoil
+
+
+@pytest.mark.parametrize("draws", ["0", "37"])
+def test_a_draw_count_no_rune_card_can_have_is_refused_before_it_is_recorded(run, root, draws):
+    started(run, root, "05")
+    before = snapshot(root)
+    r = run("round", "end", "--draws", draws)
+    assert (r.exit_code, r.stderr) == (2, (
+        f"error: --draws {draws}: a Rune card draws at least 1 rune, and at most the 36 the bag holds "
+        "(rules.rune_bag); read the number on face A of the Growing Influence card\n"))
+    assert snapshot(root) == before
+
+
+def test_a_recorded_fact_is_corrected_by_card_forget_and_undo_says_it_stays(run, root):
+    started(run, root, "05")
+    ok(run("round", "end", "--draws", "2", "--seed", "1"))
+    r = ok(run("adventure", "undo"))
+    assert r.stdout.splitlines()[-1] == (
+        "round: the fact it recorded under [cards] stays (undo takes back the table, not what a card or board says); "
+        "if it was a slip: drunagor card forget \"Growing Influence\" --fact draws_a")
+    r = run("round", "end", "--draws", "3")
+    assert (r.exit_code, r.stderr) == (2, (
+        "error: campaigns/test/story.toml: face A of the Growing Influence card draws 2 runes on record; leave out "
+        "--draws; if the record is a slip: drunagor card forget \"Growing Influence\" --fact draws_a\n"))
+    ok(run("card", "forget", "Growing Influence", "--fact", "draws_a"))
+    assert "draws 3 (recorded under [cards])" in ok(run("round", "end", "--draws", "3", "--seed", "1")).stdout
+    ok(run("recall", "Nyx", "--capacity", "5"))
+    r = ok(run("adventure", "undo"))
+    assert r.stdout.splitlines()[-1].endswith("if it was a slip: drunagor card forget Nyx --fact curse_capacity")
+    r = run("recall", "Nyx", "--capacity", "4")
+    assert r.exit_code == 2 and r.stderr.endswith(
+        "leave out --capacity; if the record is a slip: drunagor card forget Nyx --fact curse_capacity\n")
+    assert tomllib.loads((root / "story.toml").read_text())["cards"]["Nyx"] == {"curse_capacity": 5}

@@ -112,7 +112,8 @@ def test_the_curse_capacity_is_asked_once_and_remembered(run, root):
     assert 'Nyx = { curse_capacity = 3 }\n' in (root / "story.toml").read_text()
     r = run("cube", "Nyx", "curse", "+1", "--capacity", "4")
     assert (r.exit_code, r.stderr) == (2, "error: campaigns/test/story.toml: Nyx's board holds 3 Curse Cubes on "
-                                          "record; leave out --capacity, or correct [cards] in story.toml\n")
+                                          "record; leave out --capacity; if the record is a slip: drunagor card "
+                                          "forget Nyx --fact curse_capacity\n")
     ok(run("cube", "Nyx", "curse", "-1"))  # removing needs no capacity, and a negative DELTA is no option
     r = ok(run("cube", "Nyx", "curse", "+3"))
     assert r.stdout.splitlines()[-1] == ("Nyx receives a 4th Curse Cube, more than the 3 their board holds, and is "
