@@ -85,8 +85,9 @@ def tiebreak(c: Campaign, pile: str, runes: Sequence[str] | str | None = None) -
         state, returned, removed = rules.tiebreak(state, pile, chosen)
     pid = str(pile).strip()
     pid = pid[4:].strip() if pid.casefold().startswith("pile") else pid
+    party = plural(state.heroes, "hero", "heroes")
     message = (f"Tie Breaker: {plural(sum(returned.values()), 'rune')} ({pile_runes(returned)}) from Pile {pid} "
-               f"back to the bag (6 - {state.heroes} heroes = {rules.tie_breaker_runes(state.heroes)})")
+               f"back to the bag (6 - {party} = {rules.tie_breaker_runes(state.heroes)})")
     if removed:
         message += f"; Pile {pid} is empty and leaves the board"
     message += "; the hero gains FOCUS 1 or CLEANSE 1"

@@ -191,8 +191,11 @@ def round_json(c: Campaign, state: AdventureState) -> dict[str, Any]:
     card = round_card(state.chapter, state)
     face = chapters.rune_face(state) if card.draws_runes else None
     draws = draws_on_record(c, card.name, face) if face is not None else None
+    # After a loss there is no next end of round (SPEC 10: the table events are refused).
+    after = ("No next end of round: the adventure is lost (drunagor adventure end --lost)" if state.lost else
+             next_round_text(state, draws))
     return {"round": chapters.round_number(state), "rune_card": {"name": card.name, "face": face, "draws": draws},
-            "next_round": next_round_text(state, draws), "counters": chapters.counters_json(state)}
+            "next_round": after, "counters": chapters.counters_json(state)}
 
 
 #: How `adventure show` says each counter (None: the chapter has none), with its line.

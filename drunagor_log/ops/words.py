@@ -74,6 +74,9 @@ def _counted(item: str, part: str) -> tuple[str, int]:
     if "=" not in item:
         return item, 1
     name, _, number = item.partition("=")
+    if number.strip().isdigit() and int(number) == 0:  # a whole number, but it names no rune
+        raise UsageError(f"{part!r}: {item.strip()} names no rune: give each colour at least 1 (COLOUR=N), or leave "
+                         "the colour out", remedy="e.g. --runes red=2,blue")
     if not number.strip().isdigit() or int(number) < 1:
         raise UsageError(f"{part!r}: write COLOUR=N with N a whole number of runes", remedy="e.g. --runes red=2,blue")
     return name.strip(), int(number)

@@ -229,3 +229,35 @@ def test_a_recorded_fact_is_corrected_by_card_forget_and_undo_says_it_stays(run,
     assert r.exit_code == 2 and r.stderr.endswith(
         "leave out --capacity; if the record is a slip: drunagor card forget Nyx --fact curse_capacity\n")
     assert tomllib.loads((root / "story.toml").read_text())["cards"]["Nyx"] == {"curse_capacity": 5}
+
+
+# ------------------------------------------------------------ 9. messages that agree with themselves
+
+
+def test_messages_that_agree_with_themselves(run, root):
+    started(run, root, "05")  # the bag after Stirring Darkness: red 1, blue 2, green 1, orange 1, gray 1
+    before = snapshot(root)
+    r = run("draw", "--rune", "blue,blue,blue")
+    assert (r.exit_code, r.stderr) == (1, (
+        "error: campaigns/test/adventure.toml: draw: the rune bag holds only 2 blue, not the 3 drawn (red, 2 blue, "
+        "green, orange, gray); record the rune you really drew\n"))
+    r = run("pile", "add", "--runes", "red=0")
+    assert (r.exit_code, r.stderr) == (2, (
+        "error: 'red=0': red=0 names no rune: give each colour at least 1 (COLOUR=N), or leave the colour out; e.g. "
+        "--runes red=2,blue\n"))
+    assert snapshot(root) == before
+    ok(run("pile", "add"))
+    ok(run("cube", "Nyx", "trauma", "+2"))
+    d = table(run)
+    assert d["next_round"] == "No next end of round: the adventure is lost (drunagor adventure end --lost)"
+    assert "At the end of round" not in ok(run("adventure", "show")).stdout
+
+
+def test_the_tie_breaker_of_one_hero_says_hero(run, root):
+    from tests.cli.test_losing import party
+
+    party(root, "05")
+    ok(run("adventure", "start", "--heroes", "1"))
+    ok(run("pile", "add"))
+    r = ok(run("tiebreak", "1"))
+    assert "(6 - 1 hero = 5)" in r.stdout

@@ -410,7 +410,7 @@ Slot  Base       Monster          Rank
 1     yellow     Vicious Mauler   Scenario
 2     dark blue  Vile Spawn       Scenario
 3     pink       Coiled Harridan  Scenario
-At the end of round 3: card 3 of 10 of the Siege of Everedge deck (RB L1235)
+No next end of round: the adventure is lost (drunagor adventure end --lost)
 Barricade: 0 of 3 tokens left (RB L1243)
 Siege of Everedge cards drawn: 2 of 10 (RB L1235)
 The adventure is lost: the last Barricade token is removed and the Seabreeze Tavern barricade is destroyed: the adventure fails, RB L1243, L1251. Record it with `drunagor adventure end --lost`.
