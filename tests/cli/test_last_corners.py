@@ -261,3 +261,32 @@ def test_the_tie_breaker_of_one_hero_says_hero(run, root):
     ok(run("pile", "add"))
     r = ok(run("tiebreak", "1"))
     assert "(6 - 1 hero = 5)" in r.stdout
+
+
+# ------------------------------------------------------------- 3. a Siege Monster's models, asked once
+
+
+def test_chapter_07_asks_a_siege_monsters_models_once_and_activates_the_first_of_its_kind(run, root):
+    started(run, root, "07")
+    before = snapshot(root)
+    r = run("monster", "add", "Vile Spawn")
+    assert (r.exit_code, r.stderr) == (2, (
+        "error: how many Vile Spawn models are there? The book does not say, and one that cannot spawn because all "
+        "its models are on the board activates the first Vile Spawn instead (RB L1237); count them and give --models "
+        "N once; drunagor remembers it under [cards] in story.toml (drunagor monster add \"Vile Spawn\" --models N)\n"))
+    r = run("monster", "add", "Vile Spawn", "--models", "0")
+    assert r.exit_code == 2 and r.stderr.startswith("error: --models must be from 1 to 12, not 0")
+    assert snapshot(root) == before
+    assert ok(run("monster", "add", "Vile Spawn", "--models", "2")).stdout == (
+        "Vile Spawn: 2 models recorded under [cards]; Vile Spawn placed in slot 1 (yellow)\n")
+    ok(run("monster", "add", "Vile Spawn"))
+    r = run("monster", "add", "Vile Spawn")
+    assert (r.exit_code, r.stderr) == (1, (
+        "error: campaigns/test/adventure.toml: models (RB L1237): all 2 models of Vile Spawn are on the board: it "
+        "cannot spawn; activate the first Vile Spawn, in slot 1 (yellow), instead (RB L1237); the spawn is not "
+        "recorded; activate that monster at the table\n"))
+    d = json.loads(ok(run("battalion", "Vile Spawn", "--json", "--dry-run")).stdout)
+    assert d["not_placed"] == ["Vile Spawn"]
+    r = run("monster", "add", "Vile Spawn", "--models", "3")
+    assert r.exit_code == 2 and r.stderr.endswith(
+        "leave out --models; if the record is a slip: drunagor card forget \"Vile Spawn\" --fact model_count\n")

@@ -363,8 +363,8 @@ chapter 07, Siege of Everedge, under way with 2 heroes
 $ drunagor monster add "Gremlin Horde"
 error: campaigns/test/adventure.toml: scenario-monsters (RB L1245): chapter 07 uses only its Scenario Monsters (RB L1245): Gremlin Horde is not one of them; the monsters of chapter 07: Vicious Mauler, Vile Spawn, Coiled Harridan
 [exit 1]
-$ drunagor monster add "Vicious Mauler"
-Vicious Mauler placed in slot 1 (yellow)
+$ drunagor monster add "Vicious Mauler" --models 3
+Vicious Mauler: 3 models recorded under [cards]; Vicious Mauler placed in slot 1 (yellow)
 $ drunagor battalion "Vile Spawn" "Shadow Knight" --near 1
 error: campaigns/test/adventure.toml: scenario-monsters (RB L1245): chapter 07 uses only its Scenario Monsters (RB L1245): Shadow Knight is not one of them; the monsters of chapter 07: Vicious Mauler, Vile Spawn, Coiled Harridan
 [exit 1]

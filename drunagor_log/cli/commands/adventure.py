@@ -293,6 +293,9 @@ def monster_add(
     boss: Annotated[bool, typer.Option("--boss", help="A boss: it takes no status-board slot.")] = False,
     new: Annotated[bool, typer.Option("--new", help="A monster drunagor does not know, though its name is very like "
                                                     "one it knows: record it as typed.")] = False,
+    models: Annotated[int | None, typer.Option("--models", help="How many models the monster has, when the book does "
+                                                            "not say (chapter 07's Siege Monsters: asked once, "
+                                                            "remembered under [cards]).")] = None,
     commit: CommitOpt = False,
 ) -> None:
     """Place monsters on the board, each in the next free status-board slot (slot 1, yellow, first).
@@ -304,7 +307,7 @@ def monster_add(
     """
     from ...ops import board as ops
 
-    perform(ops.add_monster, name, count=count, rank=rank, slot=slot, boss=boss, new=new, commit=commit)
+    perform(ops.add_monster, name, count=count, rank=rank, slot=slot, boss=boss, new=new, models=models, commit=commit)
 
 
 @monster_app.command("remove")
