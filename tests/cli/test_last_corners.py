@@ -290,3 +290,21 @@ def test_chapter_07_asks_a_siege_monsters_models_once_and_activates_the_first_of
     r = run("monster", "add", "Vile Spawn", "--models", "3")
     assert r.exit_code == 2 and r.stderr.endswith(
         "leave out --models; if the record is a slip: drunagor card forget \"Vile Spawn\" --fact model_count\n")
+
+
+# --------------------------------------------------------------- 7. one copy of a card is one card
+
+
+def test_check_warns_when_heroes_hold_more_copies_of_an_epic_chest_card_than_the_deck_has(run, tmp_path):
+    ok(run("new", "t", "--party", "P"))
+    for hero, role in (("Andreas", "Support"), ("Nyx", "Striker"), ("Vacrem", "Defender")):
+        ok(run("hero", "add", hero, "--role", role, "--gear", "Wooden Staff", "--gear", "Cloth Armor"))
+    ok(run("hero", "gain", "Andreas", "Treasure Trove", "--bag"))
+    assert run("check").stdout == ""
+    ok(run("hero", "gain", "Nyx", "Treasure Trove", "--bag"))
+    ok(run("hero", "gain", "Vacrem", "Treasure Trove", "--bag"))
+    r = run("check")
+    assert (r.exit_code, r.stdout) == (0, (
+        "campaigns/t/heroes/vacrem.toml:12: chest-copies: 3 Treasure Trove are held (Andreas, Nyx, Vacrem), but the Chest deck "
+        "has one copy (RB L371); drop the extra ones (drunagor hero drop HERO ITEM) (warning)\n"))
+    assert run("check", "--strict").exit_code == 1
