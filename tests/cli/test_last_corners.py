@@ -308,3 +308,17 @@ def test_check_warns_when_heroes_hold_more_copies_of_an_epic_chest_card_than_the
         "campaigns/t/heroes/vacrem.toml:12: chest-copies: 3 Treasure Trove are held (Andreas, Nyx, Vacrem), but the Chest deck "
         "has one copy (RB L371); drop the extra ones (drunagor hero drop HERO ITEM) (warning)\n"))
     assert run("check", "--strict").exit_code == 1
+
+
+# ------------------------------------------------------------- 10. heroes of other products in a token
+
+
+def test_a_campaign_with_katarina_makes_the_round_trip_through_export_and_import(run, tmp_path):
+    ok(run("new", "t", "--party", "P"))
+    r = ok(run("hero", "add", "Katarina", "--role", "Striker", "--class", "Warrior"))  # no near miss of Catharina
+    assert r.stdout.startswith("Katarina joins the party before chapter 01: Warrior, Striker\n")
+    token = ok(run("-C", "campaigns/t", "export")).stdout.strip()
+    (tmp_path / "token.txt").write_text(token)
+    r = ok(run("import", "token.txt", "--name", "k", "--class", "Katarina=Warrior", "--role", "Katarina=Striker"))
+    assert r.stdout.startswith("imported 'P' (current token) as campaigns/k: 1 heroes")
+    assert tomllib.loads((tmp_path / "campaigns" / "k" / "heroes" / "katarina.toml").read_text())["name"] == "Katarina"
