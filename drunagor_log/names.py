@@ -343,5 +343,10 @@ def resolve_known(query: str, kind: str, *, extra: Iterable[str] = (), new: bool
     knows (e.g. cards recorded under [cards]). See resolve()."""
     what, game = KINDS[kind]
     names, aliases = known(kind)
+    if kind == "heroes":  # a hero of another product the apps list is known as typed (Katarina: no near
+        # miss of Catharina); only the exact name, so that those names are no near misses of others
+        other = catalog.canonical(query.strip(), catalog.other_heroes())
+        if other is not None:
+            return other
     return resolve(query, (*names, *extra), what, aliases=aliases, game=game, new=new, facts=facts,
                    new_hint=new_hint)

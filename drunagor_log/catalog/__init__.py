@@ -164,6 +164,11 @@ def heroes() -> tuple[Hero, ...]:
     return tuple(dict.fromkeys(_heroes()[0].values()))
 
 
+def other_heroes() -> tuple[str, ...]:
+    """Heroes of other Drunagor products the companion apps list (heroes.toml `other_heroes`)."""
+    return tuple(_load("heroes").get("other_heroes", ()))
+
+
 def core_hero(name: str) -> CoreHero | None:
     """The core-box hero called name, else None."""
     return _heroes()[1].get(_key(name))

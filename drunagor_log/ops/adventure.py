@@ -25,7 +25,7 @@ from . import Change, Line
 from .losing import hero_limits, lost_refusal
 from .round import round_json
 from .story import record_chapter
-from .words import chapter_ref, plural, typed_chapter
+from .words import chapter_ref, forget_command, forget_note, plural, typed_chapter
 
 if TYPE_CHECKING:
     from ..campaign import Campaign
@@ -94,19 +94,23 @@ def undo(c: Campaign, steps: int = 1, *, dry_run: bool = False) -> Change:
                         remedy=(f"take back at most {len(state.events)}" if state.events else
                                 "nothing was recorded at the table since the adventure started (an older drunagor "
                                 "kept nothing to take back)"))
-    taken = []
+    taken, stays = [], []
     for _ in range(steps):
         event = state.events[-1]
         taken.append(f"{event['event']}: {_event_text(state, event)}")
+        at = event["log"]
+        note = forget_note(str(state.log[at].get("recorded", ""))) if 0 <= at < len(state.log) else None
+        if note:
+            stays.append(Line(f"{event['event']}: {note}"))
         fields = codec.undo_fields(event, len(state.events) - 1, c.adventure_file)
         state = state.replace(**fields, log=state.log[:event["log"]], events=state.events[:-1])
     summary = f"took back {plural(steps, 'table event')}: " + "; ".join(taken)
     if dry_run:
-        return Change(notes=(Line("would " + summary.replace("took back", "take back", 1)),
+        return Change(notes=(Line("would " + summary.replace("took back", "take back", 1)), *stays,
                              Line("dry run: nothing written")),
                       data={"undone": taken, "dry_run": True})
     c.stage_adventure(state)
-    return Change(summary=summary, data={"undone": taken, "dry_run": False})
+    return Change(summary=summary, notes=tuple(stays), data={"undone": taken, "dry_run": False})
 
 
 # -------------------------------------------------------------------------------- start and end
@@ -220,7 +224,8 @@ def _scenario_models(c: Campaign, summon, models: int | None, info) -> int:
         raise UsageError(f"--models must be from 1 to 12, not {models}")
     if known is not None and known != models:
         raise UsageError(f"{summon.models} has {known} models on record", file=c.story_file.shown,
-                         remedy="leave out --models, or correct [cards] in story.toml")
+                         remedy="leave out --models; if the record is a slip: "
+                                + forget_command(summon.models, "model_count"))
     if known is None:
         set_card_facts(c.story_file.edit(), summon.models, {"model_count": models}, match=str.__eq__)
     return models

@@ -20,11 +20,23 @@ from ..errors import Refused, RuleError, UsageError
 from ..model.adventure import MINION_MODELS, slot_label
 from ..names import lookup, resolve
 from ..rules import adventure as rules
-from ..rules.chapters import check_monster, pile_left_board
+from ..rules.chapters import check_monster, last_enemy_defeated, pile_left_board
 from ..rules.losing import last_rune
+from ..store.edit import set_card_facts
 from . import Change, Line
 from .losing import table_state
-from .words import RANK_HINT, canonical, chapter_list, chapter_ref, colours, parse_slot, pile_runes, plural, slot_text
+from .words import (
+    RANK_HINT,
+    canonical,
+    chapter_list,
+    chapter_ref,
+    colours,
+    forget_command,
+    parse_slot,
+    pile_runes,
+    plural,
+    slot_text,
+)
 
 if TYPE_CHECKING:
     from ..campaign import Campaign
@@ -85,8 +97,9 @@ def tiebreak(c: Campaign, pile: str, runes: Sequence[str] | str | None = None) -
         state, returned, removed = rules.tiebreak(state, pile, chosen)
     pid = str(pile).strip()
     pid = pid[4:].strip() if pid.casefold().startswith("pile") else pid
+    party = plural(state.heroes, "hero", "heroes")
     message = (f"Tie Breaker: {plural(sum(returned.values()), 'rune')} ({pile_runes(returned)}) from Pile {pid} "
-               f"back to the bag (6 - {state.heroes} heroes = {rules.tie_breaker_runes(state.heroes)})")
+               f"back to the bag (6 - {party} = {rules.tie_breaker_runes(state.heroes)})")
     if removed:
         message += f"; Pile {pid} is empty and leaves the board"
     message += "; the hero gains FOCUS 1 or CLEANSE 1"
@@ -224,16 +237,47 @@ def _unknown_monster(state: AdventureState, name: str, given: str | None) -> tup
     return name, rank
 
 
+def _siege_models(c: Campaign, state: AdventureState, name: str, limit: int | None, models: int | None
+                  ) -> tuple[int | None, list[str]]:
+    """Chapter 07 (RB L1237, L1245): a Siege Monster's models, asked once (--models N, remembered under
+    [cards]), for "all of that Monster's models are on the board"."""
+    if models is not None and not 1 <= models <= 12:
+        raise UsageError(f"--models must be from 1 to 12, not {models}: a monster has at least one model, and the "
+                         "Monster Status board 12 tracks (RB L311)")
+    siege = bool(catalog.chapter(state.chapter).siege)
+    if models is None:
+        if limit is None and siege:
+            raise UsageError(f"how many {name} models are there? The book does not say, and one that cannot spawn "
+                             f"because all its models are on the board activates the first {name} instead (RB L1237)",
+                             remedy=f"count them and give --models N once; drunagor remembers it under [cards] in "
+                                    f"story.toml (drunagor monster add \"{name}\" --models N)")
+        return limit, []
+    known = recorded_models(c, name)
+    if known is not None and known != models:
+        raise UsageError(f"{name} has {known} models on record", file=c.story_file.shown,
+                         remedy="leave out --models; if the record is a slip: "
+                                + forget_command(name, "model_count"))
+    if limit is not None and known is None:
+        raise UsageError(f"{name} has {limit} models (RB L311): --models has nothing to record",
+                         remedy="leave out --models")
+    if known is None:
+        set_card_facts(c.story_file.edit(), name, {"model_count": models})
+        return models, [f"{name}: {models} models recorded under [cards]"]
+    return known, []
+
+
 def add_monster(c: Campaign, name: str, *, count: int = 1, rank: str | None = None, slot: str | int | None = None,
-                boss: bool = False, new: bool = False) -> Change:
+                boss: bool = False, new: bool = False, models: int | None = None) -> Change:
     """Monsters on the board, each in the next free status-board slot (RB L315) or `slot`; a boss takes
-    none. Refused when the 12 tracks are taken or all models of its kind are out (RB L311)."""
+    none. Refused when the 12 tracks are taken or all models of its kind are out (RB L311); in chapter
+    07 the latter names the first of its kind to activate instead (RB L1237)."""
     slot_no = _slot_option(slot, count)
     state = before = table_state(c)
     name, rank_, is_boss, limit, unknown = _monster_facts(c, state, resolve_monster(name, state, new=new,
                                                                                   facts=rank is not None), rank)
     with c.adventure_refusals():
         check_monster(state.chapter, name)  # chapter 07: only its Scenario Monsters (RB L1245)
+    limit, said = _siege_models(c, state, name, limit, models) if not boss else (limit, [])
     is_boss = is_boss or boss
     warnings: tuple[str, ...] = ()
     if unknown and rank_ is not None:
@@ -247,6 +291,8 @@ def add_monster(c: Campaign, name: str, *, count: int = 1, rank: str | None = No
             except Refused as exc:
                 if placed and limit is not None and exc.rule == "models (RB L311)":
                     exc = rules.models_out(before.monsters, name, limit)  # the slots held now, not the staged ones
+                if exc.rule == "models (RB L311)" and catalog.chapter(state.chapter).siege:
+                    exc = _siege_activation(state, name, limit)
                 raise _room_for(exc, name, len(placed), count) from None
             placed.append(monster)
     if is_boss:
@@ -255,8 +301,21 @@ def add_monster(c: Campaign, name: str, *, count: int = 1, rank: str | None = No
         message = f"{name} placed in {slot_label(placed[0].slot)}"
     else:
         message = f"{count} {name} placed in {slot_text([m.slot for m in placed])}"
-    c.record_event(before, state, {"event": "monster", "text": message})
+    message = "; ".join([*said, message])
+    entry = {"event": "monster", "text": message}
+    if said:
+        entry["recorded"] = f"{name}: model_count"
+    c.record_event(before, state, entry)
     return Change(summary=message, warnings=warnings)
+
+
+def _siege_activation(state: AdventureState, name: str, limit: int | None) -> Refused:
+    """RB L1237: a Siege Monster that cannot spawn because all its models are on the board activates the
+    first Monster of its kind in status-board order, not the strongest."""
+    first = next((m for m in state.monsters if m.is_named(name) and m.slot is not None), None)
+    where = f"activate the first {name}, in {slot_label(first.slot)}, instead" if first else "nothing to activate"
+    return Refused(f"all {limit} models of {name} are on the board: it cannot spawn; {where} (RB L1237)",
+                   "models (RB L1237)", "the spawn is not recorded; activate that monster at the table")
 
 
 def _room_for(exc: Refused, name: str, fit: int, count: int) -> Refused:
@@ -300,5 +359,7 @@ def remove_monster(c: Campaign, which: str | Sequence[str]) -> Change:
         slots = sorted(m.slot for m in gone if m.slot is not None)
         message = (f"{', '.join(m.name for m in gone)} off the board"
                    + (f"; {slot_text(slots)} {'is' if len(slots) == 1 else 'are'} free" if slots else ""))
+    ending = last_enemy_defeated(state)  # chapter 05 (RB L1205)
+    message += f"; {ending}" if ending else ""
     c.record_event(before, state, {"event": "monster", "text": message})
     return Change(summary=message)

@@ -27,7 +27,7 @@ from ..text import shell_word
 from ..values import fits_toml
 from ..values import record as value
 from . import Change, Line
-from .words import plural, typed_number
+from .words import forget_command, plural, typed_number
 
 if TYPE_CHECKING:
     from ..campaign import Campaign
@@ -76,6 +76,7 @@ class HeroFacts:
     capacity: int | None
     bonus: int
     said: tuple[str, ...]  # what this command records
+    recorded: str = ""  # "HERO: fact; HERO: fact" (the log entry's `recorded`, for `adventure undo`)
 
 
 def _record_facts(c: Campaign, hero: str, capacity: int | None, bonus: int | None) -> HeroFacts:
@@ -88,7 +89,8 @@ def _record_facts(c: Campaign, hero: str, capacity: int | None, bonus: int | Non
             raise UsageError(f"--capacity must be at least 1, not {capacity}")
         if known is not None and known != capacity:
             raise UsageError(f"{hero}'s board holds {known} Curse Cubes on record", file=c.story_file.shown,
-                             remedy="leave out --capacity, or correct [cards] in story.toml")
+                             remedy="leave out --capacity; if the record is a slip: "
+                                    + forget_command(hero, "curse_capacity"))
         if known is None:
             facts["curse_capacity"] = capacity
             said.append(f"{hero}'s Curse Cube capacity {capacity} recorded under [cards]")
@@ -101,7 +103,8 @@ def _record_facts(c: Campaign, hero: str, capacity: int | None, bonus: int | Non
     if facts:
         set_card_facts(c.story_file.edit(), hero, facts)
     return HeroFacts(capacity=known if capacity is None else capacity,
-                     bonus=trauma_bonus(c, hero) if bonus is None else bonus, said=tuple(said))
+                     bonus=trauma_bonus(c, hero) if bonus is None else bonus, said=tuple(said),
+                     recorded="; ".join(f"{hero}: {fact}" for fact in facts))
 
 
 # ---------------------------------------------------------------------------------------- cubes
@@ -168,7 +171,10 @@ def _apply_cubes(c: Campaign, state: AdventureState, name: str, kind: str, amoun
     text = (f"{name} {'receives' if amount > 0 else 'loses'} {plural(abs(amount), CUBE_NAMES[kind])}: {now} held"
             + (f", {limit} can be held" if limit is not None else ""))
     said.append(text)
-    c.record_event(state, new, {"event": event, "text": "; ".join(said)})
+    entry = {"event": event, "text": "; ".join(said)}
+    if facts.recorded:
+        entry["recorded"] = facts.recorded
+    c.record_event(state, new, entry)
     notes = (_lost_line(lost),) if lost else ()
     return Change(summary="; ".join(said), notes=notes, data=_cube_data(c, new, name, kind, lost, facts))
 
@@ -209,7 +215,10 @@ def chapter_event(c: Campaign, name: str, *, deck: int | None = None, count: int
             new, text, now = happen(new, name, deck=_fact(c, SWAN_DECK, "deck_size") if deck is None else deck)
             lost = lost or now
             said.append(text)
-    c.record_event(state, new, {"event": name, "text": "; ".join(said)})
+    entry = {"event": name, "text": "; ".join(said)}
+    if deck is not None and said and "recorded under [cards]" in said[0]:
+        entry["recorded"] = f"{SWAN_DECK}: deck_size"
+    c.record_event(state, new, entry)
     return Change(summary="; ".join(said), notes=(_lost_line(lost),) if lost else (),
                   data={"event": name, "counters": counters_json(new), "lost": new.lost, "read": None})
 
@@ -228,7 +237,7 @@ def deck_on_record(c: Campaign, card: str, whose: str, deck: int | None, *, ques
         raise UsageError(f"--deck must be at least 1, not {deck}")
     if known is not None and known != deck:
         raise UsageError(f"{whose} HP deck holds {known} cards on record", file=c.story_file.shown,
-                         remedy="leave out --deck, or correct [cards] in story.toml")
+                         remedy="leave out --deck; if the record is a slip: " + forget_command(card, "deck_size"))
     if known is None:
         set_card_facts(c.story_file.edit(), card, {"deck_size": deck})
         return [f"{whose} HP deck of {plural(deck, 'card')} recorded under [cards]"]

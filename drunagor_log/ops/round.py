@@ -17,6 +17,7 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from .. import catalog
 from ..errors import UsageError
 from ..names import lookup
 from ..rules import chapters
@@ -26,7 +27,7 @@ from ..store.edit import set_card_facts
 from . import Change, Line
 from .board import new_seed
 from .losing import chapter_event, deck_on_record, table_state
-from .words import colours
+from .words import colours, forget_command
 
 if TYPE_CHECKING:
     from ..campaign import Campaign
@@ -35,7 +36,7 @@ if TYPE_CHECKING:
 
 #: The [cards] entry of chapter 04's Corrupted Vessel HP deck.
 VESSEL_DECK = "Corrupted Vessel HP"
-#: The most `--count` or `--draws` takes (no count of the book comes near it: the Awakened King's 200 Health).
+#: The most `--count` takes (no count of the book comes near it: the Awakened King's 200 Health).
 MOST = 999
 
 
@@ -60,6 +61,7 @@ def _draws(c: Campaign, card: RoundCard, face: str | None, given: int | None, *,
             raise UsageError(f"the {card.name} deck draws a card, not runes: --draws has nothing to count",
                              remedy="leave out --draws")
         return None, []
+    fact = f"draws_{face.casefold()}"
     known = draws_on_record(c, card.name, face)
     if given is None:
         if known is None:
@@ -68,15 +70,19 @@ def _draws(c: Campaign, card: RoundCard, face: str | None, given: int | None, *,
                              remedy="read it on the card and give --draws N once; drunagor remembers it for that "
                                     "face under [cards] in story.toml (drunagor round end --draws N)")
         return known, []
-    if not 0 <= given <= MOST:
-        raise UsageError(f"--draws must be from 0 to {MOST}, not {given}")
+    most = sum((c.story.rules.rune_bag or catalog.DEFAULT_RUNE_BAG).values())
+    if not 1 <= given <= most:
+        # A card that draws no rune, or more than the whole bag, is a slip: refused before it is remembered.
+        raise UsageError(f"--draws {given}: a Rune card draws at least 1 rune, and at most the {most} the bag holds "
+                         "(rules.rune_bag)", remedy=f"read the number on face {face} of the {card.name} card")
     if known is not None and known != given:
         raise UsageError(f"face {face} of the {card.name} card draws {known} runes on record",
-                         file=c.story_file.shown, remedy="leave out --draws, or correct [cards] in story.toml")
+                         file=c.story_file.shown,
+                         remedy=f"leave out --draws; if the record is a slip: {forget_command(card.name, fact)}")
     if known is not None:
         return known, []
     if record_it:
-        set_card_facts(c.story_file.edit(), card.name, {f"draws_{face.casefold()}": given})
+        set_card_facts(c.story_file.edit(), card.name, {fact: given})
     return given, [f"face {face} of the {card.name} card draws {given} (recorded under [cards])"]
 
 
@@ -88,7 +94,7 @@ def end(c: Campaign, *, runes: Sequence[str] | str | None = None, seed: int | No
     """The Initiative Marker reaches the card at the end of the Initiative Track: resolve it, then the
     chapter's end-of-round rules; the round number goes up by one. Stages adventure.toml unless `dry_run`."""
     state = table_state(c, dry_run=dry_run)
-    card = round_card(state.chapter)
+    card = round_card(state.chapter, state)
     face = chapters.rune_face(state) if card.draws_runes else None
     count, said = _draws(c, card, face, draws, record_it=not dry_run)
     drawn, used_seed = _runes(state, card, count, runes, seed)
@@ -100,6 +106,8 @@ def end(c: Campaign, *, runes: Sequence[str] | str | None = None, seed: int | No
         return Change(notes=(*notes, Line("dry run: nothing written")), data=data)
     summary = "; ".join([*said, round_summary(result)]) + (f" (seed {used_seed})" if used_seed is not None else "")
     entry: dict[str, object] = {"event": "round", "round": result.round}
+    if said and face is not None:
+        entry["recorded"] = f"{card.name}: draws_{face.casefold()}"
     if drawn:
         entry["runes"] = ", ".join(drawn)
     if used_seed is not None:
@@ -137,7 +145,9 @@ def round_summary(result: RoundEnd) -> str:
     """One line: what the end of the round did."""
     if result.card.draws_runes:
         what = f"drew {', '.join(result.drawn) or 'no rune'}"
-        if result.card.flips and not result.lost:
+        if result.next_card is not None:
+            what += f"; the {result.next_card} card replaces the {result.card.name} card"
+        elif result.card.flips and not result.lost:
             what += f"; the {result.card.name} card now shows face {result.next_face}"
     elif result.siege_card is None:
         what = f"the {result.card.name} deck is spent"
@@ -178,11 +188,14 @@ def round_lines(result: RoundEnd, leader: str | None, seed: int | None, *, physi
 def round_json(c: Campaign, state: AdventureState) -> dict[str, Any]:
     """`adventure show --json`'s "round", "rune_card" (draws: of the face up, null until recorded),
     "next_round" (what the next end of round will do, in words) and "counters"."""
-    card = round_card(state.chapter)
+    card = round_card(state.chapter, state)
     face = chapters.rune_face(state) if card.draws_runes else None
     draws = draws_on_record(c, card.name, face) if face is not None else None
+    # After a loss there is no next end of round (SPEC 10: the table events are refused).
+    after = ("No next end of round: the adventure is lost (drunagor adventure end --lost)" if state.lost else
+             next_round_text(state, draws))
     return {"round": chapters.round_number(state), "rune_card": {"name": card.name, "face": face, "draws": draws},
-            "next_round": next_round_text(state, draws), "counters": chapters.counters_json(state)}
+            "next_round": after, "counters": chapters.counters_json(state)}
 
 
 #: How `adventure show` says each counter (None: the chapter has none), with its line.
@@ -207,6 +220,8 @@ def counter_lines(counters: dict[str, Any]) -> list[str]:
     if counters.get("special_event") is not None:
         lines.append("Special Event token on the Rune card: " + ("yes" if counters["special_event"] else "no")
                      + " (RB L1074)")
+    if counters.get("harvesters_hunt"):
+        lines.append("The Harvester's Hunt card replaced the Growing Influence card (RB L1142-1144)")
     if counters.get("endgame") is not None:
         lines.append("Endgame Trigger: " + ("happened (RB L1309)" if counters["endgame"] else "not yet (RB L1309)"))
     return lines
@@ -233,8 +248,11 @@ def event(c: Campaign, name: str, *, count: int = 1, deck: int | None = None) ->
     with c.adventure_refusals():
         result = chapters.chapter_event(state, name, count,
                                         deck=_fact(c, VESSEL_DECK, "deck_size") if deck is None else deck)
+    entry = {"event": name, "text": "; ".join([*said, result.text])}
+    if said:
+        entry["recorded"] = f"{VESSEL_DECK}: deck_size"
     said.append(result.text)
-    c.record_event(state, result.state, {"event": name, "text": "; ".join(said)})
+    c.record_event(state, result.state, entry)
     return Change(summary="; ".join(said), data={"event": name, "counters": chapters.counters_json(result.state),
                                                  "lost": result.state.lost, "read": result.read})
 

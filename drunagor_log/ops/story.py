@@ -21,7 +21,14 @@ from ..errors import RuleError, UsageError
 from ..model import chapter_id
 from ..names import closest, lookup, match, resolve
 from ..rules import cards, rewards, track
-from ..rules.chapters import setup_lines, setup_numbers
+from ..rules.chapters import (
+    counters_kept,
+    ending_triggers,
+    losing_conditions,
+    setup_lines,
+    setup_numbers,
+    winning_and_losing_lines,
+)
 from ..rules.heroes import RECORD_WITH
 from ..store import edit
 from ..text import joined
@@ -380,12 +387,13 @@ def briefing(c: Campaign, chapter: Any = None, heroes: int | None = None) -> Cha
     k = _party_size(c, heroes)
     b = track.briefing(catalog.chapter(ch), k, story.rules.trauma_limit)
     b.update(setup_numbers(ch, k))  # SPEC 10: the setup numbers by party size
+    b.update(losing=losing_conditions(ch), endings=ending_triggers(ch), chapter_counters=counters_kept(ch, k))
     first_open = story.next_chapter()
     b["state"] = story.track.get(ch)
     b["failures"] = story.failures.get(ch, 0)
     b["next"] = ch == first_open
     heading = Line(f"Chapter {b['chapter']}: {b['title']}, for {track.plural(b['heroes'], 'hero', 'heroes')}", "bold")
-    return Change(notes=(heading, *track.briefing_lines(b), *setup_lines(b),
+    return Change(notes=(heading, *track.briefing_lines(b), *setup_lines(b), *winning_and_losing_lines(b),
                          track.track_line(b["state"], b["failures"], b["next"], first_open)), data=b)
 
 

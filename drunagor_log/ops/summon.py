@@ -148,7 +148,8 @@ def _tracked_setup(c: Campaign, dry_run: bool) -> RaidSetup:
     if state.raid.card != "Dreadful Raid":
         raise RuleError(f"the {state.raid.card} card resolves by its own text, which the rulebook does not give "
                         "(chapter 04, RB L1171)", file=shown, rule="raid",
-                        remedy="resolve it from the card; record the monsters it places with `drunagor monster add`")
+                        remedy="resolve it from the card; record the monsters it places with `drunagor monster add`, "
+                               "then its flip with `drunagor adventure event naval-raid-flip`")
     card = state.raid
     return RaidSetup(state=state, face=card.face, heroes=state.heroes, piles=state.piles, minion=card.minions[0],
                      bag=state.bag, on_board=len(state.monsters), minion_models=0, limit=card.model_limit or 12,

@@ -11,13 +11,30 @@ from .. import catalog
 from ..errors import UsageError
 from ..model.adventure import SLOT_COLOURS, canonical_rank, slot_label
 from ..names import lookup
-from ..text import joined, plural
+from ..text import joined, plural, shell_word
 from ..values import NotANumber, is_digits, looks_like_number, whole
 
 __all__ = ["plural"]  # the operations' modules take it from here
 
 #: Ranks as `--rank` takes them (RB L314).
 RANK_HINT = "Overlord, Commander, Black, Gray, White, Scenario, Minion"
+
+
+def forget_command(card: str, fact: str) -> str:
+    """The command that takes back a fact recorded under [cards] (never a hand edit of story.toml)."""
+    return f"drunagor card forget {shell_word(card)} --fact {fact}"
+
+
+def forget_note(recorded: str) -> str | None:
+    """What `adventure undo` says of an event that recorded facts ("CARD: fact; CARD: fact" in its log
+    entry): they stay under [cards], and how to forget each."""
+    facts = [part.rpartition(": ") for part in recorded.split("; ") if ": " in part]
+    if not facts:
+        return None
+    how = "; ".join(forget_command(card, fact) for card, _, fact in facts)
+    many = len(facts) > 1
+    return (f"the fact{'s' if many else ''} it recorded under [cards] stay{'' if many else 's'} (undo takes back the "
+            f"table, not what a card or board says); if {'they were' if many else 'it was'} a slip: {how}")
 
 
 def runes_text(counts: Mapping[str, int]) -> str:
@@ -57,6 +74,9 @@ def _counted(item: str, part: str) -> tuple[str, int]:
         return item, 1
     name, _, number = item.partition("=")
     n = typed_number(number, what=f"{part!r}:", example="2")
+    if n == 0 and number.strip().isdigit():  # a whole number, but it names no rune
+        raise UsageError(f"{part!r}: {item.strip()} names no rune: give each colour at least 1 (COLOUR=N), or leave "
+                         "the colour out", remedy="e.g. --runes red=2,blue")
     if n is None or n < 1 or not number.strip().isdigit():
         raise UsageError(f"{part!r}: write COLOUR=N with N a whole number of runes", remedy="e.g. --runes red=2,blue")
     return name.strip(), n

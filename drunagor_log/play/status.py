@@ -114,6 +114,8 @@ def board_rows(d: dict[str, Any], campaign: str, *, colour: bool) -> list[list[I
     head: list[Item] = [[(st("status.head"), f"{campaign}: {d['chapter']} {d['title']}")]]
     if d.get("round") is not None:
         head.append([("", f"round {d['round']}")])
+    if (d.get("counters") or {}).get("harvesters_hunt"):  # chapter 03 after its cutscene (RB L1142)
+        head.append([("", str(d["rune_card"]["name"]))])
     bag: Item = [("", f"bag {d['runes_in_bag']}:")]
     for name in COLOURS:
         bag += [("", " "), (st(f"rune.{name}"), MARK)] if colour else [("", " ")]

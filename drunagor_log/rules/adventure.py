@@ -199,7 +199,9 @@ def draw(state: AdventureState, colours: Sequence[str]) -> AdventureState:
     bag, track = dict(state.bag), dict(state.track)
     for colour in colours:
         if bag.get(colour, 0) <= 0:
-            raise Refused(f"the rune bag holds no {colour} rune ({_runes_text(state.bag) or 'it is empty'})",
+            held, asked = state.bag.get(colour, 0), list(colours).count(colour)
+            what = (f"holds only {held} {colour}, not the {asked} drawn" if held else f"holds no {colour} rune")
+            raise Refused(f"the rune bag {what} ({_runes_text(state.bag) or 'it is empty'})",
                           "draw", "record the rune you really drew")
         bag[colour] -= 1
         track[colour] = track.get(colour, 0) + 1

@@ -22,12 +22,14 @@ from drunagor_log.model.adventure import AdventureState
 from drunagor_log.rules import losing
 from drunagor_log.values import record
 
+#: The entry chapter 09's win reads (RB L1309).
+BAPTISM_OF_FIRE_ENTRY = f"End of the Adventure – {losing.BAPTISM_OF_FIRE}"
 #: Keys of the `counters` table that are not the book's counters: the round, and the Rune card's face.
 ROUND, RUNE_FACE = "round", "rune_face"
 #: `adventure show --json` "counters", in this order; null where the chapter has none.
 COUNTER_KEYS = (*losing.COUNTER_KEYS, "king_health", "vessel_hp_drawn", "mending_rope", "plenty_of_provisions",
                 "spare_wood", "special_event", "time_tokens", "desperation_time_tokens", "doom_clock",
-                "siege_cards_drawn")
+                "siege_cards_drawn", "harvesters_hunt")
 
 
 @record
@@ -51,6 +53,9 @@ EVENTS = {
     "king-health": ChapterEvent("09", "king_health", "Awakened King's Health", "RB L1295-1299"),
     "desperation-time": ChapterEvent("09", "desperation_time_tokens", "Time tokens on the Desperation Attack card",
                                      "RB L1301"),
+    # The Naval Raid card resolves by its own text (not in the book), "and then flip the card over" (RB L1171):
+    # the face is the raid card's own, not a counter.
+    "naval-raid-flip": ChapterEvent("04", "", "Naval Raid card", "RB L1171"),
 }
 #: Every event name, with its chapter and line (for the refusal that names the chapter's own).
 ALL_EVENTS: dict[str, tuple[str, str]] = {**losing.EVENTS, **{n: (e.chapter, e.rule) for n, e in EVENTS.items()}}
@@ -82,6 +87,8 @@ def counters_at_start(chapter: str, heroes: int) -> dict[str, Any]:
             start["time_tokens"] = token["count"]
         else:
             start["special_event"] = False
+    if "hunt_card" in m:
+        start["harvesters_hunt"] = False  # chapter 03: the Harvester's Hunt card replaced Growing Influence
     if "doom_clock" in m:
         start["doom_clock"] = 0
     if "vessel" in m:
@@ -164,7 +171,22 @@ def chapter_event(state: AdventureState, name: str, count: int = 1, *, deck: int
         return _king_health(state, count)
     if name == "desperation-time":
         return _desperation(state, count)
+    if name == "naval-raid-flip":
+        return _naval_raid_flip(state, count)
     return _resource(state, name, count)
+
+
+def _naval_raid_flip(state: AdventureState, count: int) -> EventResult:
+    """RB L1171: "When the Initiative Marker reaches it, you must resolve its effects and then flip the card
+    over": the effects are the card's (not transcribed), the flip is the book's."""
+    if count != 1:
+        raise Refused("the Naval Raid card flips once each time the Initiative Marker reaches it (RB L1171)",
+                      "naval-raid-flip", "leave out --count")
+    if state.raid is None:
+        raise Refused("no Naval Raid card is on the Initiative Track", "naval-raid-flip (RB L1171)")
+    card = state.raid.flipped()
+    return EventResult(state.replace(raid=card), f"the {card.card} card resolved from its own text and flipped: face "
+                                                 f"{state.raid.face} -> face {card.face} (RB L1171)")
 
 
 def _special_event(state: AdventureState, count: int) -> EventResult:
@@ -212,11 +234,15 @@ def _king_health(state: AdventureState, damage: int) -> EventResult:
     new = with_counters(state, king_health=left)
     full = catalog.chapter(state.chapter).boss
     most = full.health(state.heroes) if full is not None else health
-    text = (f"the Awakened King loses {damage} Health: {left} of {most} left (1 per Darkness square purged, "
-            f"RB L1295; 40 per hero, RB L1299)")
-    if left == 0:
-        text += "; he has no Health left"
-    return EventResult(new, text)
+    lost = (f"loses {damage} Health" if left else  # the damage taken, not the damage dealt beyond it
+            f"loses his last {health} Health" + (f" ({damage} dealt)" if damage > health else ""))
+    text = (f"the Awakened King {lost}: {left} of {most} left (1 per Darkness square purged, RB L1295; 40 per hero, "
+            "RB L1299)")
+    if left:
+        return EventResult(new, text)
+    # RB L1309: "if the Scenario Commander is defeated, read 'End of the Adventure – Baptism of Fire' on page 50"
+    return EventResult(new, f"{text}; he is defeated: read \"{BAPTISM_OF_FIRE_ENTRY}\" on page 50 (RB L1309), then "
+                            "drunagor adventure end --won", read=BAPTISM_OF_FIRE_ENTRY)
 
 
 def _desperation(state: AdventureState, count: int) -> EventResult:
@@ -240,15 +266,32 @@ def _resource(state: AdventureState, name: str, count: int) -> EventResult:
     event = EVENTS[name]
     res = mechanics(state.chapter)["resources"]
     now = counters(state)
-    new = with_counters(state, **{event.counter: now[event.counter] + count})
     title = next(n for n in res["names"] if slug(n) == event.counter)
-    text = f"{title} collected: {now[event.counter] + count} (RB L1205)"
+    # RB L1205 "1 Mending Rope, 1 Plenty of Provisions, and 1 Spare Wood": one token each (RB L1201: the
+    # Boar's standee is replaced with *the* Plenty of Provisions token); a second collection is a slip.
+    if now[event.counter] or count != 1:
+        raise Refused(f"the {title} is collected once: the chapter has 1 (RB L1205)"
+                      + (", and it is collected already" if now[event.counter] else ""), name,
+                      "take back a collection recorded by mistake with `drunagor adventure undo`"
+                      if now[event.counter] else "leave out --count")
+    new = with_counters(state, **{event.counter: 1})
+    text = (f"{title} collected: 1 (RB L1205); the collecting Hero gains FOCUS 2 or CLEANSE 2 (RB L1201)")
     have = counters(new)
     missing = [n for n in res["names"] if not have[slug(n)]]
     if missing:
         return EventResult(new, f"{text}; still to collect: {', '.join(missing)}")
     return EventResult(new, f"{text}; all three collected: as soon as the last enemy is defeated, read "
                             f"\"{res['ending']}\" on page {res['page']} (RB L1205)", read=res["ending"])
+
+
+def last_enemy_defeated(state: AdventureState) -> str | None:
+    """RB L1205: with the three resources collected, "as soon as the last enemy is defeated, read" the
+    ending: said when a monster leaves a board that is then empty (None otherwise, or in another chapter)."""
+    res = mechanics(state.chapter).get("resources")
+    if res is None or state.monsters or not all(counters(state)[slug(n)] for n in res["names"]):
+        return None
+    return (f"the last enemy is defeated with the three resources collected: read \"{res['ending']}\" on page "
+            f"{res['page']} ({res['source']}), then drunagor adventure end --won")
 
 
 # ------------------------------------------------------------------------------------ Doom Clock
@@ -347,3 +390,105 @@ def check_monster(chapter: str, name: str) -> None:
     rule = mechanics(chapter)["only_scenario_monsters"]
     raise Refused(f"chapter {chapter} uses only its Scenario Monsters ({rule}): {name} is not one of them",
                   f"scenario-monsters ({rule})", f"the monsters of chapter {chapter}: {', '.join(allowed)}")
+
+
+# ------------------------------------------------------------------- how the chapter is won and lost
+
+
+def _entry(what: str, rule: str, command: str | None) -> dict[str, Any]:
+    return {"what": what, "rule": rule, "command": command}
+
+
+def losing_conditions(chapter: str) -> list[dict[str, Any]]:
+    """Every way the chapter's "Winning and Losing the Adventure" paragraph fails it, with its line and
+    the command that records it (RB L1076, L1177, L1243, L1251, ...)."""
+    info = catalog.chapter(chapter)
+    rule = info.refs.get("losing", "")
+    out = [_entry("a Hero receives more Curse Cubes or Trauma Cubes than they can hold", rule,
+                  "drunagor cube HERO trauma|curse +1; drunagor recall HERO")]
+    if info.fails_on_last_rune:
+        out.append(_entry("the last Rune in the bag is drawn", rule, "drunagor draw; drunagor round end"))
+    if "swan_hp_drawn" in losing.counters_at_start(chapter):
+        out.append(_entry("the last Pristine Swan's HP card is drawn", rule, "drunagor adventure event swan-hp"))
+    if "barricade" in losing.counters_at_start(chapter):
+        out.append(_entry(f"the last of the {losing.BARRICADE_TOKENS} Barricade tokens is removed (a Vicious "
+                          "Mauler's attack removes one): the Seabreeze Tavern barricade is destroyed",
+                          "RB L1243, L1251", "drunagor adventure event barricade"))
+    return out
+
+
+def ending_triggers(chapter: str) -> list[dict[str, Any]]:
+    """What ends the chapter, beyond the entry that says "The Adventure ends here" (e.g. RB L1076): the
+    Endgame Triggers and what they name to read (RB L1179, L1205, L1309)."""
+    m, info = mechanics(chapter), catalog.chapter(chapter)
+    out = [_entry("a player reads an entry that says \"The Adventure ends here.\"", info.refs.get("losing", ""),
+                  "drunagor adventure end --won")]
+    if "vessel" in m:
+        v = m["vessel"]
+        out.append(_entry(f"the last Corrupted Vessel's HP card is drawn: read \"{v['ending']}\" on page {v['page']}",
+                          v["source"], "drunagor adventure event vessel-hp"))
+    if "resources" in m:
+        r = m["resources"]
+        out.append(_entry(f"1 {', 1 '.join(r['names'][:-1])} and 1 {r['names'][-1]} collected, then the last enemy "
+                          f"defeated: read \"{r['ending']}\" on page {r['page']}", r["source"],
+                          "drunagor adventure event " + "|".join(slug(n).replace("_", "-") for n in r["names"])
+                          + "; drunagor monster remove"))
+    if "endgame" in losing.counters_at_start(chapter):
+        out.append(_entry(f"the Endgame Trigger: from then on a defeat of the party reads \"{losing.HERO_UNDONE}\" "
+                          f"(not a failure), and the Scenario Commander defeated \"{losing.BAPTISM_OF_FIRE}\"",
+                          "RB L1309", "drunagor adventure event endgame"))
+    return out
+
+
+def counters_kept(chapter: str, heroes: int) -> list[dict[str, Any]]:
+    """Every counter the chapter keeps, at its start value, with its line and the command that moves it."""
+    m, start = mechanics(chapter), counters_at_start(chapter, heroes)
+    out = []
+    token = m.get("token")
+    if token is not None and token["placed"] == "event":
+        out.append(_entry(f"the {token['name']} on the Rune card once its trigger happens; at the next end of the "
+                          f"round it leaves: read \"{token['cutscene']}\"", token["source"],
+                          "drunagor adventure event special-event"))
+    elif token is not None:
+        then = (f"; then the {m['hunt_card']['name']} card ends the round ({m['hunt_card']['source']})"
+                if "hunt_card" in m else "")
+        out.append(_entry(f"{token['count']} {token['name']}s on the Rune card, one removed at each end of the round; "
+                          f"the last: read \"{token['cutscene']}\"{then}", token["source"], "drunagor round end"))
+    if "doom_clock" in m:
+        out.append(_entry("the Doom Clock: the Piles of Runes removed from the board name a cutscene each",
+                          m["doom_clock_source"], "drunagor tiebreak; drunagor pile remove"))
+    return out + _decks_and_tokens(m, start)
+
+
+def _decks_and_tokens(m: Mapping[str, Any], start: Mapping[str, Any]) -> list[dict[str, Any]]:
+    out = []
+    if "swan_hp_drawn" in start:
+        out.append(_entry("the Pristine Swan's HP cards drawn (the deck's size asked once)", "RB L1177",
+                          "drunagor adventure event swan-hp"))
+    if "vessel" in m:
+        out.append(_entry("the Corrupted Vessel's HP cards drawn (the deck's size asked once)", m["vessel"]["source"],
+                          "drunagor adventure event vessel-hp"))
+    for name in m.get("resources", {}).get("names", ()):
+        out.append(_entry(f"{name} collected (one)", m["resources"]["source"],
+                          f"drunagor adventure event {slug(name).replace('_', '-')}"))
+    if "barricade" in start:
+        out.append(_entry(f"{losing.BARRICADE_TOKENS} Barricade tokens", "RB L1243",
+                          "drunagor adventure event barricade"))
+    if "siege_deck" in m:
+        out.append(_entry(f"the {m['siege_deck']['cards']} cards of the {m['siege_deck']['name']} deck",
+                          m["siege_deck"]["source"], "drunagor round end"))
+    if "king_health" in start:
+        out.append(_entry(f"the Awakened King's Health, {start['king_health']} (40 per hero)", "RB L1295-1299",
+                          "drunagor adventure event king-health --count N"))
+    if "desperation" in m:
+        out.append(_entry(f"{m['desperation']['tokens']} Time tokens on the Desperation Attack card",
+                          m["desperation"]["source"], "drunagor adventure event desperation-time"))
+    return out
+
+
+def winning_and_losing_lines(b: Mapping[str, Any]) -> list[str]:
+    """`chapter show`'s lines for `losing`, `endings` and `chapter_counters`."""
+    lines = [f"Fails when: {e['what']} ({e['rule']}; {e['command']})" for e in b["losing"]]
+    lines += [f"Ends when: {e['what']} ({e['rule']}; {e['command']})" for e in b["endings"]]
+    lines += [f"Counter: {e['what']} ({e['rule']}; {e['command']})" for e in b["chapter_counters"]]
+    return lines

@@ -32,6 +32,7 @@ from drunagor_log.text import plural
 from drunagor_log.values import record
 
 GROWING, NAVAL, AWAKENING, SIEGE = "Growing Influence", "Naval Battle", "Darkness Awakening", "Siege of Everedge"
+HUNT = "Harvester's Hunt"
 LEADER_CHOOSES = "the Party Leader chooses"
 
 
@@ -81,19 +82,25 @@ class RoundEnd:
     lost: str | None
     state: AdventureState
     siege_card: int | None = None
+    next_card: str | None = None  # the card that replaces this one from now on (chapter 03, RB L1142)
 
     def as_json(self) -> dict[str, Any]:
         return {"chapter": self.chapter, "round": self.round, "next_round": self.round + 1,
                 "rune_card": {"name": self.card.name, "face": self.face, "draws": self.draws},
-                "next_face": self.next_face, "drawn": list(self.drawn),
+                "next_face": self.next_face, "next_card": self.next_card or self.card.name,
+                "drawn": list(self.drawn),
                 "steps": [{"number": s.number, "title": s.title, "rule": s.rule, "fact": s.fact} for s in self.steps],
                 "read": list(self.read), "lost": self.state.lost, "adventure_fails": self.lost is not None,
                 "runes_in_bag": self.state.runes_in_bag(), "counters": chapters.counters_json(self.state)}
 
 
-def round_card(chapter: str) -> RoundCard:
-    """The chapter's card at the end of the Initiative Track (every chapter has one)."""
+def round_card(chapter: str, state: AdventureState | None = None) -> RoundCard:
+    """The chapter's card at the end of the Initiative Track (every chapter has one); with the `state`,
+    the card the table shows now: in chapter 03, after "Cutscene - Nightmare Come True", the Soul
+    Harvester's Harvester's Hunt card (RB L1142-1144)."""
     m = chapters.mechanics(chapter)
+    if state is not None and "hunt_card" in m and chapters.counters(state).get("harvesters_hunt"):
+        return RoundCard(m["hunt_card"]["name"], m["hunt_card"]["source"])
     if "siege_deck" in m:
         deck = m["siege_deck"]
         return RoundCard(deck["name"], deck["source"], deck["cards"])
@@ -112,7 +119,7 @@ def due_runes(state: AdventureState, draws: int) -> int:
 def end_round(state: AdventureState, *, draws: int | None = None, drawn: Sequence[str] = ()) -> RoundEnd:
     """Resolve the end of the round on `state`: `draws` is the count the face up draws (None only for the
     Siege deck), `drawn` the runes drawn, as many as `due_runes`."""
-    card = round_card(state.chapter)
+    card = round_card(state.chapter, state)
     face = chapters.rune_face(state) if card.draws_runes else None
     drawn = tuple(drawn)
     if card.draws_runes:
@@ -135,14 +142,18 @@ def end_round(state: AdventureState, *, draws: int | None = None, drawn: Sequenc
     new, read = _after_the_card(new, steps)
     changes: dict[str, Any] = {chapters.ROUND: chapters.round_number(state) + 1}
     next_face = face
-    if card.flips:
+    replaced = round_card(new.chapter, new)
+    if replaced != card:  # chapter 03's cutscene: the Harvester's Hunt card, face A (RB L1142)
+        next_face = chapters.rune_face(new)
+    elif card.flips:
         next_face = "B" if face == "A" else "A"
         changes[chapters.RUNE_FACE] = next_face
     siege = chapters.counters(new).get("siege_cards_drawn")
     new = chapters.with_counters(new, **changes)
     return RoundEnd(chapter=state.chapter, round=chapters.round_number(state), card=card, face=face,
                     next_face=next_face, draws=draws, drawn=drawn, steps=tuple(steps), read=tuple(read), lost=lost,
-                    state=new, siege_card=siege if siege != chapters.counters(state).get("siege_cards_drawn") else None)
+                    state=new, siege_card=siege if siege != chapters.counters(state).get("siege_cards_drawn") else None,
+                    next_card=None if replaced == card else replaced.name)
 
 
 def _card_steps(state: AdventureState, card: RoundCard, face: str | None, draws: int | None, drawn: tuple[str, ...],
@@ -173,6 +184,10 @@ def _card_steps(state: AdventureState, card: RoundCard, face: str | None, draws:
     if card.name == AWAKENING:
         _add(steps, "Place the drawn Runes on the Initiative Track", place + " The card is not flipped: RB L1285 does "
              "not say to.", "as RB L1062; RB L1285 does not say")
+    elif card.name == HUNT and not lost:
+        _add(steps, "Place the drawn Runes on the Initiative Track", place + " No Darkness tile is spawned (RB L1144); "
+             "the card is not flipped: the book does not say to.", card.source)
+        _hunt_step(new, card, drawn, steps)
     elif lost:
         _add(steps, "Place the drawn Runes on the Initiative Track", place, card.source)
     else:
@@ -211,6 +226,21 @@ def _awakening_steps(state: AdventureState, card: RoundCard, drawn: tuple[str, .
              "RB L1287")
 
 
+def _hunt_step(after: AdventureState, card: RoundCard, drawn: tuple[str, ...], steps: list[RoundStep]) -> None:
+    """RB L1145-1151: the Soul Harvester advances on the Closest Hero (ties: the Weakest), then swings its
+    scythe: as much damage as the Initiative Track holds runes of the colour just drawn (that rune counts,
+    and so do the runes of any Pile it removed on the way)."""
+    if not drawn:
+        _add(steps, "The Soul Harvester's hunt", "No rune drawn: as the card says.", card.source)
+        return
+    swings = "; ".join(f"{rune}: {plural(after.track.get(rune, 0), 'damage', 'damage')} (the {rune} runes on the "
+                       "track)" for rune in drawn)
+    _add(steps, "The Soul Harvester advances and swings its scythe",
+         "It advances on the Closest Hero (tied: the Weakest), collapsing each Map tile it leaves; then each enemy "
+         f"in the Weakest Hero's area within Range 1 takes {swings}, plus a rune of that colour for each one of a "
+         "Pile of Runes it removed on the way.", "RB L1145-1151")
+
+
 def _siege_step(state: AdventureState, card: RoundCard, steps: list[RoundStep]) -> AdventureState:
     """RB L1235: draw the top card of the deck (arranged 1 to 10) and resolve its effects."""
     drawn = chapters.counters(state)["siege_cards_drawn"]
@@ -246,7 +276,14 @@ def _after_the_card(state: AdventureState, steps: list[RoundStep]) -> tuple[Adve
         fact = (f"{left} of {token['count']} left on the Rune card." if left else
                 f"The last one is removed: {scene}.")
         _add(steps, f"Remove a {token['name']}", fact, token["source"])
-        return chapters.with_counters(state, time_tokens=left), ([] if left else [token["cutscene"]])
+        if left or "hunt_card" not in m:
+            return chapters.with_counters(state, time_tokens=left), ([] if left else [token["cutscene"]])
+        hunt = m["hunt_card"]
+        _add(steps, f"The {hunt['name']} card replaces the {m['rune_card']['name']} card",
+             f"From now on the end of the round is the Soul Harvester's {hunt['name']} Rune card, face A, until the "
+             "end of the adventure.", hunt["source"])
+        switched = chapters.with_counters(state, time_tokens=0, harvesters_hunt=True, rune_face="A")
+        return switched, [token["cutscene"]]
     return state, read
 
 
@@ -270,7 +307,7 @@ def _add(steps: list[RoundStep], title: str, fact: str, rule: str) -> None:
 
 def next_round_text(state: AdventureState, draws: int | None) -> str:
     """What the next end of round will do, in one line (`adventure show`)."""
-    card = round_card(state.chapter)
+    card = round_card(state.chapter, state)
     head = f"At the end of round {chapters.round_number(state)}: "
     if card.name == SIEGE:
         drawn = chapters.counters(state)["siege_cards_drawn"]

@@ -89,6 +89,7 @@ _COUNTERS: dict[str, type] = {
     "barricade": int, "swan_hp_drawn": int, "endgame": bool, "king_health": int, "vessel_hp_drawn": int,
     "mending_rope": int, "plenty_of_provisions": int, "spare_wood": int, "special_event": bool, "time_tokens": int,
     "desperation_time_tokens": int, "doom_clock": int, "siege_cards_drawn": int, "round": int, "rune_face": str,
+    "harvesters_hunt": bool,
 }
 
 

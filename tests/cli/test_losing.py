@@ -108,7 +108,8 @@ def test_the_curse_capacity_is_asked_once_and_remembered(run, root):
     assert 'Nyx = { curse_capacity = 3 }\n' in (root / "story.toml").read_text()
     r = run("cube", "Nyx", "curse", "+1", "--capacity", "4")
     assert (r.exit_code, r.stderr) == (2, "error: campaigns/test/story.toml: Nyx's board holds 3 Curse Cubes on "
-                                          "record; leave out --capacity, or correct [cards] in story.toml\n")
+                                          "record; leave out --capacity; if the record is a slip: drunagor card "
+                                          "forget Nyx --fact curse_capacity\n")
     ok(run("cube", "Nyx", "curse", "-1"))  # removing needs no capacity, and a negative DELTA is no option
     r = ok(run("cube", "Nyx", "curse", "+3"))
     assert r.stdout.splitlines()[-1] == ("Nyx receives a 4th Curse Cube, more than the 3 their board holds, and is "
@@ -171,7 +172,7 @@ def test_a_hero_defeated_by_cubes_fails_every_chapter(run, root, chapter):
 
 NO_COUNTERS = dict.fromkeys(("barricade", "swan_hp_drawn", "endgame", "king_health", "vessel_hp_drawn", "mending_rope",
                               "plenty_of_provisions", "spare_wood", "special_event", "time_tokens",
-                              "desperation_time_tokens", "doom_clock", "siege_cards_drawn"))
+                              "desperation_time_tokens", "doom_clock", "siege_cards_drawn", "harvesters_hunt"))
 
 
 @pytest.mark.parametrize("chapter, counters", [
@@ -181,7 +182,7 @@ NO_COUNTERS = dict.fromkeys(("barricade", "swan_hp_drawn", "endgame", "king_heal
     ("05", {"mending_rope": 0, "plenty_of_provisions": 0, "spare_wood": 0}),  # RB L1205
     ("01", {"special_event": False}),
     ("02", {"doom_clock": 0}),
-    ("03", {"time_tokens": 3}),  # RB L1134
+    ("03", {"time_tokens": 3, "harvesters_hunt": False}),  # RB L1134, L1142
     ("06", {}),
     ("08", {}),
 ])

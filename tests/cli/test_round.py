@@ -33,7 +33,7 @@ def test_round_end_json(run, tmp_path):
     assert data == {
         "chapter": "06", "round": 1, "next_round": 2,
         "rune_card": {"name": "Growing Influence", "face": "A", "draws": 2},
-        "next_face": "B", "drawn": ["blue", "red"],
+        "next_face": "B", "next_card": "Growing Influence", "drawn": ["blue", "red"],
         "steps": [
             {"number": 1, "title": "Draw the indicated number of Runes, one at a time", "rule": "RB L1213",
              "fact": "Face A draws 2: blue, red."},
@@ -74,8 +74,8 @@ def test_the_draw_count_is_asked_once_per_face_and_kept(run, tmp_path):
     before = snapshot(root)
     r = run("round", "end", "--draws", "3")
     assert (r.exit_code, r.stderr) == (2, "error: campaigns/test/story.toml: face A of the Growing Influence card "
-                                          "draws 2 runes on record; leave out --draws, or correct [cards] in "
-                                          "story.toml\n")
+                                          "draws 2 runes on record; leave out --draws; if the record is a slip: "
+                                          "drunagor card forget 'Growing Influence' --fact draws_a\n")
     assert snapshot(root) == before
 
 
@@ -167,7 +167,9 @@ def test_counts_are_bounded(run, tmp_path):
     r = run("adventure", "event", "spare-wood", "--count", "1000")
     assert (r.exit_code, r.stderr) == (2, "error: --count must be from 1 to 999, not 1000\n")
     r = run("round", "end", "--draws", "1000")
-    assert (r.exit_code, r.stderr) == (2, "error: --draws must be from 0 to 999, not 1000\n")
+    assert (r.exit_code, r.stderr) == (2, "error: --draws 1000: a Rune card draws at least 1 rune, and at most the 36 "
+                                          "the bag holds (rules.rune_bag); read the number on face A of the Growing "
+                                          "Influence card\n")
     assert snapshot(root) == before
 
 

@@ -190,13 +190,15 @@ End of round 3: chapter 03, Growing Influence card face A (draws 1); runes drawn
    Face A -> face B.
 4. Remove a Time Token (RB L1134)
    The last one is removed: read "Cutscene – Nightmare Come True" on page 54.
+5. The Harvester's Hunt card replaces the Growing Influence card (RB L1142-1144)
+   From now on the end of the round is the Soul Harvester's Harvester's Hunt Rune card, face A, until the end of the adventure.
 Round 4 begins.
-round 3 ended: drew green; the Growing Influence card now shows face B; read "Cutscene – Nightmare Come True"; round 4 begins (seed 3)
-$ drunagor round end --seed 4 --dry-run
-End of round 4: chapter 03, Growing Influence card face B (draws 2); runes drawn with seed 4 (--seed 4 replays it)
-1. Draw the indicated number of Runes, one at a time (RB L1120)
-   Face B draws 2: orange, red.
-2. Place the drawn Runes on the Initiative Track (RB L1120)
+round 3 ended: drew green; the Harvester's Hunt card replaces the Growing Influence card; read "Cutscene – Nightmare Come True"; round 4 begins (seed 3)
+$ drunagor round end --seed 4 --dry-run --draws 2
+End of round 4: chapter 03, Harvester's Hunt card face A (draws 2); runes drawn with seed 4 (--seed 4 replays it)
+1. Draw the indicated number of Runes, one at a time (RB L1142-1144)
+   Face A draws 2: orange, red.
+2. Place the drawn Runes on the Initiative Track (RB L1142-1144)
    orange, red on the track; 0 runes left in the bag. The last rune in the bag was drawn: the adventure fails (RB L1136).
 the last rune in the bag is drawn: the adventure fails, RB L1136. Record it with `drunagor adventure end --lost`.
 dry run: nothing written
@@ -222,7 +224,7 @@ End of round 1: chapter 04, Naval Battle card face A (draws 2); runes drawn with
 Round 2 begins.
 face A of the Naval Battle card draws 2 (recorded under [cards]); round 1 ended: drew blue, red; the Naval Battle card now shows face B; round 2 begins (seed 1)
 $ drunagor raid
-error: campaigns/test/adventure.toml: raid: the Naval Raid card resolves by its own text, which the rulebook does not give (chapter 04, RB L1171); resolve it from the card; record the monsters it places with `drunagor monster add`
+error: campaigns/test/adventure.toml: raid: the Naval Raid card resolves by its own text, which the rulebook does not give (chapter 04, RB L1171); resolve it from the card; record the monsters it places with `drunagor monster add`, then its flip with `drunagor adventure event naval-raid-flip`
 [exit 1]
 $ drunagor adventure event vessel-hp
 error: how many HP cards does the Corrupted Vessel's deck hold? The book does not say, and drawing the last one ends the adventure (RB L1179); count them and give --deck N once; drunagor remembers it under [cards] in story.toml (drunagor adventure event vessel-hp --deck N)
@@ -278,9 +280,9 @@ Dreadful Raid: chapter 05, 2 heroes, face A; rune drawn with seed 2 (--seed 2 re
    Face A -> face B, even when nothing is summoned.
 raid: 1 Tidehunter placed (slot 1 (yellow)) by rune blue; the card now shows face B (seed 2)
 $ drunagor adventure event mending-rope
-Mending Rope collected: 1 (RB L1205); still to collect: Plenty of Provisions, Spare Wood
+Mending Rope collected: 1 (RB L1205); the collecting Hero gains FOCUS 2 or CLEANSE 2 (RB L1201); still to collect: Plenty of Provisions, Spare Wood
 $ drunagor adventure event spare-wood
-Spare Wood collected: 1 (RB L1205); still to collect: Plenty of Provisions
+Spare Wood collected: 1 (RB L1205); the collecting Hero gains FOCUS 2 or CLEANSE 2 (RB L1201); still to collect: Plenty of Provisions
 $ drunagor round end --draws 1 --seed 3
 End of round 2: chapter 05, Growing Influence card face B (draws 1); runes drawn with seed 3 (--seed 3 replays it)
 1. Draw the indicated number of Runes, one at a time (RB L1187)
@@ -292,7 +294,7 @@ End of round 2: chapter 05, Growing Influence card face B (draws 1); runes drawn
 Round 3 begins.
 face B of the Growing Influence card draws 1 (recorded under [cards]); round 2 ended: drew gray; the Growing Influence card now shows face A; round 3 begins (seed 3)
 $ drunagor adventure event plenty
-Plenty of Provisions collected: 1 (RB L1205); all three collected: as soon as the last enemy is defeated, read "End of the Adventure – Mending Broken Wings" on page 88 (RB L1205)
+Plenty of Provisions collected: 1 (RB L1205); the collecting Hero gains FOCUS 2 or CLEANSE 2 (RB L1201); all three collected: as soon as the last enemy is defeated, read "End of the Adventure – Mending Broken Wings" on page 88 (RB L1205)
 $ drunagor adventure show
 Chapter 05, Tempest Island: 2 heroes, round 3
 Rune bag: 3 runes (red 0, blue 1, green 1, orange 1, gray 0)
@@ -361,8 +363,8 @@ chapter 07, Siege of Everedge, under way with 2 heroes
 $ drunagor monster add "Gremlin Horde"
 error: campaigns/test/adventure.toml: scenario-monsters (RB L1245): chapter 07 uses only its Scenario Monsters (RB L1245): Gremlin Horde is not one of them; the monsters of chapter 07: Vicious Mauler, Vile Spawn, Coiled Harridan
 [exit 1]
-$ drunagor monster add "Vicious Mauler"
-Vicious Mauler placed in slot 1 (yellow)
+$ drunagor monster add "Vicious Mauler" --models 3
+Vicious Mauler: 3 models recorded under [cards]; Vicious Mauler placed in slot 1 (yellow)
 $ drunagor battalion "Vile Spawn" "Shadow Knight" --near 1
 error: campaigns/test/adventure.toml: scenario-monsters (RB L1245): chapter 07 uses only its Scenario Monsters (RB L1245): Shadow Knight is not one of them; the monsters of chapter 07: Vicious Mauler, Vile Spawn, Coiled Harridan
 [exit 1]
@@ -408,7 +410,7 @@ Slot  Base       Monster          Rank
 1     yellow     Vicious Mauler   Scenario
 2     dark blue  Vile Spawn       Scenario
 3     pink       Coiled Harridan  Scenario
-At the end of round 3: card 3 of 10 of the Siege of Everedge deck (RB L1235)
+No next end of round: the adventure is lost (drunagor adventure end --lost)
 Barricade: 0 of 3 tokens left (RB L1243)
 Siege of Everedge cards drawn: 2 of 10 (RB L1235)
 The adventure is lost: the last Barricade token is removed and the Seabreeze Tavern barricade is destroyed: the adventure fails, RB L1243, L1251. Record it with `drunagor adventure end --lost`.
@@ -494,7 +496,7 @@ End of round 2: chapter 09, Darkness Awakening card face A (draws 2); runes draw
 Round 3 begins.
 round 2 ended: drew blue, gray; round 3 begins (seed 2)
 $ drunagor adventure event king-health --count 70
-the Awakened King loses 70 Health: 0 of 80 left (1 per Darkness square purged, RB L1295; 40 per hero, RB L1299); he has no Health left
+the Awakened King loses his last 68 Health (70 dealt): 0 of 80 left (1 per Darkness square purged, RB L1295; 40 per hero, RB L1299); he is defeated: read "End of the Adventure – Baptism of Fire" on page 50 (RB L1309), then drunagor adventure end --won
 $ drunagor adventure show
 Chapter 09, The Stand: 2 heroes, round 3
 Rune bag: 2 runes (red 0, blue 0, green 1, orange 1, gray 0)

@@ -413,6 +413,14 @@ def test_chapter_show_7_for_three_heroes_recruits_two_followers(run, sgc):
         "End of the round: the Siege of Everedge deck at the end of the Initiative Track (RB L1235; drunagor round "
         "end)\n"
         "Monsters: only the Scenario Monsters, Vicious Mauler, Vile Spawn, Coiled Harridan (RB L1245)\n"
+        "Fails when: a Hero receives more Curse Cubes or Trauma Cubes than they can hold (RB L1251; drunagor cube "
+        "HERO trauma|curse +1; drunagor recall HERO)\n"
+        "Fails when: the last of the 3 Barricade tokens is removed (a Vicious Mauler's attack removes one): the "
+        "Seabreeze Tavern barricade is destroyed (RB L1243, L1251; drunagor adventure event barricade)\n"
+        "Ends when: a player reads an entry that says \"The Adventure ends here.\" (RB L1251; drunagor adventure end "
+        "--won)\n"
+        "Counter: 3 Barricade tokens (RB L1243; drunagor adventure event barricade)\n"
+        "Counter: the 10 cards of the Siege of Everedge deck (RB L1235; drunagor round end)\n"
         "Adventure Track: open; chapter 03 is the next unfilled slot\n")
 
 

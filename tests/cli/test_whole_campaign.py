@@ -103,11 +103,20 @@ def test_a_whole_campaign_through_the_commands_only(run, tmp_path):
 
     ok(run("hero", "status", "Nyx", "add", "Haunted"))
     assert ok(run("camp")).stdout.startswith("Camp phase: the Campaign Log statuses go:\n  Nyx: Haunted\n")
-    play(run, "03", ("pile", "add"), ("monster", "add", "Gremlin Horde"))
+    # chapter 03 past "Cutscene - Nightmare Come True": the Harvester's Hunt card ends the round (RB L1142)
+    play(run, "03", ("pile", "add"), ("monster", "add", "Gremlin Horde"),
+         ("round", "end", "--draws", "1", "--seed", "1"), ("round", "end", "--draws", "1", "--seed", "2"),
+         ("round", "end", "--seed", "3"),
+         ("round", "end", "--draws", "1", "--seed", "4"))
+    assert '"Harvester\'s Hunt" = { draws_a = 1 }' in (root / "story.toml").read_text()
     players.settle()
 
     ok(run("hero", "remove", "Vacrem"))  # Vacrem's player is away for a while
-    ok(run("chapter", "skip", "04"))  # skipped: no rewards (RB L1084)
+    ok(run("adventure", "start"))  # chapter 04: the Naval Raid card resolved from the card, then flipped (RB L1171)
+    ok(run("adventure", "event", "naval-raid-flip"))
+    assert json.loads(ok(run("adventure", "show", "--json")).stdout)["raid"]["face"] == "B"
+    ok(run("adventure", "end", "--lost"))
+    ok(run("chapter", "skip", "04"))  # skipped after a failed attempt: no rewards (RB L1084)
     ok(run("hero", "add", "Kellan", "--role", "Leader", "--class", "Paladin", "--gear", "Blooded Sword", "--gear",
            "Plate Armor"))  # a recruit before chapter 05 (RB L1005-1016)
     players.settle()
@@ -122,7 +131,10 @@ def test_a_whole_campaign_through_the_commands_only(run, tmp_path):
     players.settle()
     play(run, "06")
     players.settle()
-    play(run, "07")
+    # chapter 07: each Siege Monster's models asked once, then the first of its kind activates (RB L1237)
+    play(run, "07", ("monster", "add", "Vicious Mauler", "--models", "1"),
+         ("battalion", "Vicious Mauler", "--near", "the tavern"))
+    assert '"Vicious Mauler" = { model_count = 1 }' in (root / "story.toml").read_text()
     assert all(h["owes"]["spoils_upgrades"] == 1 for h in heroes(run))  # the row of 08 (RB L1015)
     players.settle()
     play(run, "08", start=("--models", "2"))  # the Fell Woodman raid's Hellspawn Brutes, asked once

@@ -365,7 +365,7 @@ def test_adventure_show_json_gains_cubes_counters_lost_and_events(run, example):
             k: v for k, v in cubes.items() if k not in ("trauma", "curse", "trauma_limit", "curse_capacity")}
     assert data["counters"] == dict.fromkeys(  # chapter 05 counts only its resources (RB L1205)
         ("barricade", "swan_hp_drawn", "endgame", "king_health", "vessel_hp_drawn", "special_event", "time_tokens",
-         "desperation_time_tokens", "doom_clock", "siege_cards_drawn")) | {
+         "desperation_time_tokens", "doom_clock", "siege_cards_drawn", "harvesters_hunt")) | {
         "mending_rope": 0, "plenty_of_provisions": 0, "spare_wood": 0}
     assert data["lost"] is None and data["events"] == []
     ok(run("cube", "Nyx", "trauma", "+2"))  # one more than the limit of 1: defeated (RB L1026)

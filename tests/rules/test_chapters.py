@@ -28,7 +28,11 @@ def test_the_awakened_king_has_40_health_per_hero_and_loses_1_per_square(heroes,
     assert result.text == (f"the Awakened King loses 6 Health: {health - 6} of {health} left (1 per Darkness square "
                            f"purged, RB L1295; 40 per hero, RB L1299)")
     last = event(result.state, "king-health", 500)
-    assert chapters.counters(last.state)["king_health"] == 0 and last.text.endswith("; he has no Health left")
+    assert chapters.counters(last.state)["king_health"] == 0
+    assert last.text == (f"the Awakened King loses his last {health - 6} Health (500 dealt): 0 of {health} left (1 per "
+                         "Darkness square purged, RB L1295; 40 per hero, RB L1299); he is defeated: read \"End of the "
+                         "Adventure – Baptism of Fire\" on page 50 (RB L1309), then drunagor adventure end --won")
+    assert last.read == "End of the Adventure – Baptism of Fire"
     with pytest.raises(Refused, match="the Awakened King has no Health left"):
         event(last.state, "king-health")
 
@@ -61,12 +65,18 @@ def test_chapter_04_the_last_corrupted_vessel_hp_card_is_the_ending():
 def test_chapter_05_resources_then_the_ending():
     state = start("05")
     state = event(state, "mending-rope").state
-    result = event(state, "spare-wood", 2)
-    assert result.text == "Spare Wood collected: 2 (RB L1205); still to collect: Plenty of Provisions"
+    with pytest.raises(Refused, match=r"the Spare Wood is collected once: the chapter has 1 \(RB L1205\)$"):
+        event(state, "spare-wood", 2)
+    result = event(state, "spare-wood")
+    assert result.text == ("Spare Wood collected: 1 (RB L1205); the collecting Hero gains FOCUS 2 or CLEANSE 2 (RB "
+                           "L1201); still to collect: Plenty of Provisions")
+    with pytest.raises(Refused, match="the Spare Wood is collected once: the chapter has 1 \\(RB L1205\\), and it is "
+                                      "collected already"):
+        event(result.state, "spare-wood")
     result = event(result.state, "plenty-of-provisions")
-    assert result.text == ("Plenty of Provisions collected: 1 (RB L1205); all three collected: as soon as the last "
-                           "enemy is defeated, read \"End of the Adventure – Mending Broken Wings\" on page 88 "
-                           "(RB L1205)")
+    assert result.text == ("Plenty of Provisions collected: 1 (RB L1205); the collecting Hero gains FOCUS 2 or CLEANSE 2 "
+                           "(RB L1201); all three collected: as soon as the last enemy is defeated, read \"End of the "
+                           "Adventure – Mending Broken Wings\" on page 88 (RB L1205)")
     assert result.read == "End of the Adventure – Mending Broken Wings"
 
 

@@ -145,10 +145,13 @@ def test_chapter_03_three_time_tokens_and_the_cutscene_of_the_last():
     assert facts == [
         ("Remove a Time Token", "2 of 3 left on the Rune card.", ()),
         ("Remove a Time Token", "1 of 3 left on the Rune card.", ()),
-        ("Remove a Time Token", "The last one is removed: read \"Cutscene – Nightmare Come True\" on page 54.",
+        ("The Harvester's Hunt card replaces the Growing Influence card", "From now on the end of the round is the "
+         "Soul Harvester's Harvester's Hunt Rune card, face A, until the end of the adventure.",
          ("Cutscene – Nightmare Come True",)),
-        ("Flip the Rune card over", "Face B -> face A.", ()),  # none left: no step
+        # none left: no step; the Harvester's Hunt card draws and does not flip (RB L1142-1144)
+        ("The Soul Harvester's hunt", "No rune drawn: as the card says.", ()),
     ]
+    assert result.card.name == "Harvester's Hunt" and result.next_face == "A"
 
 
 def test_next_round_text():

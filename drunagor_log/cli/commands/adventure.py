@@ -139,17 +139,19 @@ def adventure_end(
     perform(ops.end, "won" if won else "lost", commit=commit)
 
 
-EVENT_NAMES = ("barricade|swan-hp|endgame|vessel-hp|king-health|desperation-time|special-event|mending-rope|"
-               "plenty-of-provisions|spare-wood")
+EVENT_NAMES = ("barricade|swan-hp|endgame|vessel-hp|naval-raid-flip|king-health|desperation-time|special-event|"
+               "mending-rope|plenty-of-provisions|spare-wood")
 
 
 @adventure_app.command("event", help=(
     "A chapter's own counter, as the book names it: a Barricade token removed (07), a Pristine Swan or Corrupted "
-    "Vessel HP card drawn (04), the Endgame Trigger, the Awakened King's Health or a Time token off the "
+    "Vessel HP card drawn or the Naval Raid card flipped (04), the Endgame Trigger, the Awakened King's Health or a "
+    "Time token off the "
     "Desperation Attack card (09), the Special Event token on the Rune card (01), a resource collected (05).\n\n"
     "Chapter 07: the last Barricade token removed fails the adventure (RB L1243, L1251). Chapter 04: drawing the "
     "last Pristine Swan's HP card fails it (RB L1177); the last Corrupted Vessel's HP card is the ending \"A Day "
-    "For the Prey\" (RB L1179). Chapter 09: the Awakened King has 40 Health per hero, 1 lost per Darkness square "
+    "For the Prey\" (RB L1179); naval-raid-flip flips the Naval Raid card once its own text is resolved (RB L1171). "
+    "Chapter 09: the Awakened King has 40 Health per hero, 1 lost per Darkness square "
     "purged (--count: the damage, RB L1295-1299); 2 Time tokens on the Desperation Attack card (RB L1301); after "
     "the Endgame Trigger a defeat of the party is the ending \"A Hero Undone\", not a failure (RB L1309). Chapter "
     "01: the Special Event token on the Rune card (RB L1074). Chapter 05: 1 Mending Rope, 1 Plenty of Provisions "
@@ -291,6 +293,9 @@ def monster_add(
     boss: Annotated[bool, typer.Option("--boss", help="A boss: it takes no status-board slot.")] = False,
     new: Annotated[bool, typer.Option("--new", help="A monster drunagor does not know, though its name is very like "
                                                     "one it knows: record it as typed.")] = False,
+    models: Annotated[int | None, typer.Option("--models", help="How many models the monster has, when the book does "
+                                                            "not say (chapter 07's Siege Monsters: asked once, "
+                                                            "remembered under [cards]).")] = None,
     commit: CommitOpt = False,
 ) -> None:
     """Place monsters on the board, each in the next free status-board slot (slot 1, yellow, first).
@@ -302,7 +307,7 @@ def monster_add(
     """
     from ...ops import board as ops
 
-    perform(ops.add_monster, name, count=count, rank=rank, slot=slot, boss=boss, new=new, commit=commit)
+    perform(ops.add_monster, name, count=count, rank=rank, slot=slot, boss=boss, new=new, models=models, commit=commit)
 
 
 @monster_app.command("remove")
