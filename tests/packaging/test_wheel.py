@@ -112,3 +112,18 @@ def test_a_new_players_first_commands_print_what_the_source_prints(installed, ru
     copied = play / "campaigns" / "example"
     for path in EXAMPLE.rglob("*.toml"):  # the example that came with the wheel is the repository's, byte for byte
         assert (copied / path.relative_to(EXAMPLE)).read_bytes() == path.read_bytes(), path
+
+
+def test_the_help_example_works_for_a_new_player(installed, tmp_path):
+    """`drunagor --help`'s example line, as a player who installed the wheel types it (issue 35.6: it
+    pointed to campaigns/example, which only the repository has)."""
+    import re
+    import shlex
+
+    helped = installed.run("--help", cwd=tmp_path)
+    _ok(helped, "drunagor --help")
+    (example,) = re.findall(r"Example: (.+)", helped.stdout)
+    for step in example.split(" && "):
+        program, *args = shlex.split(step)
+        assert program == "drunagor"
+        _ok(installed.run(*args, cwd=tmp_path), step)
