@@ -8,6 +8,7 @@ and for `from drunagor_log.cli.app import app` (tests). Heavy modules (tomlkit, 
 inside the commands that need them.
 """
 
+import sys
 from typing import Annotated, Any
 
 import typer
@@ -134,6 +135,12 @@ def upper_metavars(command) -> None:
         upper_metavars(sub)
 
 
+def _waiting(folder: str, what: str, timeout: float) -> None:
+    """Said once a command has waited half a second for the campaign's lock (the store's on_wait)."""
+    term.message(f"waiting for another drunagor command to finish {what} {folder} (at most {timeout:g} s) ...")
+    sys.stderr.flush()
+
+
 class DrunagorGroup(TyperGroup):
     """Turns every user-facing failure into one message and its exit code (SPEC section 6), and
     takes the global options anywhere on the line."""
@@ -160,6 +167,9 @@ class DrunagorGroup(TyperGroup):
                     formatter.write_dl([(n.ljust(width), shown[n].get_short_help_str(200)) for n in names])
 
     def invoke(self, ctx):
+        from ..store import lock
+
+        lock.on_wait = _waiting
         try:
             return super().invoke(ctx)
         except DrunagorError as exc:

@@ -30,6 +30,7 @@ from .watch import stamp
 
 LEAVE = ("exit", "quit")
 INTERRUPTED = 130  # the exit code of a command stopped by Ctrl-C (Typer's, a shell's)
+KEYBOARD = "import -: reading the token from the keyboard; paste it, then Ctrl-D"
 MAX_DETAIL = 200  # characters of an unexpected exception's text in its one line
 
 
@@ -101,6 +102,9 @@ class Dispatcher:
             return Outcome(leave=True)
         if command_typed(argv) == "play":
             return self.refuse("already in a table session: type the command without `play`", where)
+        if not self.script and command_typed(argv) == "import" and "-" in argv[argv.index("import") + 1:]:
+            term.message(KEYBOARD)  # else the session looks stuck while `import -` reads standard input
+            _flush()
         return Outcome(self.guarded(argv))
 
     def refuse(self, message: str, where: str) -> Outcome:

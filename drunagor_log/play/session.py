@@ -25,6 +25,7 @@ from ..cli.terminal import term
 from .dispatch import Dispatcher, Outcome
 
 PROMPT = "drunagor> "
+RESERVED = 1  # rows prompt_toolkit keeps free from the prompt down, above the toolbar
 WATCH = 1.0  # seconds between two looks at the campaign's files while the prompt waits
 MAX_LINE = 64 * 1024  # bytes of one line of a script; a longer one is refused, never held whole
 
@@ -86,9 +87,10 @@ def prompt_loop(root: Path, front: list[str]) -> int:
     try:
         while True:
             status.refresh()  # after the command: what it wrote (one stat of each file when nothing)
-            # the rows prompt_toolkit keeps free under the prompt: the toolbar's (8 unless told, which left
-            # blank rows under the prompt and scrolled an `adventure show` off a 24-row screen)
-            session.reserve_space_for_menu = status.rows(session.output.get_size().columns)
+            # the rows prompt_toolkit keeps under the prompt, the prompt's own counted: none blank above the
+            # toolbar (8 unless told left 7 blank rows and scrolled an `adventure show` off a 24-row screen);
+            # the completion menu takes its rows when it opens
+            session.reserve_space_for_menu = RESERVED
             waiting.set()
             try:
                 line = session.prompt(PROMPT)

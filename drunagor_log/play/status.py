@@ -83,10 +83,6 @@ class Status:
             out.extend(line)
         return out
 
-    def rows(self, width: int) -> int:
-        """How many rows the toolbar takes at `width` (the rows the prompt keeps free under it)."""
-        return sum(text.count("\n") for _, text in self.fragments(width)) + 1
-
     def read(self) -> list[list[Item]]:
         """The toolbar's rows of items, from the campaign as it is on disk now."""
         from ..errors import DrunagorError

@@ -40,7 +40,7 @@ CPR_REQUEST = b"\x1b[6n"
 class Screen:
     """One session in a pty, its screen kept by pyte."""
 
-    def __init__(self, script: str, campaign: Path):
+    def __init__(self, script: str, campaign: Path, env: dict[str, str] | None = None):
         import fcntl
         import pty
         import termios
@@ -48,8 +48,9 @@ class Screen:
         self.master, slave = pty.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLS, 0, 0))
         env = {**os.environ, "TERM": "xterm", "COLUMNS": str(COLS), "LINES": str(ROWS),
-               "XDG_CACHE_HOME": str(campaign.parent / "cache")}
-        env.pop("NO_COLOR", None)
+               "XDG_CACHE_HOME": str(campaign.parent / "cache"), **(env or {})}
+        if not (env or {}).get("NO_COLOR"):
+            env.pop("NO_COLOR", None)
         self.proc = subprocess.Popen([script, "-C", str(campaign), "play"], stdin=slave, stdout=slave,
                                      stderr=slave, env=env, close_fds=True, start_new_session=True)
         os.close(slave)
@@ -61,10 +62,11 @@ class Screen:
         ready, _, _ = select.select([self.master], [], [], wait)
         if ready:
             chunk = os.read(self.master, 65536)
-            for _ in range(chunk.count(CPR_REQUEST)):  # where the cursor is, as a terminal answers
-                y, x = self.screen.cursor.y + 1, self.screen.cursor.x + 1
-                os.write(self.master, f"\x1b[{y};{x}R".encode())
-            self.stream.feed(chunk)
+            for n, part in enumerate(chunk.split(CPR_REQUEST)):  # where the cursor is, as a terminal answers
+                if n:
+                    y, x = self.screen.cursor.y + 1, self.screen.cursor.x + 1
+                    os.write(self.master, f"\x1b[{y};{x}R".encode())
+                self.stream.feed(part)
 
     def ready(self) -> bool:
         """The empty prompt at the cursor, and a toolbar row drawn under it."""
