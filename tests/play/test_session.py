@@ -268,3 +268,27 @@ def test_the_toolbar_and_completion_never_wait_for_another_writer(example, dispa
     board.refresh()
     assert "bag 10:" in "".join(t for _, t in board.fragments(200))  # read once the writer is done
     assert [v for v, _ in ask(["hero", "show"], "")] == ["Andreas", "Catharina", "Nyx", "Vacrem"]
+
+
+def finish(example) -> None:
+    """The campaign after chapter 09 won: its ending recorded, no adventure under way."""
+    (example / "adventure.toml").unlink()
+    story = example / "story.toml"
+    story.write_text('ending = "Baptism of Fire"\n' + story.read_text())
+
+
+def test_a_finished_campaign_says_so_in_the_toolbar_and_undo_has_nothing_to_undo(example, dispatcher, capsys):
+    finish(example)
+    assert _text(status.Status(example, colour=False).read()) == [
+        "example  the campaign is finished: Baptism of Fire (RB L1309)"]
+    assert dispatcher.handle("undo").code == 0
+    assert capsys.readouterr().err == "nothing to undo: the campaign is finished (its last adventure is archived)\n"
+
+
+def test_after_the_endgame_trigger_a_defeat_is_shown_as_the_ending():
+    data = {"chapter": "09", "title": "The Stand", "runes_in_bag": 1, "bag": {}, "raid": None, "monsters": [],
+            "counters": {"endgame": True}, "lost": "Nyx is defeated"}
+    assert _text(status.board_rows(data, "ours", colour=False))[-1] == (
+        "ENDING: A Hero Undone (RB L1309): Nyx is defeated")
+    data["counters"] = {"endgame": False}
+    assert _text(status.board_rows(data, "ours", colour=False))[-1] == "LOST: Nyx is defeated"
