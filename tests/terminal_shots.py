@@ -40,8 +40,8 @@ def shoot(args: list[str], out: Path, work: Path) -> None:
     photograph(_run_pty(["-C", str(campaign), *args], 80), "drunagor " + " ".join(args), out, work)
 
 
-def shoot_session(out: Path, work: Path, rows: int = 30) -> None:
-    """The table session after the lines of SESSION, as tmux shows it in 80 columns."""
+def shoot_session(out: Path, work: Path, rows: int = 24) -> None:
+    """The table session after the lines of SESSION, as tmux shows it in 80 columns and 24 rows."""
     import time
 
     tmux = shutil.which("tmux")

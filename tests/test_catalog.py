@@ -15,7 +15,7 @@ DATA = Path(catalog.__file__).parent / "data"
 
 def test_every_data_file_parses():
     files = sorted(p.stem for p in DATA.glob("*.toml"))
-    assert files == ["chapters", "heroes", "items", "monsters", "names", "rewards", "runes"]
+    assert files == ["chapters", "headings", "heroes", "items", "monsters", "names", "rewards", "runes"]
     for p in DATA.glob("*.toml"):
         tomllib.loads(p.read_text(encoding="utf-8"))
 

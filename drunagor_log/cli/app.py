@@ -8,7 +8,8 @@ and for `from drunagor_log.cli.app import app` (tests). Heavy modules (tomlkit, 
 inside the commands that need them.
 """
 
-from typing import Annotated
+import sys
+from typing import Annotated, Any
 
 import typer
 from typer.core import TyperGroup
@@ -38,6 +39,65 @@ COMMANDS = {
     "import": "interop", "export": "interop",
     "sheet": "sheet", "serve": "serve",
     "play": "drunagor_log.play.command",
+}
+# `drunagor --help` in panels by when a command is used (Typer's rich_help_panel, drawn by
+# DrunagorGroup.format_commands in plain text), each command with a one-liner that fits 80 columns whole.
+PANELS: dict[str, dict[str, str]] = {
+    "The campaign": {
+        "new": "Create a campaign folder (--example: a copy of the shipped one).",
+        "show": "The campaign at a glance: heroes, track, decks, adventure.",
+        "check": "Check every file and every rule; silent when all is well.",
+        "list": "The campaigns under ./campaigns/, with party and next chapter.",
+    },
+    "The Story Record": {
+        "party": "Set the party's name (RB L959).",
+        "leader": "Set the Party Leader, who breaks the party's ties (RB L453).",
+        "follower": "Followers on the Story Record (RB L447-463).",
+        "outcome": "Outcomes on the Story Record (RB L962).",
+        "status": "The party's statuses on the Story Record.",
+        "chapter": "The Adventure Track (RB L961) and the chapter briefings.",
+        "stash": "The party stash: what a hero who left gave the party.",
+        "rules": "House rules: difficulty, party size, rune bag.",
+    },
+    "Heroes": {
+        "hero": "Campaign Logs: skills, abilities, equipment, aura, statuses.",
+        "recruit": "What a hero joining before chapter N is owed (RB L1005-1016).",
+    },
+    "Between adventures": {
+        "camp": "The Camp phase: clear the heroes' statuses, see what is owed.",
+        "chest": "The Chest deck: the Epic Rare pair, Potions, Scrolls.",
+        "commander": "The Commander Attack deck, one card per Rune position.",
+        "spoils": "Improve Spoils Equipment one quality step (RB L409-435).",
+        "card": "Facts about cards under [cards]: type, rarity, Epic, position.",
+    },
+    "At the table": {
+        "play": "The table session: commands without the prefix, board in view.",
+        "serve": "The table's screen: the board live on every phone and the TV.",
+        "adventure": "The adventure under way: start, show, events, undo, end.",
+        "raid": "Resolve the Dreadful Raid and flip its card.",
+        "draw": "Draw runes from the bag to the Initiative Track.",
+        "odds": "The chance the next Dreadful Raid summons; the runes in the bag.",
+        "battalion": "Summon a Monster Battalion near a reference point.",
+        "monster": "Monsters on the board and their status-board slots.",
+        "pile": "Piles of Runes on the board.",
+        "tiebreak": "Tie Breaker: return runes from a Pile to the bag.",
+        "cube": "A hero's Trauma or Curse Cubes during the adventure.",
+        "recall": "A Recall Action: the chapter's Curse Cube penalty.",
+        "round": "End the round: the chapter's card and end-of-round rules.",
+    },
+    "Sharing": {
+        "sheet": "The campaign as a printable page (HTML, or Markdown).",
+        "export": "The campaign as a token both companion apps import.",
+        "import": "Create a campaign from the companion apps' token.",
+        "sync": "Share with the other players: commit, pull, check, push.",
+        "history": "This campaign's drunagor commits, newest first.",
+        "undo": "Undo the last drunagor commit of this campaign.",
+        "git": "The campaign's git repository: the campaign-aware merge driver.",
+    },
+    "Maintenance": {
+        "migrate": "Bring every file of the campaign to the current schema.",
+        "completion": "Print a shell's completion script (bash, zsh, fish).",
+    },
 }
 GLOBAL_WITH_VALUE = ("-C", "--campaign")
 GLOBAL_FLAGS = ("--no-color",)
@@ -77,6 +137,12 @@ def upper_metavars(command) -> None:
         upper_metavars(sub)
 
 
+def _waiting(folder: str, what: str, timeout: float) -> None:
+    """Said once a command has waited half a second for the campaign's lock (the store's on_wait)."""
+    term.message(f"waiting for another drunagor command to finish {what} {folder} (at most {timeout:g} s) ...")
+    sys.stderr.flush()
+
+
 class DrunagorGroup(TyperGroup):
     """Turns every user-facing failure into one message and its exit code (SPEC section 6), and
     takes the global options anywhere on the line."""
@@ -89,7 +155,24 @@ class DrunagorGroup(TyperGroup):
     def parse_args(self, ctx, args):
         return super().parse_args(ctx, globals_first(list(args)))
 
+    def format_commands(self, ctx, formatter):
+        """The commands in their panels (PANELS), in the panels' order; a command no panel names
+        (none today) under Commands, as Click lists it."""
+        shown = {name: cmd for name in self.list_commands(ctx)
+                 if (cmd := self.get_command(ctx, name)) is not None and not cmd.hidden}
+        placed = {name for panel in PANELS.values() for name in panel}
+        sections = [(title, [n for n in panel if n in shown]) for title, panel in PANELS.items()]
+        sections.append(("Commands", [n for n in shown if n not in placed]))
+        width = max((len(n) for n in shown), default=0)
+        for title, names in sections:
+            if names:
+                with formatter.section(title):
+                    formatter.write_dl([(n.ljust(width), shown[n].get_short_help_str(200)) for n in names])
+
     def invoke(self, ctx):
+        from ..store import lock
+
+        lock.on_wait = _waiting
         try:
             return super().invoke(ctx)
         except DrunagorError as exc:
@@ -128,7 +211,7 @@ def build_app(only: str | None = None, sub: str | None = None) -> typer.Typer:
         help="Campaign companion for Chronicles of Drunagor: Awakenings.\n\n"
         "Keeps the Story Record and Campaign Logs as TOML files, enforces the campaign rules, and "
         "resolves the Dreadful Raid and Monster Battalions at the table.\n\n"
-        "Example: drunagor -C campaigns/example show",
+        "Example: drunagor new demo --example && drunagor -C campaigns/demo show",
         no_args_is_help=True,
         add_completion=False,
         pretty_exceptions_enable=False,
@@ -137,6 +220,12 @@ def build_app(only: str | None = None, sub: str | None = None) -> typer.Typer:
     app.callback()(_global)
     for name in MODULES if only is None else (COMMANDS[only],):
         importlib.import_module(name if "." in name else f"{__package__}.commands.{name}").register(app)
+    infos: list[Any] = [*app.registered_commands, *app.registered_groups]
+    for info in infos:
+        name = _name(info) or ""
+        for title, lines in PANELS.items():
+            if name in lines:
+                info.rich_help_panel, info.short_help = title, lines[name]
     if only is not None:
         app.registered_commands = [c for c in app.registered_commands if _name(c) == only]
         app.registered_groups = [g for g in app.registered_groups if _name(g) == only]

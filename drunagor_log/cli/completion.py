@@ -4,9 +4,11 @@ with commands, options, and the names a player would type next: heroes of the ca
 hero holds, monsters on the board, chapters, rune colours, and the catalog's names. How the words
 and the candidates travel between drunagor and the shell, as data only, is in completion_shells.
 
-The values come from one table keyed by the parameter's name (and the command, where a name means
-different things), attached to the built command tree at completion time only: the command modules
-stay as they are, and a normal run pays nothing for completion. Like every command, a request
+The values come from what a parameter is, not from its name: the kind of name it declares
+(cli.common.game), the words its metavar lists (`trauma|curse`), or the command's own entry where
+neither says it; a free name or a number completes nothing. They are attached to the built command
+tree at completion time only: the command modules stay as they are, and a normal run pays nothing
+for completion. One asker (`ask`) serves the shell's request and the table session alike. Like every command, a request
 builds only the command being typed. A completer that fails (no campaign here, a broken file)
 offers nothing: completion never prints an error into the shell.
 """
@@ -14,6 +16,7 @@ offers nothing: completion never prints an error into the shell.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -66,6 +69,17 @@ def _candidates(app: Any, args: list[str], incomplete: str) -> list[tuple[str, s
     """(value, help) of every candidate for the word `incomplete` after `args`, as whole words."""
     import typer
 
+    items = ask(typer.main.get_command(app), list(args), incomplete)
+    # `--rune=r`: Click completes the value; the shell replaces the whole word
+    head = incomplete.partition("=")[0] + "=" if incomplete.startswith("-") and "=" in incomplete else ""
+    return [(head + value, help_text) for value, help_text in items]
+
+
+def ask(cmd: Any, args: list[str], incomplete: str) -> list[tuple[str, str]]:
+    """(value, help) of Click's candidates for the word `incomplete` after `args` in the command tree
+    `cmd` (its completers attached once): the one question the shell's request and the table session
+    ask. Click's ShellComplete.get_completions is shared by every shell's class; the shell-facing parts
+    (its script, its output format) are never used here."""
     from .click import ShellComplete
 
     class Words(ShellComplete):
@@ -81,12 +95,11 @@ def _candidates(app: Any, args: list[str], incomplete: str) -> list[tuple[str, s
         def format_completion(self, item: Any) -> str:
             return str(item.value)
 
-    cmd = typer.main.get_command(app)
-    attach(cmd)
+    if not getattr(cmd, "_drunagor_attached", False):
+        attach(cmd)
+        cmd._drunagor_attached = True
     items = Words(cmd, {}, "drunagor", COMPLETE_VAR).get_completions(list(args), incomplete)
-    # `--rune=r`: Click completes the value; the shell replaces the whole word
-    head = incomplete.partition("=")[0] + "=" if incomplete.startswith("-") and "=" in incomplete else ""
-    return [(head + str(i.value), str(i.help or "")) for i in items if i.type == "plain"]
+    return [(str(i.value), str(i.help or "")) for i in items if i.type == "plain"]
 
 
 # ------------------------------------------------------------------------------ the values
@@ -225,7 +238,64 @@ def _model(name: str) -> Callable[[Any], Iterable[str]]:
     return values
 
 
-# (command path, parameter) first, then the parameter alone.
+def _game_heroes(ctx: Any) -> list[str]:
+    """The heroes of the game not in the party yet (`hero add`)."""
+    from .. import catalog
+
+    try:
+        party = {name.casefold() for name in _heroes(ctx)}
+    except Exception:  # no campaign here: every hero of the game
+        party = set()
+    return [h.name for h in catalog.heroes() if h.name.casefold() not in party]
+
+
+def _all_heroes(ctx: Any) -> list[str]:
+    from .. import catalog
+
+    return [h.name for h in catalog.heroes()]
+
+
+def _commander_cards(ctx: Any) -> list[str]:
+    from .. import catalog
+
+    return [c["name"] for c in catalog.commander_cards()]
+
+
+def _starting_gear(ctx: Any) -> Iterable[str]:
+    from .. import catalog
+
+    return catalog.starting_gear()
+
+
+def _chapter_events(ctx: Any) -> list[str]:
+    """The counters of the chapter under way (all of them when no adventure is)."""
+    from ..rules.chapters import ALL_EVENTS
+
+    try:
+        with _campaign(ctx) as c:
+            f = c.adventure_file
+            chapter = f.data.get("chapter") if f is not None else None
+    except Exception:  # no campaign here
+        chapter = None
+    return [name for name, (ch, _) in ALL_EVENTS.items() if chapter in (None, ch)]
+
+
+# What each kind of name (the kind a parameter declares with cli.common.game) completes with.
+BY_KIND: dict[str, Callable[[Any], Iterable[str]]] = {
+    "hero": _heroes, "hero of the game": _game_heroes, "hero who left": _retired,
+    "Dungeon Role": _roles, "class": _classes, "skill tree": _model("TREES"),
+    "learned skill": _learned("skills"), "learned Class Ability": _learned("class_abilities"),
+    "learned skill or ability": _learned("skills", "class_abilities"),
+    "card": _items, "held card": _held, "Spoils card held": _held, "Starting Gear card": _starting_gear,
+    "card recorded under [cards]": _recorded_cards, "card in the stash": _story_list("stash"),
+    "chest card": _chest_cards, "card in the deck": _deck,
+    "Commander card": _commander_cards, "Commander card in the deck": _story_list("commander"),
+    "Aura": _catalog_names("auras"), "hero status": _catalog_names("hero_statuses"),
+    "monster": _monsters, "monster on the board": _on_board,
+    "rune colour": _fixed(*COLOURS), "chapter": _fixed(*CHAPTERS),
+}
+# Where the kind alone does not say it (a Story Record list is the group's), and drunagor's own words
+# that no metavar lists: (command path, parameter).
 BY_COMMAND: dict[tuple[str, str], Callable[[Any], Iterable[str]]] = {
     ("follower add", "name"): _catalog_names("followers"),
     ("follower remove", "name"): _story_list("followers"),
@@ -233,59 +303,53 @@ BY_COMMAND: dict[tuple[str, str], Callable[[Any], Iterable[str]]] = {
     ("outcome remove", "name"): _story_list("outcomes"),
     ("status add", "name"): _catalog_names("story_statuses"),
     ("status remove", "name"): _story_list("statuses"),
-    ("hero gain", "item"): _items,
-    ("hero return", "name"): _retired,
-    ("hero unlearn", "skill"): _learned("skills"),
-    ("hero forget", "ability_"): _learned("class_abilities"),
-    ("hero relearn", "old"): _learned("skills", "class_abilities"),
-    ("monster add", "name"): _monsters,
-    ("chest add", "card"): _chest_cards,
-    ("chest remove", "card"): _deck,
-    ("card show", "name"): _items,
-    ("card set", "name"): _items,
-    ("card forget", "name"): _recorded_cards,
-    ("stash add", "item"): _items,
-    ("stash remove", "item"): _story_list("stash"),
-    ("chest swap", "into"): _chest_cards,
-    ("chest swap", "out"): _chest_cards,
-    ("party", "name"): lambda ctx: (),
-    ("new", "name"): lambda ctx: (),
+    ("adventure event", "name"): _chapter_events,
+    ("tiebreak", "pile"): _piles, ("pile remove", "pile"): _piles, ("battalion", "near"): _piles,
+    ("raid", "face"): _fixed("A", "B"), ("completion", "shell"): _fixed(*SHELLS),
+    ("hero gain", "kind"): _model("EQUIPMENT_KINDS"), ("card set", "kind"): _model("EQUIPMENT_KINDS"),
+    ("hero gain", "quality"): _model("QUALITIES"),
+    ("card forget", "fact"): _fixed("type", "rarity", "epic", "position", "kind"),
+    ("commander add", "position"): _positions, ("commander swap", "position"): _positions,
+    ("card set", "position"): _positions, ("import", "leader"): _all_heroes,
 }
-BY_PARAM: dict[str, Callable[[Any], Iterable[str]]] = {
-    "name": _heroes, "hero": _heroes, "giver": _heroes, "to": _heroes, "leader": _heroes,
-    "item": _held, "discard": _held,
-    "aura_": _catalog_names("auras"), "status_": _catalog_names("hero_statuses"),
-    "action": _fixed("add", "remove"),
-    "tree": _model("TREES"), "kind": _model("EQUIPMENT_KINDS"), "quality": _model("QUALITIES"),
-    "role": _roles, "cls": _classes,
-    "n": _fixed(*CHAPTERS), "chapter": _fixed(*CHAPTERS),
-    "rune": _fixed(*COLOURS), "runes": _fixed(*COLOURS), "piles": _fixed(*COLOURS),
-    "face": _fixed("A", "B"), "monsters": _monsters, "which": _on_board, "pile": _piles,
-    "near": _piles, "shell": _fixed(*SHELLS),
-    "fact": _fixed("type", "rarity", "epic", "position", "kind"), "position": _positions,
-}
+WORDS = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*(?:\|[a-z0-9]+(?:-[a-z0-9]+)*)+")  # trauma|curse: the flag's words
+LISTS = {"COLOURS": ",+"}  # a metavar of a list: each item after one of these completes on its own (red,gr)
 
 
-def _completer(values: Callable[[Any], Iterable[str]]):
+def values_of(cmd_path: str, param: Any) -> Callable[[Any], Iterable[str]] | None:
+    """What a parameter completes with, by what it is: its (command, parameter) entry, the kind of name
+    it declares, or the words its metavar lists; None: nothing (a free name, a number, a path)."""
+    from .common import GameName
+
+    if (cmd_path, param.name) in BY_COMMAND:
+        return BY_COMMAND[(cmd_path, param.name)]
+    if isinstance(param.type, GameName):
+        return BY_KIND.get(param.type.kind)
+    if isinstance(param.metavar, str) and WORDS.fullmatch(param.metavar):
+        return _fixed(*param.metavar.split("|"))
+    return None
+
+
+def _completer(values: Callable[[Any], Iterable[str]], separators: str = ""):
     def complete(ctx: Any, param: Any, incomplete: str) -> list[Any]:
         from .click import CompletionItem
 
+        cut = max((incomplete.rfind(sep) for sep in separators), default=-1) + 1
+        head, incomplete = incomplete[:cut], incomplete[cut:]  # red,gr: the items before, the one typed
         try:
             options = [v for v in dict.fromkeys(values(ctx)) if isinstance(v, str)]
         except Exception:  # completion never shows an error in the shell
             return []
         low = incomplete.casefold()
-        return [CompletionItem(v) for v in options if v.casefold().startswith(low)]
+        return [CompletionItem(head + v) for v in options if v.casefold().startswith(low)]
     return complete
 
 
 def attach(cmd: Any, path: tuple[str, ...] = ()) -> None:
-    """Give every parameter of the tree that names a known kind of value its completer."""
+    """Give every parameter of the tree its completer, by what the parameter is (values_of)."""
     for param in getattr(cmd, "params", ()):
-        if param.name in ("campaign",):
-            continue
-        values = BY_COMMAND.get((" ".join(path), param.name)) or BY_PARAM.get(param.name)
+        values = values_of(" ".join(path), param)
         if values is not None and getattr(param, "_custom_shell_complete", None) is None:
-            param._custom_shell_complete = _completer(values)
+            param._custom_shell_complete = _completer(values, LISTS.get(param.metavar or "", ""))
     for name, sub in getattr(cmd, "commands", {}).items():
         attach(sub, path + (name,))

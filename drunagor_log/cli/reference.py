@@ -72,6 +72,14 @@ def section(path: list[str], cmd, ctx) -> list[str]:
     return out
 
 
+def panel_order(name: str) -> int:
+    """Where a top-level command stands in `drunagor --help`: its panel's place, then its own in it."""
+    from .app import PANELS
+
+    names = [n for panel in PANELS.values() for n in panel]
+    return names.index(name) if name in names else len(names)
+
+
 def render() -> str:
     found = list(commands())
     out = [
@@ -81,10 +89,17 @@ def render() -> str:
         f"     {REGENERATE} -->",
         "",
         "Every command and subcommand with its usage, arguments, options and example, as `--help`",
-        "prints them. The guides ([index.md](index.md)) explain what they do at the table.",
+        "prints them, in the panels of `drunagor --help`. The guides ([index.md](index.md)) explain what",
+        "they do at the table.",
         "",
     ]
-    out += [f"{'  ' * (len(path) - 2)}- [{' '.join(path)}](#{anchor(path)})" for path, _, _ in found[1:]]
+    panel = None
+    for path, cmd, _ in sorted(found[1:], key=lambda f: panel_order(f[0][1])):  # stable: subcommands follow
+        if len(path) == 2 and cmd.rich_help_panel != panel:
+            panel = cmd.rich_help_panel
+            out += ([""] if out[-1] else []) + [f"**{panel or 'Commands'}**", ""]
+        line = f": {text(cmd.short_help)}" if len(path) == 2 and cmd.short_help else ""
+        out.append(f"{'  ' * (len(path) - 2)}- [{' '.join(path)}](#{anchor(path)}){line}")
     out.append("")
     for path, cmd, ctx in found:
         out += section(path, cmd, ctx)

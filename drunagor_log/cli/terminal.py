@@ -47,6 +47,32 @@ SLOT_STYLES = {"yellow": "yellow", "dark blue": "blue", "pink": "magenta", "gree
 _HANG = r"^(\s*(?:\d+\.\s+|[-*\u2022]\s+)?)"
 
 
+def _on_terminal(stream: Any) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def _wrap_plain(text: str) -> str:
+    """Plain text on a terminal (NO_COLOR, --no-color) wrapped as the colour output is: at the terminal's
+    width, between words, each continuation hanging under the text after the line's indent and step
+    number; a terminal left to itself breaks lines mid-word."""
+    import shutil
+    import textwrap
+
+    width = shutil.get_terminal_size().columns
+    out = []
+    for part in text.split("\n"):
+        hang = len(re.match(_HANG, part).group(1))  # type: ignore[union-attr]
+        if len(part) <= width or width < 20:
+            out.append(part)
+            continue
+        out.append(textwrap.fill(part, width, subsequent_indent=" " * (hang if hang < width // 2 else 0),
+                                 replace_whitespace=False, break_on_hyphens=False))
+    return "\n".join(out)
+
+
 class Terminal:
     def __init__(self) -> None:
         self.no_color = False
@@ -76,7 +102,7 @@ class Terminal:
     def line(self, text: str = "", style: str | None = None) -> None:
         text = visible(text)
         if not self.rich:
-            print(text)
+            print(_wrap_plain(text) if _on_terminal(sys.stdout) else text)  # piped: never wrapped
             return
         for part in text.split("\n"):
             self._print_wrapped(self.console(), styled(part, style))

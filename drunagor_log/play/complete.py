@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import Any
 
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
@@ -71,7 +70,6 @@ class Candidates:
 
     def __init__(self, dispatcher: Dispatcher):
         self.dispatcher = dispatcher
-        self._attached: set[int] = set()
         self._kept: dict[tuple, list[tuple[str, str]]] = {}
         self._stamp: tuple | None = None
 
@@ -88,11 +86,13 @@ class Candidates:
         if option and "=" in incomplete:  # --rune=re: the value of --rune
             name, _, incomplete = incomplete.partition("=")
             mapped, option = [*mapped, name], False
-        key = (tuple(mapped), option)
+        # red,gr: the items of a list before the one typed are asked for (a list completes item by item)
+        head = "" if option else incomplete[:max(incomplete.rfind(","), incomplete.rfind("+")) + 1]
+        key = (tuple(mapped), option, head)
         if key not in self._kept:
             try:
                 with without_waiting(self.dispatcher.root):
-                    self._kept[key] = self.ask(mapped, "-" if option else "")
+                    self._kept[key] = self.ask(mapped, "-" if option else head)
             except Busy:  # another drunagor is writing: nothing offered now, asked again at the next key
                 return []
         low = incomplete.casefold()
@@ -105,35 +105,10 @@ class Candidates:
         if typed is None and not incomplete:  # the command itself: every name `drunagor` has
             return [(name, "") for name in sorted({*COMMANDS, *SESSION} - {"play"})]
         tree = self.dispatcher.tree(typed if typed is not None else next(iter(COMMANDS)))
-        if id(tree) not in self._attached:
-            completion.attach(tree)
-            self._attached.add(id(tree))
         try:
-            items = _asker()(tree, {}, "drunagor", completion.COMPLETE_VAR).get_completions(args, incomplete)
+            return completion.ask(tree, args, incomplete)
         except Exception:  # completion never shows an error while typing
             return []
-        return [(str(item.value), str(item.help or "")) for item in items if item.type == "plain"]
-
-
-def _asker() -> Any:
-    """Click's completion question without a shell: ShellComplete.get_completions, which every shell's
-    class shares; the shell-facing parts (its script, its output format) are never used here."""
-    from ..cli.click import ShellComplete
-
-    class Ask(ShellComplete):
-        name = "play"
-        source_template = ""
-
-        def get_completion_args(self) -> tuple[list[str], str]:
-            return [], ""
-
-        def source_vars(self) -> dict[str, Any]:
-            return {}
-
-        def format_completion(self, item: Any) -> str:
-            return str(item.value)
-
-    return Ask
 
 
 class TableCompleter(Completer):

@@ -29,6 +29,7 @@ from .watch import stamp
 
 LEAVE = ("exit", "quit")
 INTERRUPTED = 130  # the exit code of a command stopped by Ctrl-C (Typer's, a shell's)
+KEYBOARD = "import -: reading the token from the keyboard; paste it, then Ctrl-D"
 MAX_DETAIL = 200  # characters of an unexpected exception's text in its one line
 
 
@@ -100,7 +101,27 @@ class Dispatcher:
             return Outcome(leave=True)
         if command_typed(argv) == "play":
             return self.refuse("already in a table session: type the command without `play`", where)
+        if words[:1] == ["undo"] and self._finished():
+            term.message("nothing to undo: the campaign is finished (its last adventure is archived)")
+            _flush()
+            return Outcome()
+        if not self.script and command_typed(argv) == "import" and "-" in argv[argv.index("import") + 1:]:
+            term.message(KEYBOARD)  # else the session looks stuck while `import -` reads standard input
+            _flush()
         return Outcome(self.guarded(argv))
+
+    def _finished(self) -> bool:
+        """Whether the campaign ended with chapter 09 and no adventure is under way (the session's
+        `undo` has no table event left to take back)."""
+        from ..campaign import ADVENTURE, Campaign
+
+        if (self.root / ADVENTURE).exists():
+            return False
+        try:
+            with Campaign(self.root) as c:
+                return bool(c.story.ending)
+        except Exception:  # the command itself says what is wrong
+            return False
 
     def refuse(self, message: str, where: str) -> Outcome:
         term.error(f"{where}: {message}" if where else message)

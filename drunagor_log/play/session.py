@@ -16,6 +16,7 @@ failed (0 when every line succeeded); the lines after it still run, as at the ta
 from __future__ import annotations
 
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
@@ -24,6 +25,8 @@ from ..cli.terminal import term
 from .dispatch import Dispatcher, Outcome
 
 PROMPT = "drunagor> "
+RESERVED = 1  # rows prompt_toolkit keeps free from the prompt down, above the toolbar
+WATCH = 1.0  # seconds between two looks at the campaign's files while the prompt waits
 MAX_LINE = 64 * 1024  # bytes of one line of a script; a longer one is refused, never held whole
 
 
@@ -51,6 +54,8 @@ def _is_terminal(stream: IO | None) -> bool:
 def prompt_loop(root: Path, front: list[str]) -> int:
     from prompt_toolkit import PromptSession
     from prompt_toolkit.application.current import get_app
+    from prompt_toolkit.auto_suggest import AutoSuggestFromHistory
+    from prompt_toolkit.completion import ThreadedCompleter
     from prompt_toolkit.formatted_text import FormattedText
     from prompt_toolkit.history import InMemoryHistory
     from prompt_toolkit.output.color_depth import ColorDepth
@@ -64,25 +69,49 @@ def prompt_loop(root: Path, front: list[str]) -> int:
     colour = term.rich
     status = Status(root, colour=colour)
     path = history_path(root)
+    # Completion runs off the UI thread and the history suggests as you type (as pgcli does); drawing the
+    # toolbar reads no file: the board is read between commands and by the watcher below.
     session: PromptSession[str] = PromptSession(
         history=CampaignHistory(path) if path is not None else InMemoryHistory(),
-        completer=TableCompleter(Candidates(dispatcher)),
+        completer=ThreadedCompleter(TableCompleter(Candidates(dispatcher))),
         complete_while_typing=True,
+        auto_suggest=AutoSuggestFromHistory(),
         bottom_toolbar=lambda: FormattedText(status.fragments(get_app().output.get_size().columns)),
-        refresh_interval=1.0,  # the toolbar follows changes made by another program while it waits
         style=Style.from_dict(STYLE if colour else PLAIN_STYLE),
         include_default_pygments_style=False,
         color_depth=None if colour else ColorDepth.DEPTH_1_BIT,
     )
-    while True:
-        try:
-            line = session.prompt(PROMPT)
-        except KeyboardInterrupt:  # Ctrl-C: the line is dropped, the session goes on
-            continue
-        except EOFError:  # Ctrl-D on an empty line
-            return 0
-        if dispatcher.handle(line).leave:
-            return 0
+    waiting = threading.Event()  # set while the prompt waits for a line
+    stop = threading.Event()
+    threading.Thread(target=_watch, args=(status, session, waiting, stop), daemon=True).start()
+    try:
+        while True:
+            status.refresh()  # after the command: what it wrote (one stat of each file when nothing)
+            # the rows prompt_toolkit keeps under the prompt, the prompt's own counted: none blank above the
+            # toolbar (8 unless told left 7 blank rows and scrolled an `adventure show` off a 24-row screen);
+            # the completion menu takes its rows when it opens
+            session.reserve_space_for_menu = RESERVED
+            waiting.set()
+            try:
+                line = session.prompt(PROMPT)
+            except KeyboardInterrupt:  # Ctrl-C: the line is dropped, the session goes on
+                continue
+            except EOFError:  # Ctrl-D on an empty line
+                return 0
+            finally:
+                waiting.clear()
+            if dispatcher.handle(line).leave:
+                return 0
+    finally:
+        stop.set()
+
+
+def _watch(status, session, waiting: threading.Event, stop: threading.Event) -> None:
+    """While the prompt waits, the toolbar follows changes made by another program (a second terminal,
+    an editor, `git pull`): a stat of each campaign file every WATCH seconds, off the UI thread."""
+    while not stop.wait(WATCH):
+        if waiting.is_set() and status.refresh() and session.app.is_running:
+            session.app.invalidate()
 
 
 def script_loop(dispatcher: Dispatcher, stream: IO | None) -> int:

@@ -36,6 +36,8 @@ STYLE = {
 }
 PLAIN_STYLE = {"bottom-toolbar": "noreverse"}
 COLOURS = ("red", "blue", "green", "orange", "gray")
+MAX_ROWS = 3  # the toolbar's rows at most on a 24-row screen; the losing condition's come under them
+WHOLE = ("LOST:", "ENDING:")  # rows never cut: the rule line and the remedy are the point
 
 
 class Status:
@@ -46,23 +48,39 @@ class Status:
         self.colour = colour
         self._stamp: tuple | None = None
         self._items: list[list[Item]] = []
+        self._busy = False
+
+    def refresh(self) -> bool:
+        """Read the board again if a campaign file changed (a stat of each); whether it changed. Called
+        between commands and by the session's watcher, never on a keypress: drawing the toolbar reads
+        no file."""
+        now = stamp(self.root)
+        if now == self._stamp and not self._busy:
+            return False
+        try:
+            self._items, self._stamp, self._busy = self.read(), now, False
+        except Busy:  # another drunagor is writing: the last board, read again at the next refresh
+            self._busy = True
+        return True
 
     def fragments(self, width: int) -> list[Fragment]:
-        """The toolbar's text, wrapped to `width` columns."""
-        now = stamp(self.root)
-        busy = False
-        if now != self._stamp:
-            try:
-                self._items, self._stamp = self.read(), now
-            except Busy:  # another drunagor is writing: the last board, read again at the next redraw
-                busy = True
+        """The toolbar's text, wrapped to `width` columns: at most 3 rows, and the losing condition's
+        rows (LOST, wrapped whole, its rule line and remedy kept) under them."""
+        if self._stamp is None:
+            self.refresh()
+        rows: list[list[list[Fragment]]] = []
+        last: list[list[Fragment]] = []
+        for row in self._items + ([[self._text("(another drunagor is writing)", "status.warn")]]
+                                  if self._busy else []):
+            if _label(row) in WHOLE:
+                last += wrap(row, width, " ")
+            else:
+                rows.append(wrap(row, width))
         out: list[Fragment] = []
-        rows = self._items + ([[self._text("(another drunagor is writing)", "status.warn")]] if busy else [])
-        for row in rows:
-            for line in wrap(row, width):
-                if out:
-                    out.append(("", "\n"))
-                out.extend(line)
+        for line in [line for row in fit(rows, width) for line in row] + last:
+            if out:
+                out.append(("", "\n"))
+            out.extend(line)
         return out
 
     def read(self) -> list[list[Item]]:
@@ -99,11 +117,42 @@ def _short(root: Path, exc: Any) -> str:
     from ..campaign import ADVENTURE
 
     if not os.path.lexists(root / ADVENTURE):
+        ending = _ending(root)
+        if ending:
+            return f"the campaign is finished: {ending} (RB L1309)"
         return "no adventure under way (adventure start begins the next chapter)"
     if not exc.file:
         return str(exc.message)
     line = f":{exc.line}" if exc.line else ""
     return f"{Path(exc.file).name}{line}: {exc.message}"
+
+
+def fit(rows: list[list[list[Fragment]]], width: int) -> list[list[list[Fragment]]]:
+    """The rows' lines within MAX_ROWS: the row of most lines (the board, mostly) gives one up, its
+    last line kept ending in "…", until they fit; rows of one line each past MAX_ROWS are left out."""
+    rows = [list(row) for row in rows]
+    while sum(len(row) for row in rows) > MAX_ROWS:
+        longest = max(range(len(rows)), key=lambda k: (len(rows[k]), k))
+        if len(rows[longest]) == 1:
+            return rows[:MAX_ROWS]
+        rows[longest].pop()
+        rows[longest][-1] = _cut(rows[longest][-1] + [("", SEPARATOR + "\u2026")], width)
+    return rows
+
+
+def _ending(root: Path) -> str | None:
+    """Chapter 09's ending, once the campaign is finished."""
+    from ..campaign import Campaign
+
+    try:
+        with Campaign(root) as c:
+            return c.story.ending
+    except Exception:  # the toolbar never takes the session down
+        return None
+
+
+def _label(row: list[Item]) -> str:
+    return "".join(text for _, text in row[0]) if row and row[0] else ""
 
 
 def board_rows(d: dict[str, Any], campaign: str, *, colour: bool) -> list[list[Item]]:
@@ -130,44 +179,64 @@ def board_rows(d: dict[str, Any], campaign: str, *, colour: bool) -> list[list[I
     near = near_limit(d.get("cubes", {}))
     if near:
         rows.append([[(st("status.dim"), "cubes:")], *[[(st("status.warn"), text)] for text in near]])
-    if d.get("lost"):
-        rows.append([[(st("status.lost"), f"LOST: {d['lost']}")]])
+    if d.get("lost"):  # after the Endgame Trigger a defeat is the ending, not a failure (RB L1309)
+        ending = (d.get("counters") or {}).get("endgame") and d.get("chapter") == "09"
+        label = "ENDING:" if ending else "LOST:"
+        text = f"A Hero Undone (RB L1309): {d['lost']}" if ending else str(d["lost"])
+        rows.append([[(st("status.lost"), label)], *[[(st("status.lost"), w)] for w in text.split()]])
     return rows
 
 
 def near_limit(cubes: dict[str, Any]) -> list[str]:
-    """"Nyx trauma 1/1" for each hero one cube or less from defeat (one more than they hold defeats
-    them; a capacity not recorded yet shows as ?)."""
+    """"Nyx trauma 1/1" for each hero one cube or less from defeat: holding the limit (one more defeats
+    them) or over it; a capacity not recorded yet shows as ?."""
     out = []
     for hero, c in cubes.items():
         for kind, limit in (("trauma", c.get("trauma_limit")), ("curse", c.get("curse_capacity"))):
             held = c.get(kind) or 0
-            if held and (limit is None or limit - held <= 1):
+            if held and (limit is None or held >= limit):  # one more defeats them, or it did
                 out.append(f"{hero} {kind} {held}/{'?' if limit is None else limit}")
     return out
 
 
-def wrap(items: list[Item], width: int) -> list[list[Fragment]]:
-    """Items joined on lines of at most `width` columns; an item wider than a line is cut."""
-    lines: list[list[Fragment]] = []
-    line: list[Fragment] = []
+def wrap(items: list[Item], width: int, sep: str = SEPARATOR) -> list[list[Fragment]]:
+    """Items joined by `sep` on lines of at most `width` columns; a row that starts with its label
+    ("board:") continues under the text after the label; a last line of one item takes the item
+    before it along when that fits (no item alone on a row); an item wider than a line is cut."""
+    label = items[0] if items and "".join(t for _, t in items[0]).endswith(":") else None
+    hang = sum(len(t) for _, t in label) + len(sep) if label is not None and len(items) > 1 else 0
+    if hang > width // 2:
+        hang = 0
+    groups: list[list[Item]] = [[]]
     used = 0
     for item in items:
         size = sum(len(text) for _, text in item)
-        if line and used + len(SEPARATOR) + size > width:
-            lines.append(line)
-            line, used = [], 0
-        if line:
-            line.append(("", SEPARATOR))
-            used += len(SEPARATOR)
-        if size > width - used:
-            item = _cut(item, max(width - used, 1))
+        if groups[-1] and used + len(sep) + size > width:
+            groups.append([])
+            used = hang
+        used += (len(sep) if groups[-1] else 0) + size
+        groups[-1].append(item)
+    if len(groups) > 1 and len(groups[-1]) == 1 and len(groups[-2]) > 2:
+        moved = groups[-2][-1]
+        size = sum(len(t) for _, t in moved) + len(sep) + sum(len(t) for _, t in groups[-1][0])
+        if hang + size <= width:
+            groups[-1].insert(0, groups[-2].pop())
+    lines: list[list[Fragment]] = []
+    for n, group in enumerate(groups):
+        line: list[Fragment] = [("", " " * hang)] if n and hang else []
+        used = hang if n else 0
+        for k, item in enumerate(group):
+            if k:
+                line.append(("", sep))
+                used += len(sep)
             size = sum(len(text) for _, text in item)
-        line.extend(item)
-        used += size
-    if line:
+            if size > width - used:
+                item = _cut(item, max(width - used, 1))
+                size = sum(len(text) for _, text in item)
+            line.extend(item)
+            used += size
         lines.append(line)
-    return lines
+    return [line for line in lines if line]
 
 
 def _cut(item: Item, room: int) -> Item:

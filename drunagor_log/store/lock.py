@@ -52,6 +52,10 @@ from .paths import display
 
 LOCK = ".drunagor.lock"  # only where a directory cannot be locked (Windows, some network file systems)
 LOCK_TIMEOUT = 10.0  # seconds a command waits for another one before it gives up (exit 4)
+SAY_WAITING = 0.5  # seconds of waiting before the command says so (through on_wait)
+# What a command says once it has waited SAY_WAITING seconds for the lock (the command line sets it:
+# the store prints nothing); it is given the campaign folder as displayed and what the other does.
+on_wait: Any = None
 
 
 # -------------------------------------------------------------------------------------- backends
@@ -286,7 +290,9 @@ class CampaignLock:
         """Wait for the lock; return the descriptor that holds it (the lock file on a file system
         that cannot lock directories). A descriptor of our own is closed if the lock is not had."""
         lib = backend()
-        deadline = time.monotonic() + self.timeout
+        start = time.monotonic()
+        deadline = start + self.timeout
+        said = False
         pause = 0.001
         fallback = not nested and isinstance(lib, _Flock)
         try:
@@ -305,9 +311,13 @@ class CampaignLock:
                     fd = -1
                     fd = self._lock_file()
                     continue
+                # only a writer keeps a reader out; a writer waits for readers and writers
+                what = "writing" if shared else "using"
+                if said is False and time.monotonic() > start + SAY_WAITING and self.timeout > SAY_WAITING:
+                    said = True
+                    if on_wait is not None:
+                        on_wait(display(self.root), what, self.timeout)
                 if time.monotonic() > deadline:
-                    # only a writer keeps a reader out; a writer waits for readers and writers
-                    what = "writing" if shared else "using"
                     raise ChangedOnDisk(f"another drunagor command is still {what} this campaign "
                                         f"(waited {self.timeout:g} s)", file=display(self.root), rule="lock",
                                         remedy="nothing was written; wait for it to finish, then re-run")

@@ -150,7 +150,7 @@ FREE = {
     ("commander swap", "position"), ("spoils upgrade", "to"), ("card set", "type_"), ("card set", "rarity"),
     ("card set", "position"), ("card set", "kind"), ("card forget", "fact"), ("adventure event", "name"),
     ("pile remove", "pile"), ("monster add", "rank"), ("monster add", "slot"), ("rules set", "difficulty"),
-    ("rules set", "rune_bag"),
+    ("rules set", "rune_bag"), ("rules cite", "line"),
 }
 
 

@@ -125,3 +125,18 @@ def test_the_wheel_holds_the_table_screens_templates_and_static_files(installed)
     files = {f"drunagor_log/serve/{p.relative_to(serve).as_posix()}" for p in serve.rglob("*")
              if p.is_file() and "__pycache__" not in p.parts}
     assert files - names == set()
+
+
+def test_the_help_example_works_for_a_new_player(installed, tmp_path):
+    """`drunagor --help`'s example line, as a player who installed the wheel types it (issue 35.6: it
+    pointed to campaigns/example, which only the repository has)."""
+    import re
+    import shlex
+
+    helped = installed.run("--help", cwd=tmp_path)
+    _ok(helped, "drunagor --help")
+    (example,) = re.findall(r"Example: (.+)", helped.stdout)
+    for step in example.split(" && "):
+        program, *args = shlex.split(step)
+        assert program == "drunagor"
+        _ok(installed.run(*args, cwd=tmp_path), step)

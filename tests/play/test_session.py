@@ -160,7 +160,8 @@ def test_the_word_being_typed_and_its_span():
 
 
 def _text(rows) -> list[str]:
-    return ["".join(t for _, t in line) for row in rows for line in status.wrap(row, 200)]
+    return ["".join(t for _, t in line) for row in rows
+            for line in status.wrap(row, 200, " " if status._label(row) in status.WHOLE else status.SEPARATOR)]
 
 
 def test_the_toolbar_reads_the_table(example):
@@ -179,11 +180,10 @@ def test_the_toolbar_shows_the_round_cubes_near_the_limit_and_lost():
     assert _text(status.board_rows(data, "ours", colour=False)) == [
         "ours: 05 Tempest Island  round 3  bag 1: red 1 blue 0 green 0 orange 0 gray 0",
         "board:  boss: Bane",
-        "cubes:  Nyx trauma 2/1  Andreas curse 4/5",
+        "cubes:  Nyx trauma 2/1",  # Andreas, 4 of 5, is two cubes from defeat
         "LOST: Nyx is defeated (RB L1026)"]
     coloured = status.board_rows(data, "ours", colour=True)
-    assert ("class:rune.red", "\u25cf") in coloured[0][2] and coloured[3][0][0] == ("class:status.lost",
-                                                                                  "LOST: Nyx is defeated (RB L1026)")
+    assert ("class:rune.red", "\u25cf") in coloured[0][2] and coloured[3][0][0] == ("class:status.lost", "LOST:")
 
 
 def test_the_toolbar_says_when_no_adventure_is_under_way(example):
@@ -260,9 +260,35 @@ def test_the_toolbar_and_completion_never_wait_for_another_writer(example, dispa
     path.write_text(path.read_text().replace("bag = { red = 2,", "bag = { red = 5,"))
     proc = None
     for proc in writer_holding_the_lock(example):  # noqa: B007 (the last one is checked below)
+        board.refresh()
         shown = "".join(t for _, t in board.fragments(200))
         assert shown == "".join(t for _, t in first) + "\n(another drunagor is writing)"  # the last board
         assert ask(["hero", "show"], "") == []
     assert proc is not None
+    board.refresh()
     assert "bag 10:" in "".join(t for _, t in board.fragments(200))  # read once the writer is done
     assert [v for v, _ in ask(["hero", "show"], "")] == ["Andreas", "Catharina", "Nyx", "Vacrem"]
+
+
+def finish(example) -> None:
+    """The campaign after chapter 09 won: its ending recorded, no adventure under way."""
+    (example / "adventure.toml").unlink()
+    story = example / "story.toml"
+    story.write_text('ending = "Baptism of Fire"\n' + story.read_text())
+
+
+def test_a_finished_campaign_says_so_in_the_toolbar_and_undo_has_nothing_to_undo(example, dispatcher, capsys):
+    finish(example)
+    assert _text(status.Status(example, colour=False).read()) == [
+        "example  the campaign is finished: Baptism of Fire (RB L1309)"]
+    assert dispatcher.handle("undo").code == 0
+    assert capsys.readouterr().err == "nothing to undo: the campaign is finished (its last adventure is archived)\n"
+
+
+def test_after_the_endgame_trigger_a_defeat_is_shown_as_the_ending():
+    data = {"chapter": "09", "title": "The Stand", "runes_in_bag": 1, "bag": {}, "raid": None, "monsters": [],
+            "counters": {"endgame": True}, "lost": "Nyx is defeated"}
+    assert _text(status.board_rows(data, "ours", colour=False))[-1] == (
+        "ENDING: A Hero Undone (RB L1309): Nyx is defeated")
+    data["counters"] = {"endgame": False}
+    assert _text(status.board_rows(data, "ours", colour=False))[-1] == "LOST: Nyx is defeated"

@@ -496,7 +496,7 @@ def every_example() -> list[str]:
     return [line for where, line in help_examples() if where not in NEEDS_GIT | {"new", "list", "drunagor"}]
 
 
-NO_CAMPAIGN = {"recruit --chapter 6", "completion bash"}  # examples that never open the campaign
+NO_CAMPAIGN = {"recruit --chapter 6", "completion bash", "rules cite L1203"}  # examples that never open the campaign
 
 
 def test_a_conflict_in_any_file_stops_every_command(example, run, tmp_path, git_env):

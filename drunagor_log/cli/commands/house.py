@@ -8,6 +8,7 @@ import typer
 
 from ...ops import house as house_ops
 from ..common import CommitOpt, JsonOpt, look, perform
+from ..terminal import term
 
 rules_app = typer.Typer(help="House rules: the difficulty (Trauma Cube limit), the party's size, the rune bag.",
                         no_args_is_help=True)
@@ -46,6 +47,35 @@ def rules_set(
     """
     perform(house_ops.set_rules, difficulty_name=difficulty, trauma_limit=trauma_limit, max_heroes=max_heroes,
             bag=rune_bag, commit=commit)
+
+
+@rules_app.command("cite")
+def rules_cite(
+    line: Annotated[str, typer.Argument(metavar="LINE", help="A rulebook line as drunagor cites it: L1203 (or "
+                                                             "1203, RB L1203).")],
+    json: JsonOpt = False,
+) -> None:
+    """Where a rulebook line stands in the book: its heading path, as the table of contents names it.
+
+    drunagor cites the rulebook by line (RB L1203); this names the chapter and the paragraph's title a
+    player finds in the printed book. Titles only: drunagor ships no sentence of the book.
+    --json: {"line", "path", "section"}.
+
+    Example: drunagor rules cite L1203
+    """
+    from ...catalog import headings
+    from ...errors import RuleError, UsageError
+
+    number = headings.cited_line(line)
+    if number is None:
+        raise UsageError(f"'{line}' is not a rulebook line; give it as drunagor cites it, e.g. L1203")
+    found = headings.path(number)
+    if not found:
+        raise RuleError(f"the rulebook has lines 1 to {headings.last_line()}, not {number}")
+    if json:
+        term.json({"line": number, "path": list(found), "section": found[-1]})
+    else:
+        term.line(f"RB L{number}: {headings.JOIN.join(found)}")
 
 
 def register(app: typer.Typer) -> None:

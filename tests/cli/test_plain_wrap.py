@@ -1,0 +1,56 @@
+"""Plain output wraps too (issue 35.3): under NO_COLOR on a terminal, lines wrap at the terminal's width
+between words with their hanging indent, as the colour output does (the terminal broke them mid-word);
+piped, they stay whole."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+
+import pytest
+
+from tests.play.runner import script
+
+pytestmark = pytest.mark.posix
+
+
+def on_terminal(args: list[str], cols: int) -> list[str]:
+    import fcntl
+    import pty
+    import select
+    import struct
+    import termios
+
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, cols, 0, 0))
+    env = {k: v for k, v in os.environ.items() if k != "COLUMNS"} | {"NO_COLOR": "1"}
+    proc = subprocess.Popen([script(), *args], stdin=slave, stdout=slave, stderr=slave, env=env)
+    os.close(slave)
+    out = b""
+    try:
+        while select.select([master], [], [], 20)[0]:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:  # the command closed the terminal
+                break
+            if not chunk:
+                break
+            out += chunk
+    finally:
+        proc.wait(timeout=20)
+        os.close(master)
+    return out.decode().replace("\r", "").splitlines()
+
+
+def test_plain_lines_wrap_between_words_with_their_hanging_indent(example):
+    lines = on_terminal(["-C", str(example), "adventure", "show"], 50)
+    assert max(len(line) for line in lines) <= 50
+    assert lines[1:3] == ["Rune bag: 7 runes (red 2, blue 1, green 1, orange", "0, gray 3)"]
+    at = lines.index("  raid: 2 Tidehunter placed (slots 2, 4) by rune")
+    assert lines[at + 1] == "  blue; the card now shows face A"
+
+
+def test_piped_output_stays_unwrapped(example):
+    piped = subprocess.run([script(), "-C", str(example), "adventure", "show"], capture_output=True, text=True,
+                           env={**os.environ, "NO_COLOR": "1", "COLUMNS": "50"}, timeout=60)
+    assert "Rune bag: 7 runes (red 2, blue 1, green 1, orange 0, gray 3)\n" in piped.stdout
