@@ -26,6 +26,22 @@ _PRINT_DONE = "printf '@@%s@@\\n' done"
 WAIT = 20.0
 
 
+def fork_bounded(argv: list[str], env: dict[str, str], cwd: Path, *, rows: int, columns: int) -> tuple[int, int]:
+    """Start argv on a new pseudo-terminal of `columns` x `rows`, under bounded.py's CPU and address-space
+    limits: (the child's pid, the terminal's file descriptor)."""
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: limits, then the program (pty.fork made it a session leader)
+        try:
+            resource.setrlimit(resource.RLIMIT_CPU, (bounded.CPU_SECONDS, bounded.CPU_SECONDS))
+            resource.setrlimit(resource.RLIMIT_AS, (bounded.ADDRESS_SPACE, bounded.ADDRESS_SPACE))
+            os.chdir(cwd)
+            os.execve(argv[0], argv, env)
+        finally:
+            os._exit(127)
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+    return pid, fd
+
+
 class ShellTimeout(AssertionError):
     pass
 
@@ -36,17 +52,8 @@ class Shell:
     def __init__(self, argv: list[str], env: dict[str, str], cwd: Path):
         self.output = b""
         self._mark = 0
-        pid, fd = pty.fork()
-        if pid == 0:  # the child: limits, then the shell (pty.fork made it a session leader)
-            try:
-                resource.setrlimit(resource.RLIMIT_CPU, (bounded.CPU_SECONDS, bounded.CPU_SECONDS))
-                resource.setrlimit(resource.RLIMIT_AS, (bounded.ADDRESS_SPACE, bounded.ADDRESS_SPACE))
-                os.chdir(cwd)
-                os.execve(argv[0], argv, env)
-            finally:
-                os._exit(127)
+        pid, fd = fork_bounded(argv, env, cwd, rows=50, columns=200)
         self.pid, self.fd = pid, fd
-        fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 200, 0, 0))
         self.next_prompt()
 
     def next_prompt(self) -> None:

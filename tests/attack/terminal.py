@@ -3,19 +3,16 @@ terminal (so Rich draws its colours), under the same limits as bounded.py's runs
 
 from __future__ import annotations
 
-import fcntl
 import os
-import pty
 import resource
 import select
 import signal
-import struct
-import termios
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from . import bounded
+from .ptyshell import fork_bounded
 
 
 @dataclass
@@ -30,16 +27,7 @@ def on_a_terminal(argv: list[str], *, env: dict[str, str], cwd: Path, surface: s
     """Run argv on a new pseudo-terminal of 100 x 50, typing `keys` at it (as typed ahead), until it ends
     or `wall` seconds pass (then it is killed)."""
     start = time.perf_counter()
-    pid, fd = pty.fork()
-    if pid == 0:  # the child: limits, then the program (pty.fork made it a session leader)
-        try:
-            resource.setrlimit(resource.RLIMIT_CPU, (bounded.CPU_SECONDS, bounded.CPU_SECONDS))
-            resource.setrlimit(resource.RLIMIT_AS, (bounded.ADDRESS_SPACE, bounded.ADDRESS_SPACE))
-            os.chdir(cwd)
-            os.execve(argv[0], argv, env)
-        finally:
-            os._exit(127)
-    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 100, 0, 0))
+    pid, fd = fork_bounded(argv, env, cwd, rows=50, columns=100)
     if keys:
         os.write(fd, keys)
     output, timed_out = b"", False
