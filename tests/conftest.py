@@ -51,6 +51,8 @@ SLOW_PLACES = (
     "tests/store/test_bad_input.py", "tests/store/test_concurrency.py", "tests/store/test_crash.py",
     "tests/store/test_every_command.py", "tests/store/test_hostile.py", "tests/store/test_migrate.py",
     "tests/store/test_open_refusals.py", "tests/store/test_portable.py", "tests/store/test_write_lock.py",
+    "tests/serve/", "tests/play/test_screen.py", "tests/play/test_waiting.py", "tests/cli/test_plain_wrap.py",
+    "tests/test_precommit.py",
 )
 
 
