@@ -37,3 +37,38 @@ def write_campaign(root: Path, files: Mapping[str, str]) -> Path:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(textwrap.dedent(text).lstrip("\n").encode())
     return root
+
+
+def on_a_pty(args: list[str], cols: int, env_extra: dict[str, str] | None = None) -> str:
+    """What `drunagor ARGS` writes to a pseudo-terminal `cols` wide (stdout and stderr together, CRLF as
+    LF), as a player's terminal window shows it: TERM is xterm-256color, NO_COLOR, COLUMNS and LINES are
+    unset unless `env_extra` sets them."""
+    import fcntl
+    import pty
+    import select
+    import struct
+    import sys
+    import termios
+
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, cols, 0, 0))
+    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "COLUMNS", "LINES")}
+    env.update({"TERM": "xterm-256color", **(env_extra or {})})
+    proc = subprocess.Popen([sys.executable, "-m", "drunagor_log", *args], stdin=slave, stdout=slave,
+                            stderr=slave, env=env, close_fds=True)
+    os.close(slave)
+    out = b""
+    while True:
+        ready, _, _ = select.select([master], [], [], 20)
+        if not ready:
+            break
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:  # the child closed the terminal
+            break
+        if not chunk:
+            break
+        out += chunk
+    proc.wait(timeout=20)
+    os.close(master)
+    return out.decode().replace("\r\n", "\n")

@@ -9,37 +9,14 @@ import subprocess
 
 import pytest
 
+from tests.helpers import on_a_pty
 from tests.play.runner import script
 
 pytestmark = pytest.mark.posix
 
 
 def on_terminal(args: list[str], cols: int) -> list[str]:
-    import fcntl
-    import pty
-    import select
-    import struct
-    import termios
-
-    master, slave = pty.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, cols, 0, 0))
-    env = {k: v for k, v in os.environ.items() if k != "COLUMNS"} | {"NO_COLOR": "1"}
-    proc = subprocess.Popen([script(), *args], stdin=slave, stdout=slave, stderr=slave, env=env)
-    os.close(slave)
-    out = b""
-    try:
-        while select.select([master], [], [], 20)[0]:
-            try:
-                chunk = os.read(master, 65536)
-            except OSError:  # the command closed the terminal
-                break
-            if not chunk:
-                break
-            out += chunk
-    finally:
-        proc.wait(timeout=20)
-        os.close(master)
-    return out.decode().replace("\r", "").splitlines()
+    return on_a_pty(args, cols, {"NO_COLOR": "1"}).replace("\r", "").splitlines()
 
 
 def test_plain_lines_wrap_between_words_with_their_hanging_indent(example):

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import re
-import select
 import shutil
 import subprocess
 import sys
@@ -16,6 +15,7 @@ import sys
 import pytest
 
 from tests.conftest import EXAMPLE
+from tests.helpers import on_a_pty
 
 pty = pytest.importorskip("pty", reason="pseudo-terminals are POSIX only")
 if sys.platform == "win32":  # pragma: no cover
@@ -32,35 +32,6 @@ COMMANDS = [
     ("chapter", "show"),
     ("camp", "--help"),
 ]
-
-
-def _run_pty(args: list[str], cols: int, env_extra: dict[str, str] | None = None) -> str:
-    import fcntl
-    import struct
-    import termios
-
-    master, slave = pty.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, cols, 0, 0))
-    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "COLUMNS", "LINES")}
-    env.update({"TERM": "xterm-256color", **(env_extra or {})})
-    proc = subprocess.Popen([sys.executable, "-m", "drunagor_log", *args], stdin=slave, stdout=slave,
-                            stderr=slave, env=env, close_fds=True)
-    os.close(slave)
-    out = b""
-    while True:
-        ready, _, _ = select.select([master], [], [], 20)
-        if not ready:
-            break
-        try:
-            chunk = os.read(master, 65536)
-        except OSError:  # the child closed the terminal
-            break
-        if not chunk:
-            break
-        out += chunk
-    proc.wait(timeout=20)
-    os.close(master)
-    return out.decode().replace("\r\n", "\n")
 
 
 def _run_piped(args: list[str]) -> str:
@@ -81,7 +52,7 @@ def campaign(tmp_path_factory):
 def test_every_line_fits_and_no_word_is_split(campaign, cmd, cols):
     args = ["-C", str(campaign), *cmd]
     plain = _run_piped(args)
-    shown = ANSI.sub("", _run_pty(args, cols))
+    shown = ANSI.sub("", on_a_pty(args, cols))
     assert shown.strip(), "the command printed nothing on a terminal"
     for line in shown.splitlines():
         assert len(line) <= cols, f"{len(line)} > {cols} columns: {line!r}"
@@ -101,13 +72,13 @@ def test_no_color_on_a_terminal_is_the_plain_text_wrapped_between_words(campaign
     # issue 35.3: wrapped at the terminal's width as the colour output is (the terminal broke words)
     args = ["-C", str(campaign), *cmd]
     plain = _run_piped(args)
-    for shown in (_run_pty(args, 80, {"NO_COLOR": "1"}), _run_pty(["--no-color", *args], 80)):
+    for shown in (on_a_pty(args, 80, {"NO_COLOR": "1"}), on_a_pty(["--no-color", *args], 80)):
         assert shown.split() == plain.split() and "\x1b" not in shown
         assert max(len(line) for line in shown.splitlines()) <= 80
 
 
 def test_adventure_show_draws_all_twelve_slots_on_a_terminal(campaign):
-    text = ANSI.sub("", _run_pty(["-C", str(campaign), "adventure", "show"], 80))
+    text = ANSI.sub("", on_a_pty(["-C", str(campaign), "adventure", "show"], 80))
     board = text[text.index("Monsters on the board"):text.index("At the end of round")]  # the round's line next
     assert " 1 \u25a0 yellow     Fell Asteris (Gray)" in board
     assert "12 \u25a0 brown      -" in board
@@ -115,7 +86,7 @@ def test_adventure_show_draws_all_twelve_slots_on_a_terminal(campaign):
 
 
 def test_colour_terminal_marks_each_rune_and_wraps_steps_under_their_text(campaign):
-    out = _run_pty(["-C", str(campaign), "raid", "--seed", "12", "--dry-run"], 60)
+    out = on_a_pty(["-C", str(campaign), "raid", "--seed", "12", "--dry-run"], 60)
     assert "\x1b[" in out  # colour on a terminal
     text = ANSI.sub("", out)
     assert "\u25cfgray" in text  # the mark beside the word: a colour-blind player reads the word
@@ -132,10 +103,10 @@ def test_check_wraps_at_word_boundaries_like_every_other_command(tmp_path):
     args = ["-C", str(root), "check"]
     plain = _run_piped(args)
     assert "drunagor hero gain Nyx ITEM (warning)" in plain
-    shown = ANSI.sub("", _run_pty(args, 80))
+    shown = ANSI.sub("", on_a_pty(args, 80))
     for line in shown.splitlines():
         assert len(line) <= 80, f"{len(line)} > 80 columns: {line!r}"
     tokens = set(shown.split())
     for word in plain.split():
         assert word in tokens, f"{word!r} is split at 80 columns:\n{shown}"
-    assert _run_pty(args, 80, {"NO_COLOR": "1"}).split() == plain.split()  # wrapped too, between words
+    assert on_a_pty(args, 80, {"NO_COLOR": "1"}).split() == plain.split()  # wrapped too, between words
