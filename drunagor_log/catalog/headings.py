@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from . import _load
+from .facts import _load
 
 JOIN = " \u203a "  # between the titles of a path, as the issue writes it: Chapter 05 › Winning ...
 FRONT = "Table of Contents"  # the lines before the first heading: the title and the contents

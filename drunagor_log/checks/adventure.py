@@ -13,7 +13,7 @@ from .. import catalog
 from ..campaign import parsed_adventure
 from ..errors import Problem
 from ..rules.board import models_on_board
-from . import check
+from .registry import check
 
 
 def _problem(f, path: tuple, rule: str, message: str, severity: str = "error") -> Problem:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from ..model import QUALITIES
 from ..rules import cards, chest, commander
 from ..rules.heroes import quote
-from . import check, problem
+from .registry import check, problem
 
 
 def _with(message: str, remedy: str | None) -> str:

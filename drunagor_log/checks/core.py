@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..names import legacy_slug, slug
-from . import check, problem
+from .registry import check, problem
 
 
 @check("hero-file")

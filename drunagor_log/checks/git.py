@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .. import store
 from ..git.driver_setup import driver_problem
-from . import check, problem
+from .registry import check, problem
 
 
 @check("merge-driver")

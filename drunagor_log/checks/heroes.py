@@ -7,7 +7,7 @@ from .. import catalog
 from ..model import CHAPTERS
 from ..rules import heroes as hero_rules
 from ..rules import rewards
-from . import check, problem
+from .registry import check, problem
 
 REWARD_KEYS = hero_rules.RECORD_WITH
 

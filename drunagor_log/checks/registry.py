@@ -46,9 +46,9 @@ def check(name: str):
 def _load_registry() -> None:
     for mod in CHECK_MODULES:
         try:
-            importlib.import_module(f"{__name__}.{mod}")
+            importlib.import_module(f"{__package__}.{mod}")
         except ModuleNotFoundError as exc:
-            if exc.name != f"{__name__}.{mod}":
+            if exc.name != f"{__package__}.{mod}":
                 raise
 
 

@@ -8,7 +8,7 @@ from .. import catalog
 from ..model import chapter_id
 from ..names import closest
 from ..rules import track
-from . import check, problem
+from .registry import check, problem
 
 # key in story.toml -> (catalog kind, what one entry is called, the command that edits it)
 LISTS = {

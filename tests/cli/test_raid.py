@@ -646,7 +646,7 @@ try:
 except SystemExit as exit:
     code = exit.code
 heavy = [m for m in ("tomlkit", "fractions", "rich", "drunagor_log.rules.odds") if m in sys.modules]
-catalog = sys.modules.get("drunagor_log.catalog")
+catalog = sys.modules.get("drunagor_log.catalog.facts")
 if catalog is not None and catalog._load.cache_info().currsize:  # the module is cheap; its data is not
     heavy.append("the catalog's data")
 print(json.dumps({"code": code, "heavy": heavy, "heroes_read": [p for p in read if p.startswith("heroes/")]}))

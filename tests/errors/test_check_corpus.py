@@ -83,7 +83,7 @@ def test_check_prints_exactly_the_expected_output(case, tmp_path, monkeypatch):
 
 
 def test_every_registered_check_has_a_case():
-    from drunagor_log.checks import REGISTRY, _load_registry
+    from drunagor_log.checks.registry import REGISTRY, _load_registry
 
     _load_registry()
     names = {c.name for c in CASES}

@@ -259,7 +259,7 @@ def test_the_ending_and_the_cubes_show_when_the_files_hold_them(example):
 def test_cubes_are_read_from_the_adventure_state_when_it_has_them():
     from types import SimpleNamespace
 
-    from drunagor_log.sheet import _cubes
+    from drunagor_log.sheet.sheets import _cubes
 
     state = SimpleNamespace(cubes={"Nyx": {"trauma": 1, "curse": 3, "curse_capacity": 5}})
     assert _cubes(state, 2) == [{"hero": "Nyx", "trauma": 1, "curse": 3, "trauma_limit": 2, "curse_capacity": 5}]
