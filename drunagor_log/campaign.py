@@ -146,10 +146,9 @@ class Campaign(Session):
         twins = [s for s, h in pool.items() if h.name.casefold() == hero.name.casefold()]
         if len(twins) > 1:
             files = ", ".join(f"{HEROES}/{s}.toml" for s in twins)
-            raise RuleError(f"{hero.name!r} has {len(twins)} Campaign Logs ({files})",
-                            file=store.display(self.hero_files[twins[1]].path),
-                            line=self.hero_files[twins[1]].line(("name",)), rule="hero-file",
-                            remedy="keep one of them (merge what each records) and delete the other")
+            raise self.hero_files[twins[1]].refuse(("name",), f"{hero.name!r} has {len(twins)} Campaign Logs ({files})",
+                                                   rule="hero-file", remedy="keep one of them (merge what each "
+                                                   "records) and delete the other")
         return found_slug, hero
 
     def hero_path(self, name: str) -> Path:

@@ -149,9 +149,9 @@ def remove(c: Campaign, card: str, copies: int = 1) -> Change:
         raise UsageError(f"--copies must be at least 1, not {copies}", rule="chest-deck")
     if copies > entry.copies:
         i = next(n for n, x in enumerate(story.chest_cards) if x is entry)
-        raise RuleError(f"the Chest deck holds {chest.copies_text(entry.name, entry.copies)}, not {copies}",
-                        file=sf.shown, line=sf.line(("chest", "cards", i)), rule="chest-deck",
-                        remedy=f"remove at most {entry.copies}")
+        raise sf.refuse(("chest", "cards", i),
+                        f"the Chest deck holds {chest.copies_text(entry.name, entry.copies)}, not {copies}",
+                        rule="chest-deck", remedy=f"remove at most {entry.copies}")
     set_copies(sf.edit()["chest"], entry.name, entry.copies - copies)
     total = sum(x.copies for x in story.chest_cards if chest.card_facts(x.name, story.cards).type
                 not in ("treasure", "other")) - copies
@@ -169,12 +169,12 @@ def _refuse_absent(c: Campaign, card: str) -> None:
         raise
     pair = [p for p in (*chest.epic_pair(), *story.chest_epic) if chest.same_card(p, card)]
     if pair:
-        raise RuleError(f"{pair[0]} is one of the Epic Rare pair, which is fixed (RB L345); only Potions and "
-                        "Scrolls are taken out", file=sf.shown, line=sf.line(("chest", "epic")), rule="chest-deck",
+        raise sf.refuse(("chest", "epic"), f"{pair[0]} is one of the Epic Rare pair, which is fixed (RB L345); only "
+                        "Potions and Scrolls are taken out", rule="chest-deck",
                         remedy="name a Potion or a Scroll of the deck")
     names = ", ".join(x.name for x in story.chest_cards) or "none recorded yet"
     hint = closest(card, [x.name for x in story.chest_cards])
-    raise RuleError(f"{card!r} is not in the Chest deck", file=sf.shown, line=sf.line(("chest", "cards")),
+    raise sf.refuse(("chest", "cards"), f"{card!r} is not in the Chest deck",
                     rule="chest-deck", remedy=(f"did you mean {hint!r}? " if hint else "") + f"the deck holds: {names}")
 
 

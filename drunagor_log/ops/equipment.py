@@ -20,7 +20,7 @@ from ..rules import heroes as rules
 from ..store import edit
 from ..values import replace
 from . import Change
-from .heroes import active_hero, excess_warning, find_entry, held_item, pick, refuse
+from .heroes import active_hero, excess_warning, find_entry, held_item, pick
 
 if TYPE_CHECKING:
     from ..campaign import Campaign
@@ -46,8 +46,8 @@ def _check_not_held(c: Campaign, slug: str, hero: Hero, item_name: str, kind: st
     if kind == "consumable":
         return
     if hero.item(item_name):
-        raise refuse(c.hero_files[slug], "equipment", f"{hero.name} already has {item_name}", "equipment",
-                      "there is one card of each; to move it, use hero equip/unequip")
+        raise c.hero_files[slug].refuse(("equipment",), f"{hero.name} already has {item_name}", rule="equipment",
+                                        remedy="there is one card of each; to move it, use hero equip/unequip")
     if kind in ("spoils", "adventure", "epic"):
         other = next((h for h in c.active_heroes().values() if h is not hero and h.item(item_name)), None)
         if other is not None:
@@ -59,10 +59,9 @@ def _check_not_held(c: Campaign, slug: str, hero: Hero, item_name: str, kind: st
 def _check_not_stored(c: Campaign, item_name: str, quality: str | None) -> None:
     stored = rules.stored_entry(c.story, item_name, quality)
     if stored is not None:
-        raise RuleError(f"{item_name} is stored ({stored!r} in `stored`): a card disposed of in an upgrade "
-                        "or taken out of the campaign can never be gained again this campaign (RB L429-431)",
-                        file=c.story_file.shown, line=c.story_file.line(("stored",)), rule="stored",
-                        remedy="choose another card")
+        raise c.story_file.refuse(("stored",), f"{item_name} is stored ({stored!r} in `stored`): a card disposed "
+                                  "of in an upgrade or taken out of the campaign can never be gained again this "
+                                  "campaign (RB L429-431)", rule="stored", remedy="choose another card")
 
 
 def gain(c: Campaign, name: str, item: str, *, kind: str | None = None, quality: str | None = None,
@@ -118,9 +117,8 @@ def _from_stash(c: Campaign, item: str) -> Item:
     stash = list(c.story.stash)
     i = find_entry(stash, item)
     if i is None:
-        raise RuleError(f"the party stash holds no {item!r}", file=c.story_file.shown,
-                        line=c.story_file.line(("stash",)), rule="stash",
-                        remedy="the stash holds: " + (", ".join(stash) or "nothing"))
+        raise c.story_file.refuse(("stash",), f"the party stash holds no {item!r}", rule="stash",
+                                  remedy="the stash holds: " + (", ".join(stash) or "nothing"))
     item_name = stash[i]
     kind = catalog.item_kind(item_name) or rules.recorded_kind(c.story, item_name) or "consumable"
     edit.remove_entry(c.story_file.edit(), "stash", i)
@@ -151,10 +149,10 @@ def _to_stash(c: Campaign, giver: str, item: str) -> Change:
     i = held_item(c, slug, hero, item, "give")
     entry = hero.equipment[i]
     if entry.kind != "consumable":
-        raise refuse(c.hero_files[slug], "equipment", f"{entry.name} is not a Consumable Item, and the party "
-                      "stash holds only Consumables (RB L972-974)", "stash",
-                      f"to take it out of the Campaign Log: drunagor hero drop {rules.quote(hero.name)} "
-                      f"{rules.quote(entry.name)}")
+        raise c.hero_files[slug].refuse(("equipment",), f"{entry.name} is not a Consumable Item, and the party "
+                                        "stash holds only Consumables (RB L972-974)", rule="stash",
+                                        remedy="to take it out of the Campaign Log: drunagor hero drop "
+                                               f"{rules.quote(hero.name)} {rules.quote(entry.name)}")
     edit.remove_entry(c.hero_files[slug].edit(), "equipment", i)
     edit.append_entry(c.story_file.edit(), "stash", entry.name)
     return Change(f"{hero.name} puts {entry.name} in the party stash",
@@ -188,8 +186,8 @@ def place(c: Campaign, name: str, item: str, where: str) -> Change:
     i = held_item(c, slug, hero, item, "equip" if where == "equipped" else "unequip")
     entry = hero.equipment[i]
     if where == "equipped" and entry.kind == "consumable":
-        raise refuse(c.hero_files[slug], "equipment", f"{entry.name} is a Consumable Item: it is carried in "
-                      "the bag and used, never equipped", "equipment")
+        raise c.hero_files[slug].refuse(("equipment",), f"{entry.name} is a Consumable Item: it is carried in "
+                                        "the bag and used, never equipped", rule="equipment")
     if entry.place != where:
         edit.set_entry_field(c.hero_files[slug].edit(), "equipment", i, "place", where)
     done = f"equips {entry.name}" if where == "equipped" else f"puts {entry.name} in the bag"

@@ -44,10 +44,10 @@ def active_hero(c: Campaign, query: str) -> tuple[str, Hero]:
     slug, hero = c.find_hero(query)
     if hero.retired:
         f = c.hero_files[slug]
-        raise RuleError(f"{hero.name} has left the party" + (f" (before chapter {hero.left})" if hero.left else ""),
-                        file=f.shown, line=f.line(("retired",)), rule="retired",
-                        remedy=f"choose an active hero, or bring {hero.name} back: drunagor hero return "
-                               f"{rules.quote(hero.name)}")
+        raise f.refuse(("retired",), f"{hero.name} has left the party"
+                       + (f" (before chapter {hero.left})" if hero.left else ""), rule="retired",
+                       remedy=f"choose an active hero, or bring {hero.name} back: drunagor hero return "
+                              f"{rules.quote(hero.name)}")
     return slug, hero
 
 
@@ -94,12 +94,8 @@ def held_item(c: Campaign, slug: str, hero: Hero, query: str, doing: str, to: He
         remedy = (f"did you mean {hint!r}?" if hint else
                   f"{hero.name} has: " + (", ".join(e.name for e in hero.equipment) or "nothing"))
     f = c.hero_files[slug]
-    raise RuleError(f"{hero.name} does not have {query!r} to {doing}", file=f.shown, line=f.line(("equipment",)),
-                    rule="equipment", remedy=remedy)
-
-
-def refuse(f: TomlFile, key: str | None, message: str, rule: str, remedy: str | None = None) -> RuleError:
-    return RuleError(message, file=f.shown, line=f.line((key,)) if key else None, rule=rule, remedy=remedy)
+    raise f.refuse(("equipment",), f"{hero.name} does not have {query!r} to {doing}", rule="equipment",
+                   remedy=remedy)
 
 
 def pick(query: str, options: Iterable[str], what: str, game: bool = False) -> str:
@@ -161,7 +157,7 @@ def _check_room(c: Campaign, role: str) -> None:
     active = list(c.active_heroes().values())
     full = rules.party_full(active, c.story.rules.max_heroes)
     if full is not None:
-        raise full.error(c.story_file.shown, c.story_file.line(("rules", "max_heroes")))
+        raise c.story_file.refuse(("rules", "max_heroes"), full.message, rule=full.rule, remedy=full.remedy)
     _check_role_free(c, role, active)
 
 
@@ -171,7 +167,7 @@ def _check_role_free(c: Campaign, role: str, others: Sequence[Hero], how: str = 
     taken = rules.role_taken(role, others)
     if taken is not None:
         slug = next(s for s, h in c.active_heroes().items() if h.name == taken.hero)
-        error = taken.error(c.hero_files[slug].shown, c.hero_files[slug].line(("role",)))
+        error = c.hero_files[slug].refuse(("role",), taken.message, rule=taken.rule, remedy=taken.remedy)
         if how and error.remedy and error.remedy.startswith("choose a free role"):
             error.remedy += f" ({how})"
         raise error
@@ -367,15 +363,15 @@ def status(c: Campaign, name: str, action: str, status_: str, *, new: bool = Fal
     if act == "remove":
         i = find_entry(list(hero.statuses), status_)
         if i is None:
-            raise refuse(f, "statuses", f"{hero.name} does not have the status {status_!r}", "hero-status",
-                          "statuses: " + (", ".join(hero.statuses) or "none"))
+            raise f.refuse(("statuses",), f"{hero.name} does not have the status {status_!r}", rule="hero-status",
+                           remedy="statuses: " + (", ".join(hero.statuses) or "none"))
         edit.remove_entry(f.edit(), "statuses", i)
         return Change(f"{hero.name} loses the status {hero.statuses[i]}",
                       data={"hero": hero.name, "status": hero.statuses[i]})
     warnings: list[str] = []
     name_ = _catalog_name(status_, "hero_statuses", new, warnings, extra=hero.statuses)
     if any(s.casefold() == name_.casefold() for s in hero.statuses):
-        raise refuse(f, "statuses", f"{hero.name} already has the status {name_}", "hero-status")
+        raise f.refuse(("statuses",), f"{hero.name} already has the status {name_}", rule="hero-status")
     edit.append_entry(f.edit(), "statuses", name_)
     return Change(f"{hero.name} gains the status {name_}", warnings=tuple(warnings),
                   data={"hero": hero.name, "status": name_})
@@ -455,12 +451,12 @@ def return_hero(c: Campaign, name: str, *, player: str | None = None, role: str 
     slug, hero = c.find_hero(name)
     f = c.hero_files[slug]
     if hero.active:
-        raise refuse(f, "name", f"{hero.name} is in the party", "hero-return",
-                      "hero return brings back a hero who left (drunagor hero list shows them)")
+        raise f.refuse(("name",), f"{hero.name} is in the party", rule="hero-return",
+                       remedy="hero return brings back a hero who left (drunagor hero list shows them)")
     role_ = rules.role_name(role) if role else hero.role
     full = rules.party_full(list(c.active_heroes().values()), c.story.rules.max_heroes)
     if full is not None:
-        raise full.error(c.story_file.shown, c.story_file.line(("rules", "max_heroes")))
+        raise c.story_file.refuse(("rules", "max_heroes"), full.message, rule=full.rule, remedy=full.remedy)
     _check_role_free(c, role_, list(c.active_heroes().values()),
                      f"drunagor hero return {rules.quote(hero.name)} --role ROLE")
     back = rules.joining_chapter(c.story)

@@ -116,7 +116,7 @@ def plan(c: Campaign, steps: dict[int, Step] | None = None) -> Plan:
         kind = kind_of(c.root, f.path)
         message, remedy = schemas.older(schema, steps)
         if remedy != RUN_MIGRATE:  # no chain of steps from this schema: the same refusal as every command's
-            raise DataError(message, file=f.shown, line=f.line(("schema",)), rule="schema", remedy=remedy)
+            raise f.refuse(("schema",), message, rule="schema", remedy=remedy, error=DataError)
         migrate_doc(f.edit(), kind, steps)
         after = f.new_bytes()
         if after is None:  # cannot happen: the schema line changed at least

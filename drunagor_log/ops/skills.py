@@ -21,7 +21,7 @@ from ..rules import rewards
 from ..store import edit
 from ..values import replace
 from . import Change
-from .heroes import active_hero, excess_warning, find_entry, owes_now, pick, refuse
+from .heroes import active_hero, excess_warning, find_entry, owes_now, pick
 
 if TYPE_CHECKING:
     from ..campaign import Campaign
@@ -40,8 +40,8 @@ def learn(c: Campaign, name: str, skill: str, *, tree: str, level: int) -> Chang
     skill = skill.strip()
     f = c.hero_files[slug]
     if any(s.name.casefold() == skill.casefold() for s in hero.skills):
-        raise refuse(f, "skills", f"{hero.name} already knows {skill!r}", "skills",
-                      "a skill is learned once; to choose another, use drunagor hero relearn")
+        raise f.refuse(("skills",), f"{hero.name} already knows {skill!r}", rule="skills",
+                       remedy="a skill is learned once; to choose another, use drunagor hero relearn")
     chapter = rules.last_completed(c.story, rewards.start(hero))
     edit.append_entry(f.edit(), "skills", {"name": skill, "tree": tree_, "level": level, "chapter": chapter})
     after = replace(hero, skills=hero.skills + (Skill(skill, tree_, level, chapter),))
@@ -55,8 +55,8 @@ def ability(c: Campaign, name: str, ability_: str) -> Change:
     ability_ = ability_.strip()
     f = c.hero_files[slug]
     if any(a.casefold() == ability_.casefold() for a in hero.class_abilities):
-        raise refuse(f, "class_abilities", f"{hero.name} already has the Class Ability {ability_!r}",
-                      "class-abilities", "to choose another, use drunagor hero relearn")
+        raise f.refuse(("class_abilities",), f"{hero.name} already has the Class Ability {ability_!r}",
+                       rule="class-abilities", remedy="to choose another, use drunagor hero relearn")
     edit.append_entry(f.edit(), "class_abilities", ability_)
     after = replace(hero, class_abilities=hero.class_abilities + (ability_,))
     return Change(f"{hero.name} gains the Class Ability {ability_}", warnings=excess_warning(c, slug, after),
@@ -66,8 +66,8 @@ def ability(c: Campaign, name: str, ability_: str) -> Change:
 def _relearn_skill(f: TomlFile, hero: Hero, si: int, new: str, tree: str | None) -> str:
     s = hero.skills[si]
     if any(o.name.casefold() == new.casefold() for j, o in enumerate(hero.skills) if j != si):
-        raise refuse(f, "skills", f"{hero.name} already knows {new!r}", "relearn",
-                      "choose a skill the hero does not have")
+        raise f.refuse(("skills",), f"{hero.name} already knows {new!r}", rule="relearn",
+                       remedy="choose a skill the hero does not have")
     edit.replace_entry(f.edit(), "skills", si, {"name": new, "tree": tree or s.tree, "level": s.level,
                                                 "chapter": s.chapter})
     return f"{s.name} for {new} ({tree or s.tree}, Level {s.level})"
@@ -76,8 +76,8 @@ def _relearn_skill(f: TomlFile, hero: Hero, si: int, new: str, tree: str | None)
 def _relearn_ability(f: TomlFile, hero: Hero, ai: int, new: str) -> str:
     a = hero.class_abilities[ai]
     if any(o.casefold() == new.casefold() for j, o in enumerate(hero.class_abilities) if j != ai):
-        raise refuse(f, "class_abilities", f"{hero.name} already has the Class Ability {new!r}", "relearn",
-                      "choose a Class Ability the hero does not have")
+        raise f.refuse(("class_abilities",), f"{hero.name} already has the Class Ability {new!r}", rule="relearn",
+                       remedy="choose a Class Ability the hero does not have")
     edit.replace_entry(f.edit(), "class_abilities", ai, new)
     return f"the Class Ability {a} for {new}"
 
@@ -96,8 +96,8 @@ def relearn(c: Campaign, name: str, old: str, new: str, *, tree: str | None = No
     if si is None and ai is None:
         known = [s.name for s in hero.skills] + list(hero.class_abilities)
         hint = closest(old, known)
-        raise refuse(f, None, f"{hero.name} has no skill or Class Ability called {old!r}", "relearn",
-                     (f"did you mean {hint!r}? " if hint else "") + "known: " + (", ".join(known) or "none"))
+        raise f.refuse((), f"{hero.name} has no skill or Class Ability called {old!r}", rule="relearn",
+                       remedy=(f"did you mean {hint!r}? " if hint else "") + "known: " + (", ".join(known) or "none"))
     if si is not None:
         what = _relearn_skill(f, hero, si, new, tree_)
     else:
@@ -119,7 +119,7 @@ def _own_entry(f: TomlFile, hero: Hero, names: Sequence[str], query: str, what: 
     hint = closest(query, names)
     plural = {"skill": "skills", "Class Ability": "Class Abilities"}[what]
     remedy = f"did you mean {hint!r}?" if hint else f"{plural}: " + (", ".join(names) or "none")
-    raise refuse(f, key, f"{hero.name} has no {what} called {query!r}", key.replace("_", "-"), remedy)
+    raise f.refuse((key,), f"{hero.name} has no {what} called {query!r}", rule=key.replace("_", "-"), remedy=remedy)
 
 
 def unlearn(c: Campaign, name: str, skill: str) -> Change:

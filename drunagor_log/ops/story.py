@@ -151,9 +151,8 @@ def _resolve_recorded(c: Campaign, key: str, query: str) -> tuple[str, int]:
         hint = closest(typed, recorded)
         listed = ", ".join(recorded) if recorded else "none"
         where = f" ({rb})" if rb else ""
-        raise RuleError(f"there is no {what} {typed!r} on the Story Record{where}", file=f.shown,
-                        line=f.line((key,)), rule=key,
-                        remedy=(f"did you mean {hint!r}? " if hint else "") + f"the {key} recorded are: {listed}")
+        raise f.refuse((key,), f"there is no {what} {typed!r} on the Story Record{where}", rule=key,
+                       remedy=(f"did you mean {hint!r}? " if hint else "") + f"the {key} recorded are: {listed}")
     return name, recorded.index(name)
 
 
@@ -165,8 +164,8 @@ def add_name(c: Campaign, key: str, query: str, new: bool = False) -> Change:
     f = c.story_file
     twin = catalog.canonical(name, getattr(c.story, key))
     if twin is not None:
-        raise RuleError(f"{what} {twin!r} is already written on the Story Record", file=f.shown,
-                        line=f.line((key,)), rule=key, remedy="each name is written once; nothing to do")
+        raise f.refuse((key,), f"{what} {twin!r} is already written on the Story Record", rule=key,
+                       remedy="each name is written once; nothing to do")
     edit.append_entry(f.edit(), key, name, PLACE_AFTER[key])
     if key == "followers":
         summary = f"{name} follows the party: Follower written on the Story Record (RB L455)"
@@ -252,8 +251,8 @@ def _refusal(move: Move, f: Any, under_way: str | None = None) -> RuleError:
     else:
         remedy = f"to correct history: {force} (recorded in story.toml)"
     key = edit.chapter_key(f.data.get("track", {}), move.chapter, chapter_id)
-    line = f.line(("track", key)) if key else f.line(("track",))
-    return RuleError(f"{move.problem} (RB L961)", file=f.shown, line=line, rule="adventure-track", remedy=remedy)
+    return f.refuse(("track", key) if key else ("track",), f"{move.problem} (RB L961)", rule="adventure-track",
+                    remedy=remedy)
 
 
 def record_chapter(c: Campaign, chapter: Any, state: str, force: bool = False) -> Change:
@@ -425,9 +424,9 @@ def add_to_stash(c: Campaign, item: str, new: bool = False) -> Change:
                         new_hint="if it is a card drunagor does not know, add --new to record it")
     kind = _kind_of(story, name)
     if kind is not None and kind != "consumable":
-        raise RuleError(f"{name} is {_a(kind)} card, not a Consumable Item: only Consumable Items go to the party "
-                        "stash (RB L972-974)", file=c.story_file.shown, line=c.story_file.line(("stash",)),
-                        rule="stash", remedy="a leaving hero's other cards return to the box")
+        raise c.story_file.refuse(("stash",), f"{name} is {_a(kind)} card, not a Consumable Item: only Consumable "
+                                  "Items go to the party stash (RB L972-974)", rule="stash",
+                                  remedy="a leaving hero's other cards return to the box")
     edit.append_entry(c.story_file.edit(), "stash", name, PLACE_AFTER["stash"])
     return Change(f"party stash: {name} added ({len(story.stash) + 1} in the stash)", data={"item": name})
 
@@ -457,8 +456,7 @@ def remove_from_stash(c: Campaign, item: str) -> Change:
     copies, the last one goes (so `stash add X` then `stash remove X` leaves the file as it was)."""
     story, f = c.story, c.story_file
     if not story.stash:
-        raise RuleError("the party stash is empty", file=f.shown, line=f.line(("stash",)), rule="stash",
-                        remedy="nothing to take out")
+        raise f.refuse(("stash",), "the party stash is empty", rule="stash", remedy="nothing to take out")
     with f.about(("stash",)):
         name = resolve_card(item, story.stash)
     index = len(story.stash) - 1 - story.stash[::-1].index(name)

@@ -43,8 +43,9 @@ class Finding:
     key: tuple = ()
     severity: str = "error"
 
-    def error(self, file: str | None = None, line: int | None = None) -> RuleError:
-        return RuleError(self.message, file=file, line=line, remedy=self.remedy, rule=self.rule)
+    def error(self) -> RuleError:
+        """The finding as a refusal of no file (the command that holds the file says `TomlFile.refuse`)."""
+        return RuleError(self.message, remedy=self.remedy, rule=self.rule)
 
 
 # ------------------------------------------------------------------------------- who is a hero

@@ -76,8 +76,8 @@ def check_schema(data: dict, f: TomlFile, *, migrating: bool = False) -> None:
         raise DataError("no `schema` key", file=f.shown, line=1, rule="schema",
                         remedy=f"add `schema = {SCHEMA}` as the first line")
     if not isinstance(schema, int) or isinstance(schema, bool) or schema < 0:
-        raise DataError(f"`schema` must be a whole number, not {schema!r}", file=f.shown, rule="schema",
-                        line=f.line(("schema",)), remedy=f"write `schema = {SCHEMA}`")
+        raise f.refuse(("schema",), f"`schema` must be a whole number, not {schema!r}", rule="schema",
+                       remedy=f"write `schema = {SCHEMA}`", error=DataError)
     if schema < SCHEMA and not migrating:
         message, remedy = older(schema)
-        raise DataError(message, file=f.shown, rule="schema", line=f.line(("schema",)), remedy=remedy)
+        raise f.refuse(("schema",), message, rule="schema", remedy=remedy, error=DataError)

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from ..errors import DataError, DrunagorError, located
+from ..errors import DataError, DrunagorError, RuleError, located
 from ..values import fits_toml
 from . import schema as schemas
 from .lines import line_of
@@ -102,9 +102,12 @@ class TomlFile:
                 located(exc, self.shown, self.line(path) if path else None)
             raise
 
-    def error(self, message: str, key_path: tuple = (), remedy: str | None = None) -> DataError:
-        return DataError(message, file=self.shown, line=self.line(key_path) if key_path else None,
-                         remedy=remedy)
+    def refuse(self, key_path: tuple, message: str, *, rule: str | None = None, remedy: str | None = None,
+               error: type[DrunagorError] = RuleError) -> DrunagorError:
+        """The refusal `error(message)` about this file, at the line of `key_path` (no line for `()`): the
+        one way a caller that holds the file says FILE:LINE."""
+        return error(message, file=self.shown, line=self.line(key_path) if key_path else None, rule=rule,
+                     remedy=remedy)
 
     def _written(self, data: bytes) -> None:
         """The file now holds `data` (after a save): a second save compares with these bytes."""
