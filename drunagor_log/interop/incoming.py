@@ -28,8 +28,8 @@ from pathlib import Path
 from .. import store
 from ..campaign import ADVENTURE, ARCHIVE, HEROES, STORY
 from ..errors import DataError
-from ..git.runner import run, split_z
-from ..git.runner import text as git_text
+from ..git import objects
+from ..git.merges import abort_merge, last_author, merging
 from ..store.markers import MARKER_SIZE_MAX
 from ..store.merge import LIMIT_RULES, VALUE_MERGE_BYTES, MergeError, merge_text
 
@@ -51,15 +51,9 @@ class _Entry:
 def _tree(root: Path, ref: str, prefix: str) -> dict[str, _Entry] | None:
     """The campaign folder as `ref` holds it: path (relative to the folder) -> entry; None when the
     folder is not a folder there."""
-    kind = run(root, "cat-file", "-t", f"{ref}:{prefix}", ok=(0, 128)).stdout.decode().strip()
-    if kind != "tree":
+    if objects.object_type(root, f"{ref}:{prefix}") != "tree":
         return None
-    entries = {}
-    for record in split_z(run(root, "ls-tree", "--full-tree", "-r", "-t", "-l", "-z", f"{ref}:{prefix}").stdout):
-        info, path = record.split("\t", 1)
-        mode, _, sha, size = info.split()
-        entries[path] = _Entry(mode, sha, size)
-    return entries
+    return {path: _Entry(mode, sha, size) for path, mode, sha, size in objects.tree(root, f"{ref}:{prefix}")}
 
 
 def campaign_path(rel: str) -> str | None:
@@ -79,7 +73,7 @@ def _what(mode: str) -> str:
 def vet_theirs(root: Path, ref: str, shown_ref: str) -> None:
     """Refuse (DataError, nothing merged) what `ref` holds for the campaign that drunagor would not
     read, or that a merge would turn into junk; see the module's doc."""
-    prefix = git_text(root, "rev-parse", "--show-prefix")
+    prefix = objects.show_prefix(root)
     theirs = _tree(root, ref, prefix)
     shown = store.display(root)
     if theirs is None or STORY not in theirs:
@@ -125,7 +119,7 @@ def _blobs(root: Path, files: list[tuple[str, _Entry]]):
             total += files[end][1].size
             end += 1
         chunk = files[start:end]
-        out = run(root, "cat-file", "--batch", input="".join(e.sha + "\n" for _, e in chunk).encode()).stdout
+        out = objects.blobs(root, [e.sha for _, e in chunk])
         at = 0
         for rel, entry in chunk:
             at = out.index(b"\n", at) + 1  # "<sha> blob <size>"
@@ -141,12 +135,12 @@ def _vet_attributes(root: Path, ref: str, shown_ref: str, prefix: str) -> None:
     for n, folder in enumerate(folders):
         rel = "../" * (depth - n) + ".gitattributes"
         spec = f"{ref}:{folder}.gitattributes"
-        if run(root, "cat-file", "-t", spec, ok=(0, 128)).stdout.strip() != b"blob":
+        if objects.object_type(root, spec) != "blob":
             continue
-        if int(git_text(root, "cat-file", "-s", spec) or 0) > store.MAX_FILE_BYTES:
+        if objects.blob_size(root, spec) > store.MAX_FILE_BYTES:
             raise _refusal(root, ref, shown_ref, rel, "makes a .gitattributes larger than "
                            f"{store.MAX_FILE_BYTES // 1024} KiB", store.display(root))
-        for size in _MARKER_SIZE.findall(run(root, "cat-file", "blob", spec).stdout):
+        for size in _MARKER_SIZE.findall(objects.blob(root, spec)):
             if not size.isdigit() or int(size) > MARKER_SIZE_MAX:
                 raise _refusal(root, ref, shown_ref, rel,
                                f"sets conflict-marker-size={size[:20].decode('utf-8', 'replace')} in "
@@ -156,8 +150,7 @@ def _vet_attributes(root: Path, ref: str, shown_ref: str, prefix: str) -> None:
 
 def _refusal(root: Path, ref: str, shown_ref: str, rel: str, what: str, shown: str) -> DataError:
     """`rel`: relative to the campaign folder (`../.gitattributes` above it)."""
-    who = (git_text(root, "log", "-1", "--format=%an", f"HEAD..{ref}", "--", rel, ok=(0, 128))
-           or git_text(root, "log", "-1", "--format=%an", f"HEAD..{ref}", ok=(0, 128)) or "the other side")
+    who = last_author(root, ref, rel) or last_author(root, ref) or "the other side"
     return DataError(f"{who}'s change on {shown_ref} {what}; nothing was merged: the campaign is as it was before "
                      "this sync", file=shown, rule="sync",
                      remedy=f"ask {who} to put the campaign's files back as drunagor writes them (drunagor check "
@@ -168,13 +161,8 @@ def refuse_junk(root: Path, *, started_here: bool) -> None:
     """Before a merge is committed: it holds story.toml as a regular file, every campaign path as
     what it must be, and no file that neither side has (git's side files of a type change). Else
     the merge is given up if this sync started it (nothing committed), and refused (exit 3)."""
-    known = set()
-    for side in ("HEAD", "MERGE_HEAD"):
-        known |= set(split_z(run(root, "ls-tree", "-r", "--name-only", "-z", side, "--", ".").stdout))
-    staged: dict[str, str] = {}
-    for record in split_z(run(root, "ls-files", "-s", "-z", "--", ".").stdout):
-        info, path = record.split("\t", 1)
-        staged[path] = info.split()[0]
+    known = {*objects.tree_names(root, "HEAD"), *objects.tree_names(root, "MERGE_HEAD")}
+    staged = objects.staged(root)
     faults = [] if staged.get(STORY) in REGULAR else [f"the merge would leave no Story Record ({STORY})"]
     for path, mode in staged.items():
         want = campaign_path(path)
@@ -184,8 +172,8 @@ def refuse_junk(root: Path, *, started_here: bool) -> None:
             faults.append(f"the merge would make {path} {_what(mode)}")
     if not faults:
         return
-    if started_here and run(root, "rev-parse", "--verify", "--quiet", "MERGE_HEAD", ok=(0, 1)).returncode == 0:
-        run(root, "merge", "--abort", ok=(0, 1, 128))
+    if started_here and merging(root):
+        abort_merge(root)
     raise DataError(faults[0] + ("; nothing was merged: the campaign is as it was before this sync" if started_here
                                  else "; the merge under way stays as it is, not committed"),
                     file=store.display(root), rule="sync",
@@ -204,12 +192,12 @@ def blob(root: Path, sha: str | None) -> str:
 
 
 def _blob_bytes(root: Path, sha: str, shown: str) -> bytes:
-    size = int(git_text(root, "cat-file", "-s", sha) or 0)
+    size = objects.blob_size(root, sha)
     if size > store.MAX_FILE_BYTES:
         raise DataError(f"a version of the file is larger than {store.MAX_FILE_BYTES // 1024} KiB, far more "
                         "than a campaign holds; it was not read", file=shown, rule="file-size",
                         remedy="nothing was merged; merge it by hand with git, or ask its author to restore it")
-    return run(root, "cat-file", "blob", sha).stdout
+    return objects.blob(root, sha)
 
 
 def merge_versions(texts: list[str], whole: bool, prefer: str | None):

@@ -34,11 +34,13 @@ from .. import store
 from ..campaign import ADVENTURE, ARCHIVE, HEROES, STORY, Campaign
 from ..checks import run_checks
 from ..errors import DataError, RuleError, UsageError
+from ..git import merges
 from ..git.commits import PREFIX, commit_changes, uncommitted
 from ..git.driver_setup import setup_driver
-from ..git.runner import GitFailed, exists, repository, run, split_z
+from ..git.merges import merging
+from ..git.objects import blob_if_any, unmerged
+from ..git.runner import GitFailed, exists, repository
 from ..git.runner import reason as git_reason
-from ..git.runner import text as git_text
 from ..store.merge import ABSENT, MergeError, changes, label
 from .incoming import blob as _blob
 from .incoming import merge_versions as _merge
@@ -105,15 +107,15 @@ def sync(root: Path, keep: str | None, say: Say) -> None:
 def upstream(root: Path) -> Upstream:
     """The branch's upstream, or the remote to push it to; a UsageError (exit 2) without one."""
     shown = store.display(root)
-    branch = git_text(root, "symbolic-ref", "--quiet", "--short", "HEAD", ok=(0, 1, 128))
+    branch = merges.current_branch(root)
     if not branch:
         raise UsageError("the repository is not on a branch (a detached HEAD)", file=shown, rule="sync",
                          remedy="switch to the campaign's branch (git switch main), then drunagor sync")
-    remote = git_text(root, "config", "--get", f"branch.{branch}.remote", ok=(0, 1))
-    merge = git_text(root, "config", "--get", f"branch.{branch}.merge", ok=(0, 1))
+    remote = merges.config_value(root, f"branch.{branch}.remote")
+    merge = merges.config_value(root, f"branch.{branch}.merge")
     if remote and remote != "." and merge:
         return Upstream(remote, merge.removeprefix("refs/heads/"), True)
-    remotes = git_text(root, "remote").split()
+    remotes = merges.remotes(root)
     if not remotes:
         raise UsageError("the campaign's repository has no remote to sync with", file=shown, rule="sync",
                          remedy="add the group's shared repository once: git remote add origin URL (a hosting "
@@ -126,13 +128,9 @@ def upstream(root: Path) -> Upstream:
     return Upstream("origin" if "origin" in remotes else remotes[0], branch, False)
 
 
-def merging(root: Path) -> bool:
-    return exists(root, "MERGE_HEAD")
-
-
 def fetch(root: Path, up: Upstream) -> None:
     try:
-        run(root, "fetch", "--quiet", up.remote)
+        merges.fetch(root, up.remote)
     except GitFailed as exc:
         raise RuleError(f"could not fetch from {up.remote}: {exc.reason}", file=store.display(root),
                         rule="sync", remedy="check the connection and the remote's address (git remote -v); "
@@ -189,8 +187,8 @@ def _refuse_unreadable(root: Path, dirty: list[str]) -> None:
 
 
 def _committed(root: Path, rel: str) -> dict | None:
-    proc = run(root, "cat-file", "blob", f"HEAD:./{Path(rel).as_posix()}", ok=(0, 128))
-    return _values(proc.stdout) if proc.returncode == 0 else None
+    raw = blob_if_any(root, f"HEAD:./{Path(rel).as_posix()}")
+    return _values(raw) if raw is not None else None
 
 
 def _current(root: Path, rel: str) -> dict | None:
@@ -228,19 +226,19 @@ def pull(root: Path, up: Upstream, keep: str | None, say: Say) -> None:
     if not exists(root, up.ref):
         say(f"nothing to pull: {up.shown} does not exist yet (this sync creates it)")
         return
-    if git_text(root, "rev-list", "--count", f"HEAD..{up.ref}") == "0":
+    if merges.count(root, f"HEAD..{up.ref}") == 0:
         say(f"nothing to pull: up to date with {up.shown}")
         return
     line, who = pulled_line(root, up.ref)
     vet_theirs(root, up.ref, up.shown)
-    proc = run(root, "merge", "--no-edit", "--quiet", up.ref, ok=(0, 1, 128))
-    if proc.returncode == 0:
+    refused = merges.merge(root, up.ref)
+    if refused is None:
         say(line)
         return
     unmerged = conflicts(root)
     if not unmerged:
         _abort(root)
-        raise RuleError(f"git could not merge {up.shown}: {git_reason(proc.stderr + proc.stdout)}",
+        raise RuleError(f"git could not merge {up.shown}: {git_reason(refused)}",
                         file=store.display(root), rule="sync",
                         remedy="nothing was merged; commit or put away the changes git names, then drunagor sync")
     if keep is None or any(c.outside for c in unmerged):
@@ -248,18 +246,17 @@ def pull(root: Path, up: Upstream, keep: str | None, say: Say) -> None:
         raise _stop(root, unmerged, who, started_here=True, say=say)
     resolve(root, unmerged, keep)
     _refuse_junk(root, started_here=True)
-    run(root, "commit", "--no-edit", "--quiet")
+    merges.commit_merge(root)
     kept = "yours" if keep == "mine" else f"{who}'s"
     say(f"{line} (kept {kept} where both changed: " + "; ".join(d for c in unmerged for d in c.described) + ")")
 
 
 def pulled_line(root: Path, ref: str) -> tuple[str, str]:
     """"pulled 3 changes from Ben: ...", and who made them ("Ben", "Ben and Carla")."""
-    out = run(root, "log", "--reverse", "--no-merges", "-z", "--format=%an%x1f%s", f"HEAD..{ref}", "--", ".").stdout
-    commits = [tuple(r.split("\x1f", 1)) for r in split_z(out) if "\x1f" in r]
+    commits = merges.commits_to_merge(root, ref)
     if not commits:
-        total = git_text(root, "rev-list", "--count", "--no-merges", f"HEAD..{ref}")
-        return f"pulled {total} commit{'s' if total != '1' else ''} (none changed the campaign)", "the other side"
+        total = merges.count(root, f"HEAD..{ref}", merges=False)
+        return f"pulled {total} commit{'s' if total != 1 else ''} (none changed the campaign)", "the other side"
     authors: list[str] = []
     for author, _ in commits:
         if author not in authors:
@@ -273,7 +270,7 @@ def pulled_line(root: Path, ref: str) -> tuple[str, str]:
 
 def _abort(root: Path) -> None:
     if merging(root):
-        run(root, "merge", "--abort", ok=(0, 1, 128))
+        merges.abort_merge(root)
 
 
 def _stop(root: Path, unmerged: list[Unmerged], who: str, *, started_here: bool, say: Say) -> RuleError:
@@ -317,13 +314,8 @@ class Unmerged:
 def conflicts(root: Path) -> list[Unmerged]:
     top = repository(root)
     here = os.path.realpath(root)
-    by_path: dict[str, dict[int, str]] = {}
-    for rec in split_z(run(top, "ls-files", "-u", "-z").stdout):
-        info, path = rec.split("\t", 1)
-        _, sha, stage = info.split()
-        by_path.setdefault(path, {})[int(stage)] = sha
     out = []
-    for path, stages in by_path.items():
+    for path, stages in unmerged(top).items():
         rel = os.path.relpath(os.path.join(os.path.realpath(top), path), here)
         outside = rel.startswith("..")
         c = Unmerged(path if outside else rel, stages, outside, [])
@@ -336,7 +328,7 @@ def conflicts(root: Path) -> list[Unmerged]:
 
 def _who(top: Path, path: str) -> str:
     """Who changed the file on the other side of the merge under way."""
-    names = git_text(top, "log", "--format=%an", "HEAD..MERGE_HEAD", "--", path, ok=(0, 128)).splitlines()
+    names = merges.authors(top, "HEAD..MERGE_HEAD", path)
     return names[0] if names else "the other side"
 
 
@@ -373,11 +365,11 @@ def resolve(root: Path, unmerged: list[Unmerged], keep: str) -> None:
             data = _blob(root, c.stages[side])
         else:
             path.unlink(missing_ok=True)
-            run(root, "rm", "--quiet", "--cached", "--", c.path)
+            merges.unstage_deleted(root, c.path)
             continue
         store.check_inside(path, root)  # never through a linked folder
         store.atomic_write(path, data.encode("utf-8"))
-        run(root, "add", "--", c.path)
+        merges.stage(root, c.path)
 
 
 def finish_merge(root: Path, keep: str | None, say: Say) -> None:
@@ -398,8 +390,8 @@ def finish_merge(root: Path, keep: str | None, say: Say) -> None:
                             remedy="keep the right side of each conflict and delete the marker lines, "
                             "then drunagor sync")
     _refuse_junk(root, started_here=False)
-    run(root, "commit", "--no-edit", "--quiet")
-    say(f"finished the merge under way ({git_text(root, 'rev-parse', '--short', 'HEAD')})"
+    merges.commit_merge(root)
+    say(f"finished the merge under way ({merges.short_head(root)})"
         + (f", keeping {'yours' if keep == 'mine' else 'theirs'} where both changed" if unmerged else ""))
 
 
@@ -432,14 +424,13 @@ def check(root: Path, say: Say) -> None:
 def push(root: Path, up: Upstream, say: Say) -> None:
     known = exists(root, up.ref)
     span = [f"{up.ref}..HEAD"] if known else ["HEAD", "--not", f"--remotes={up.remote}"]
-    if git_text(root, "rev-list", "--count", *span) == "0":
+    if merges.count(root, *span) == 0:
         say(f"nothing to push: {up.shown} has everything")
         return
-    changes = int(git_text(root, "rev-list", "--count", "--no-merges", *span) or 0)
-    args = ["push", "--quiet", *([] if up.tracking else ["--set-upstream"]), up.remote, f"HEAD:refs/heads/{up.branch}"]
-    proc = run(root, *args, ok=(0, 1, 128))
-    if proc.returncode != 0:
-        raise _push_failed(root, up, proc.stderr)
+    changes = merges.count(root, *span, merges=False)
+    refused = merges.push(root, up.remote, up.branch, set_upstream=not up.tracking)
+    if refused is not None:
+        raise _push_failed(root, up, refused)
     say(f"pushed {changes} change{'s' if changes != 1 else ''} to {up.shown}" if changes
         else f"pushed the merge to {up.shown}")
 
