@@ -246,10 +246,6 @@ class AdventureState:
         raise Refused(f"no Pile of Runes {pile_id!r} on the board (Piles: {known})", "pile",
                       "name a Pile by its id, as `drunagor adventure show` lists them")
 
-    def board_monsters(self) -> tuple[Monster, ...]:
-        """The monsters that hold a status-board track (bosses do not)."""
-        return tuple(m for m in self.monsters if m.slot is not None)
-
     def rank_of(self, name: str) -> str | None:
         """The rank the party recorded for a monster, or the rank of one already on the board."""
         key = name.strip().casefold()

@@ -146,13 +146,6 @@ def set_in_entry(container: Any, key: str, index: int, field: str, value: Any,
     replace_entry(container, key, index, values)
 
 
-def rename_key(tbl: Any, old: str, new: str) -> None:
-    """Rename a key of a table where it stands, keeping its value and its comment (migrations)."""
-    if old not in tbl or new in tbl:
-        return
-    tbl._replace(old, new, tbl.item(old))
-
-
 def add_key(container: Any, key: str, value: Any) -> None:
     """A new key; at the top level of a document it goes before the first table."""
     from tomlkit.items import AoT, Table, Whitespace

@@ -12,7 +12,7 @@ import pytest
 
 from drunagor_log import store
 from drunagor_log.ops import migrate
-from drunagor_log.store import edit, schema
+from drunagor_log.store import schema
 from tests.conftest import snapshot, write
 
 STORY_V0 = """\
@@ -66,10 +66,16 @@ role = "Defender"
 HERO_CURRENT = 'schema = 1\nname = "Nyx"\nclass = "Rogue"\nrole = "Striker"\n'
 
 
+def rename_key(tbl, old: str, new: str) -> None:
+    """A key renamed where it stands, its value and comment kept (tomlkit's own rename)."""
+    if old in tbl and new not in tbl:
+        tbl._replace(old, new, tbl.item(old))
+
+
 def step_0_to_1(doc, kind):
     """The synthetic step: pure, in place, one kind of file at a time."""
     if kind == "story":
-        edit.rename_key(doc, "party_name", "party")
+        rename_key(doc, "party_name", "party")
         track = doc.get("track")
         if track is not None:
             for chapter in list(track.keys()):
@@ -77,7 +83,7 @@ def step_0_to_1(doc, kind):
                 if isinstance(value, bool):
                     track[chapter] = "completed" if value else "skipped"
     elif kind == "hero":
-        edit.rename_key(doc, "class_name", "class")
+        rename_key(doc, "class_name", "class")
 
 
 @pytest.fixture
