@@ -116,8 +116,17 @@ def joined(items: Sequence[str], last: str = "and") -> str:
     return ", ".join(items[:-1]) + f" {last} " + items[-1]
 
 
+_PLAIN_WORD = re.compile(r"[\w@%+=:,./-]+", re.ASCII)  # what shlex.quote leaves as it is
+_NOT_IN_DOUBLE_QUOTES = re.compile(r'["$`\\!]')  # what a shell reads inside "..." (`!`: bash's and zsh's history)
+
+
 def shell_word(text: str) -> str:
-    """`text` as one word of a POSIX shell's command line, for a command printed in a remedy for the
-    user to copy: as it is when it needs no quoting, else in single quotes (a quote, a `$`, a backquote
-    or a backslash inside stays literal)."""
+    """`text` as one word of a shell's command line, for a command printed in a remedy for the user
+    to copy: as it is when it needs no quoting (Nyx); in double quotes when nothing inside means
+    anything there, as a player would type it ("Artisan's Tools"); else in single quotes, where a
+    `"`, a `$`, a backquote or a backslash stays literal (shlex.quote)."""
+    if _PLAIN_WORD.fullmatch(text):
+        return text
+    if not _NOT_IN_DOUBLE_QUOTES.search(text):
+        return f'"{text}"'
     return shlex.quote(text)

@@ -23,6 +23,14 @@ def test_a_name_that_needs_no_quoting_is_printed_as_it_is():
     assert shell_word("campaigns/example") == "campaigns/example"
 
 
+def test_a_name_is_double_quoted_as_a_player_types_it_unless_a_shell_reads_something_inside():
+    # the remedies quoted by hand in double quotes, and rules.heroes.quote did not escape `$` or a backquote
+    assert shell_word("Artisan's Tools") == '"Artisan\'s Tools"'
+    assert shell_word("Vitality Potion") == '"Vitality Potion"'
+    assert [shell_word(n) for n in ('say "hi"', "a $HOME", "a `b`", "a\\b", "Oi!")] == [
+        "'say \"hi\"'", "'a $HOME'", "'a `b`'", "'a\\b'", "'Oi!'"]
+
+
 @given(st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\0"), min_size=1))
 def test_a_shell_reads_every_quoted_name_back_as_one_word(name):
     # ops/losing quoted a name with a space in double quotes, so a `"`, `$` or backquote in it broke

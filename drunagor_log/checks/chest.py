@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ..model import QUALITIES
 from ..rules import cards, chest, commander
-from ..rules.heroes import quote
+from ..text import shell_word
 from .registry import check, problem
 
 
@@ -31,7 +31,7 @@ def chest_deck(c):
         i = next(k for k, card in enumerate(c.story.chest_cards) if card.name == name)
         yield problem(c.story_file, ("chest", "cards", i), "chest-deck",
                       f"the {' and '.join(missing)} of {name} is not known, so the grid (RB L357-359) cannot be "
-                      f"checked; record it once: drunagor chest add \"{name}\" --copies 0 {flags}", "warning")
+                      f"checked; record it once: drunagor chest add {shell_word(name)} --copies 0 {flags}", "warning")
 
 
 @check("commander-deck")
@@ -47,8 +47,8 @@ def commander_deck(c):
         name = card.card
         yield problem(c.story_file, ("commander", "cards", i), "commander-deck",
                       f"the Rune position of {name} is not known, so \"no position twice\" (RB L822) cannot be "
-                      f"checked; record it once: drunagor commander add \"{name}\" --position COLOUR-top|bottom",
-                      "warning")
+                      f"checked; record it once: drunagor commander add {shell_word(name)} "
+                      "--position COLOUR-top|bottom", "warning")
 
 
 @check("card-facts")
@@ -58,8 +58,8 @@ def card_facts(c):
     f = c.story_file
     for name, facts in c.story.cards.items():
         for fact, said, flag in cards.problems(name, facts):
-            forget = f"drunagor card forget \"{name}\" --fact {fact}"
-            fix = (f"correct it (drunagor card set \"{name}\" {flag}) or forget it ({forget})" if flag
+            forget = f"drunagor card forget {shell_word(name)} --fact {fact}"
+            fix = (f"correct it (drunagor card set {shell_word(name)} {flag}) or forget it ({forget})" if flag
                    else f"forget the recorded fact: {forget}")
             yield problem(f, ("cards", name), "card-facts", f"{said}; {fix}")
 
@@ -125,7 +125,8 @@ def chest_copies(c):
         yield problem(c.hero_files[slug], ("equipment", i), "chest-copies",
                       f"{len(where) + stashed} {name} are held ({holders}), but the Chest deck has {most} (RB "
                       "L349-359); drop the extra ones (drunagor hero drop HERO ITEM), or correct the deck "
-                      f"(drunagor chest swap OUT {quote(name)}, or chest add while it is being recorded)", "warning")
+                      f"(drunagor chest swap OUT {shell_word(name)}, or chest add while it is being recorded)",
+                      "warning")
 
 
 def _epic_copies(c):

@@ -7,6 +7,7 @@ from .. import catalog
 from ..model import CHAPTERS
 from ..rules import heroes as hero_rules
 from ..rules import rewards
+from ..text import shell_word
 from .registry import check, problem
 
 REWARD_KEYS = hero_rules.RECORD_WITH
@@ -73,7 +74,7 @@ def _take_back(h, field: str, key: tuple) -> str:
     names = {"skills": [s.name for s in h.skills], "class_abilities": list(h.class_abilities),
              "equipment": [i.name for i in h.equipment]}.get(key[0], [])
     name = names[key[1]] if len(key) > 1 and key[1] < len(names) else "NAME"
-    return f"drunagor hero {TAKE_BACK[field]} {hero_rules.quote(h.name)} {hero_rules.quote(name)}"
+    return f"drunagor hero {TAKE_BACK[field]} {shell_word(h.name)} {shell_word(name)}"
 
 
 def _last_entry(h, field: str) -> tuple:
@@ -117,7 +118,7 @@ def rewards_check(c):
                 file, key = _file_and_key(c, h.name, (key,))
                 yield problem(file, key, "rewards",
                               f"{h.name} is owed {rewards.describe({field: n})} (by {where}); record "
-                              f"{'it' if n == 1 else 'them'} with {command.format(h=hero_rules.quote(h.name))}",
+                              f"{'it' if n == 1 else 'them'} with {command.format(h=shell_word(h.name))}",
                               "warning")
         for field, n in over.items():
             if n:
@@ -146,7 +147,7 @@ def _extra_gear_remedy(h, extra: list[str]) -> str:
     """What to do with Starting Gear beyond the 2, as commands (not keys to edit by hand): drop it;
     or, for a card the catalog does not know as Starting Gear, record it again with the kind it has
     (`hero gain --kind` replaces the kind remembered under [cards])."""
-    hero, item = hero_rules.quote(h.name), hero_rules.quote(extra[0])
+    hero, item = shell_word(h.name), shell_word(extra[0])
     drop = f"drunagor hero drop {hero} {item}" + (f" (and {', '.join(extra[1:])})" if len(extra) > 1 else "")
     if catalog.item_kind(extra[0]) == "starting":
         return f"drop {'it' if len(extra) == 1 else 'the extra ones'}: {drop}"

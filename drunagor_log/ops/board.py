@@ -23,6 +23,7 @@ from ..rules import adventure as rules
 from ..rules.chapters import check_monster, last_enemy_defeated, pile_left_board
 from ..rules.losing import last_rune
 from ..store.edit import set_card_facts
+from ..text import shell_word
 from . import Change, Line
 from .losing import table_state
 from .words import (
@@ -250,7 +251,7 @@ def _siege_models(c: Campaign, state: AdventureState, name: str, limit: int | No
             raise UsageError(f"how many {name} models are there? The book does not say, and one that cannot spawn "
                              f"because all its models are on the board activates the first {name} instead (RB L1237)",
                              remedy=f"count them and give --models N once; drunagor remembers it under [cards] in "
-                                    f"story.toml (drunagor monster add \"{name}\" --models N)")
+                                    f"story.toml (drunagor monster add {shell_word(name)} --models N)")
         return limit, []
     known = recorded_models(c, name)
     if known is not None and known != models:

@@ -19,6 +19,7 @@ from ..names import resolve
 from ..rules import cards, chest, commander
 from ..rules.chest import recorded, same_card
 from ..store import edit
+from ..text import shell_word
 from ..values import replace
 from . import Change
 from .words import choice
@@ -212,10 +213,10 @@ def _now_unknown(story: Story, key: str, left: dict[str, Any]) -> tuple[str, ...
     for card, missing in chest.grid(after).missing:
         if tuple(before_missing.get(card, ())) != tuple(missing):
             out.append(f"the {' and '.join(missing)} of {card} in the Chest deck is now unknown; record it again: "
-                       f"drunagor card set \"{card}\" {chest.flags_for(missing)}")
+                       f"drunagor card set {shell_word(card)} {chest.flags_for(missing)}")
     unknown_before = set(commander.deck(story).unknown)
     for card in commander.deck(after).unknown:
         if card not in unknown_before:
             out.append(f"the Rune position of {card} in the Commander Attack deck is now unknown; record it again: "
-                       f"drunagor card set \"{card}\" --position COLOUR-top|bottom")
+                       f"drunagor card set {shell_word(card)} --position COLOUR-top|bottom")
     return tuple(out)

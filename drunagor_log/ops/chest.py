@@ -19,6 +19,7 @@ from ..names import closest, match
 from ..rules import chest, commander, rewards, spoils
 from ..rules.chest import same_card
 from ..store import edit
+from ..text import shell_word
 from ..values import record, replace
 from . import Change
 from .cards import resolve_card
@@ -128,7 +129,7 @@ def _write_addition(c: Campaign, plan: Addition) -> None:
 def _add_warnings(plan: Addition) -> tuple[str, ...]:
     if plan.facts.missing and plan.copies:
         return (f"the {' and '.join(plan.facts.missing)} of {plan.name} is unknown, so the grid (RB L357-359) "
-                f"cannot be checked; record it once: drunagor chest add \"{plan.name}\" --copies 0 "
+                f"cannot be checked; record it once: drunagor chest add {shell_word(plan.name)} --copies 0 "
                 f"{chest.flags_for(plan.facts.missing)}",)
     return ()
 
@@ -257,7 +258,7 @@ def swap(c: Campaign, out: str, into: str, copies: int = 1, type_: str | None = 
         who, items = next(iter(s.back.unknown.items()))
         raise UsageError(f"drunagor cannot tell whether {items[0]} ({who}) is a Potion or a Scroll, which the "
                          f"party must return when the composition changes (RB L361)", rule="chest-swap",
-                         remedy=f"record it once: drunagor chest add \"{items[0]}\" --copies 0 "
+                         remedy=f"record it once: drunagor chest add {shell_word(items[0])} --copies 0 "
                                 "--type potion|scroll|other")
     doc = c.story_file.edit()
     edit.set_card_facts(doc, s.name_in, s.new_facts, match=_same)

@@ -18,6 +18,7 @@ from ..model import EQUIPMENT_KINDS, QUALITIES, Hero, Item
 from ..names import resolve_known
 from ..rules import heroes as rules
 from ..store import edit
+from ..text import shell_word
 from ..values import replace
 from . import Change
 from .heroes import active_hero, excess_warning, find_entry, held_item, pick
@@ -52,8 +53,8 @@ def _check_not_held(c: Campaign, slug: str, hero: Hero, item_name: str, kind: st
         other = next((h for h in c.active_heroes().values() if h is not hero and h.item(item_name)), None)
         if other is not None:
             raise RuleError(f"{other.name} holds {item_name}, and there is one card of it", rule="equipment",
-                            remedy=f"hand it over: drunagor hero give {rules.quote(other.name)} "
-                                   f"{rules.quote(hero.name)} {rules.quote(item_name)}")
+                            remedy=f"hand it over: drunagor hero give {shell_word(other.name)} "
+                                   f"{shell_word(hero.name)} {shell_word(item_name)}")
 
 
 def _check_not_stored(c: Campaign, item_name: str, quality: str | None) -> None:
@@ -152,7 +153,7 @@ def _to_stash(c: Campaign, giver: str, item: str) -> Change:
         raise c.hero_files[slug].refuse(("equipment",), f"{entry.name} is not a Consumable Item, and the party "
                                         "stash holds only Consumables (RB L972-974)", rule="stash",
                                         remedy="to take it out of the Campaign Log: drunagor hero drop "
-                                               f"{rules.quote(hero.name)} {rules.quote(entry.name)}")
+                                               f"{shell_word(hero.name)} {shell_word(entry.name)}")
     edit.remove_entry(c.hero_files[slug].edit(), "equipment", i)
     edit.append_entry(c.story_file.edit(), "stash", entry.name)
     return Change(f"{hero.name} puts {entry.name} in the party stash",

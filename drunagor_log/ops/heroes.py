@@ -26,6 +26,7 @@ from ..rules import chest, rewards
 from ..rules import heroes as rules
 from ..store import edit
 from ..store.tomltext import basic_string
+from ..text import shell_word
 from ..values import replace
 from . import Change
 from .chest import chest_may_change
@@ -47,7 +48,7 @@ def active_hero(c: Campaign, query: str) -> tuple[str, Hero]:
         raise f.refuse(("retired",), f"{hero.name} has left the party"
                        + (f" (before chapter {hero.left})" if hero.left else ""), rule="retired",
                        remedy=f"choose an active hero, or bring {hero.name} back: drunagor hero return "
-                              f"{rules.quote(hero.name)}")
+                              f"{shell_word(hero.name)}")
     return slug, hero
 
 
@@ -80,7 +81,7 @@ def held_item(c: Campaign, slug: str, hero: Hero, query: str, doing: str, to: He
         return i
 
     held = _holder(c, hero, query)
-    q = rules.quote
+    q = shell_word
     if held is not None:
         other, card = held
         if doing == "drop":
@@ -189,7 +190,7 @@ def _no_log_yet(c: Campaign, hero_name: str) -> None:
     why = f"left the party before chapter {h.left}" if h.left else "left the party"
     raise RuleError(f"{h.name} already has a Campaign Log ({c.hero_files[s].shown}) and {why}", rule="hero-file",
                     remedy=f"to bring {h.name} back with their Campaign Log: drunagor hero return "
-                           f"{rules.quote(h.name)}")
+                           f"{shell_word(h.name)}")
 
 
 def _starting_gear(gear: Sequence[str], new: bool) -> list[str]:
@@ -206,7 +207,7 @@ def owed_notes(hero_name: str, owed: rewards.Tally, why: str) -> list[str]:
     lines = [f"{hero_name} is owed {why} (RB L1005-1016): {rewards.describe(owed)}", "record them with:"]
     for field, n in owed.as_dict().items():
         if n:
-            lines.append("  " + rules.RECORD_WITH[field][1].format(h=rules.quote(hero_name)))
+            lines.append("  " + rules.RECORD_WITH[field][1].format(h=shell_word(hero_name)))
     return lines
 
 
@@ -239,7 +240,7 @@ def add(c: Campaign, name: str, role: str, *, cls: str | None = None, player: st
     notes = owed_notes(hero_name, rewards.recruit_row(joined), f"the new-recruit rewards for chapter {joined}")
     if len(gear_names) < rules.STARTING_GEAR:
         notes.append(f"Starting Gear: {len(gear_names)} of {rules.STARTING_GEAR} recorded (RB L989); add the rest "
-                     f"with: drunagor hero gain {rules.quote(hero_name)} ITEM --kind starting")
+                     f"with: drunagor hero gain {shell_word(hero_name)} ITEM --kind starting")
     return Change(f"{hero_name} joins the party before chapter {joined}: {hero_class}, {role_}",
                   tuple(notes), tuple(warnings), {"hero": hero_name, "joined": joined})
 
@@ -405,12 +406,12 @@ def _set_role(c: Campaign, slug: str, hero: Hero, role: str, warnings: list[str]
         return f"role {role_}"
     if hero.active:
         others = [h for s, h in c.active_heroes().items() if s != slug]
-        _check_role_free(c, role_, others, f"drunagor hero set {rules.quote(hero.name)} --role ROLE")
+        _check_role_free(c, role_, others, f"drunagor hero set {shell_word(hero.name)} --role ROLE")
     edit.set_value(c.hero_files[slug].edit(), "role", role_)
     learned = [s.name for s in hero.skills if s.tree == "role"]
     if learned:
         warnings.append(f"{hero.name}'s Dungeon Role skills ({', '.join(learned)}) were recorded as {hero.role}; "
-                        f"relearn those of the {hero.role} cards (drunagor hero relearn {rules.quote(hero.name)} "
+                        f"relearn those of the {hero.role} cards (drunagor hero relearn {shell_word(hero.name)} "
                         "OLD NEW, RB L1034-1040)")
     return f"role {hero.role} -> {role_}"
 
@@ -458,7 +459,7 @@ def return_hero(c: Campaign, name: str, *, player: str | None = None, role: str 
     if full is not None:
         raise c.story_file.refuse(("rules", "max_heroes"), full.message, rule=full.rule, remedy=full.remedy)
     _check_role_free(c, role_, list(c.active_heroes().values()),
-                     f"drunagor hero return {rules.quote(hero.name)} --role ROLE")
+                     f"drunagor hero return {shell_word(hero.name)} --role ROLE")
     back = rules.joining_chapter(c.story)
     doc = f.edit()
     edit.delete_key(doc, "retired")
@@ -483,7 +484,7 @@ def _return_notes(c: Campaign, slug: str, hero: Hero) -> tuple[str, ...]:
     gear = rules.starting_gear(hero)
     if gear < rules.STARTING_GEAR:
         notes.append(f"Starting Gear: {gear} of {rules.STARTING_GEAR} recorded (RB L989); record it with: "
-                     f"drunagor hero gain {rules.quote(hero.name)} ITEM --kind starting")
+                     f"drunagor hero gain {shell_word(hero.name)} ITEM --kind starting")
     return tuple(notes)
 
 

@@ -24,6 +24,7 @@ from ..rules.battalion import resolve_battalion
 from ..rules.board import next_free_slot
 from ..rules.chapters import allowed_monsters, check_monster
 from ..rules.raid import manifest, no_summon_reason, resolve_raid
+from ..text import shell_word
 from ..values import record, replace
 from . import Change, Line
 from .board import new_seed, recorded_models, resolve_monster
@@ -375,7 +376,7 @@ def _battalion_monsters(c: Campaign, state: AdventureState | None, queries: Sequ
     for query in queries:
         ranked = any(k.casefold() == query.strip().casefold() for k in given)  # its --rank: a fact flag
         name = resolve_monster(query, state, new=new, facts=ranked,
-                               rank_flag=f'--rank "{query.strip()}=RANK" (Overlord ... Minion)')
+                               rank_flag=f'--rank {shell_word(query.strip() + "=RANK")} (Overlord ... Minion)')
         rank, new_rank = _battalion_rank(state, name, given)
         if new_rank:
             new_ranks[name] = rank or ""
@@ -394,7 +395,7 @@ def _battalion_rank(state: AdventureState | None, name: str, given: dict[str, st
     chosen = next((v for k, v in given.items() if k.casefold() == name.casefold()), None)
     if known is None and chosen is None and state is not None:
         raise UsageError(f"the catalog does not know {name!r}, so its rank is unknown",
-                         remedy=f'give it with --rank "{name}=RANK" (Overlord ... Minion)')
+                         remedy=f'give it with --rank {shell_word(name + "=RANK")} (Overlord ... Minion)')
     if known is not None and chosen is not None and known != chosen:
         raise UsageError(f"{name} has the rank {known}, not {chosen}", remedy="leave out its --rank")
     return known or chosen, known is None and chosen is not None

@@ -19,6 +19,7 @@ from .. import catalog
 from ..errors import RuleError, UsageError
 from ..model import ChestCard, Story
 from ..names import closest
+from ..text import shell_word
 from ..values import field, record, replace
 
 TYPES = ("potion", "scroll")
@@ -273,13 +274,13 @@ def _entry_problems(card: ChestCard, f: CardFacts, i: int, seen: set[str]) -> li
         why = ("was replaced for good before the campaign (RB L369-371)" if f.retired else
                "is an Epic Rare treasure: the pair goes in `epic` and cannot be replaced (RB L345, L349-353)")
         found.append(Finding(f"{f.name} {why}; take it out of the Potions and Scrolls: drunagor chest remove "
-                             f"\"{card.name}\"{_all_copies(card)}", at))
+                             f"{shell_word(card.name)}{_all_copies(card)}", at))
     elif f.type == "other":
         found.append(Finding(f"{card.name} is recorded as neither a Potion nor a Scroll; only "
                              f"Potions and Scrolls join the Epic Rare pair (RB L349-355)", at,
-                             remedy=f"take it out: drunagor chest remove \"{card.name}\"{_all_copies(card)}, or, if "
-                                    f"it is a Potion or a Scroll, correct its type: drunagor card set \"{card.name}\" "
-                                    f"--type potion|scroll"))
+                             remedy=f"take it out: drunagor chest remove {shell_word(card.name)}{_all_copies(card)}, "
+                                    "or, if it is a Potion or a Scroll, correct its type: drunagor card set "
+                                    f"{shell_word(card.name)} --type potion|scroll"))
     return found
 
 
@@ -314,7 +315,7 @@ def _cut(extra: int, held: list, what: str, rarity: str | None = None) -> str:
     last = held[-1][1]
     n = min(extra, last.copies)
     fix = (f"take {extra} cop{'y' if extra == 1 else 'ies'} of the {what} ({listed}) out of the deck, e.g. "
-           f"drunagor chest remove \"{last.name}\"" + (f" --copies {n}" if n != 1 else ""))
+           f"drunagor chest remove {shell_word(last.name)}" + (f" --copies {n}" if n != 1 else ""))
     return fix + (", or correct a rarity recorded wrongly: drunagor card set CARD --rarity common|uncommon|rare"
                   if rarity else "")
 
@@ -460,7 +461,7 @@ def plan_swap(story: Story, out: str, into: CardFacts, copies: int = 1) -> Swap:
     if out_f.missing:
         raise UsageError(f"the {' and '.join(out_f.missing)} of {entry.name} is not recorded, so drunagor cannot "
                          f"tell which cards may replace it (RB L345: same type and rarity)", rule=SWAP,
-                         remedy=f"record it once: drunagor chest add \"{entry.name}\" --copies 0 "
+                         remedy=f"record it once: drunagor chest add {shell_word(entry.name)} --copies 0 "
                                 + flags_for(out_f.missing))
     _same_cell(entry.name, out_f, into)
     return Swap(out_f, into, copies, apply_swap(story.chest_cards, entry.name, into.name, copies))

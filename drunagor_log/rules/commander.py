@@ -12,6 +12,7 @@ from .. import catalog
 from ..errors import RuleError, UsageError
 from ..model import Story
 from ..names import closest
+from ..text import shell_word
 from ..values import record
 from .chest import recorded, same_card
 
@@ -127,7 +128,7 @@ def deck(story: Story) -> CommanderDeck:
     for i, p in enumerate(cards):
         if any(same_card(p.card, s) for s in seen):
             problems.append(Finding(f"{p.card} is in the deck twice", index=i,
-                                    remedy=f"remove one of them: drunagor commander remove \"{p.card}\""))
+                                    remedy=f"remove one of them: drunagor commander remove {shell_word(p.card)}"))
         seen.append(p.card)
     for pos, held in _by_position(cards).items():
         names = [cards[i].card for i in held]
@@ -136,9 +137,9 @@ def deck(story: Story) -> CommanderDeck:
             card = cards[second].card
             problems.append(Finding(f"{' and '.join(names)} both hold the {pos} Rune position: no position may be "
                                     f"held by two cards (RB L822-824)", index=second,
-                                    remedy=f"remove one of them with drunagor commander remove \"{card}\", or swap "
-                                           f"it for a card of another position: drunagor commander swap "
-                                           f"\"{card}\" CARD"))
+                                    remedy=f"remove one of them with drunagor commander remove {shell_word(card)}, "
+                                           f"or swap it for a card of another position: drunagor commander swap "
+                                           f"{shell_word(card)} CARD"))
     if len(cards) > deck_size():
         extra = len(cards) - deck_size()
         problems.append(Finding(f"{len(cards)} cards: the deck holds exactly {deck_size()}, one for each Rune "
@@ -192,10 +193,10 @@ def plan_add(story: Story, name: str, position: str | None, replacing: str | Non
     if holders:
         raise RuleError(f"{holders[0]} already holds the {pos} Rune position, so {card} cannot join: no Rune "
                         f"position may be held by two cards (RB L822-824)", rule=RULE,
-                        remedy=f"swap them: drunagor commander swap \"{holders[0]}\" \"{card}\"")
+                        remedy=f"swap them: drunagor commander swap {shell_word(holders[0])} {shell_word(card)}")
     if len(left) >= deck_size():
         raise RuleError(f"the Commander Attack deck already holds {deck_size()} cards (RB L820-822)", rule=RULE,
-                        remedy=f"swap a card out: drunagor commander swap OUT \"{card}\"")
+                        remedy=f"swap a card out: drunagor commander swap OUT {shell_word(card)}")
     return Position(card, pos, known.source if position is None else "recorded")
 
 

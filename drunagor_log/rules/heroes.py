@@ -16,6 +16,7 @@ from .. import catalog
 from ..errors import RuleError, UsageError
 from ..model import CHAPTERS, EQUIPMENT_KINDS, QUALITIES, Hero, Story
 from ..names import closest, lookup, match, near_miss, resolve_known
+from ..text import shell_word
 from ..values import record
 
 # The command that records each kind of reward (rewards.FIELDS), and where it lives in a log.
@@ -58,7 +59,7 @@ def core_hero_finding(name: str) -> Finding | None:
     if core is None:
         return None
     if core.follower:
-        remedy = f'recruit {core.name} as a Follower instead: drunagor follower add "{core.follower}"'
+        remedy = f'recruit {core.name} as a Follower instead: drunagor follower add {shell_word(core.follower)}'
     else:
         remedy = ("choose an Awakenings hero (" + ", ".join(h.name for h in catalog.heroes())
                   + "), or a hero from another product with --class")
@@ -73,13 +74,13 @@ def identity(name: str, requested_class: str | None, new: bool = False) -> tuple
     known = catalog.hero(name)
     if known is None:
         remedy = (f'if the hero is from another product, give the class with --class (e.g. drunagor hero add '
-                  f'"{name}" --role ROLE --class Ranger): heroes of other products are welcome (RB L943)')
+                  f'{shell_word(name)} --role ROLE --class Ranger): heroes of other products are welcome (RB L943)')
         found = resolve_known(name, "heroes", new=new, facts=bool(requested_class and requested_class.strip()),
                               new_hint=remedy)
         known = catalog.hero(found)
     if known is None and not (requested_class and requested_class.strip()):  # --new, and no class
         raise UsageError(f"drunagor does not know the hero {name.strip()!r}, so not their class",
-                         remedy=f'give it with --class (e.g. drunagor hero add "{name.strip()}" --role ROLE '
+                         remedy=f'give it with --class (e.g. drunagor hero add {shell_word(name.strip())} --role ROLE '
                                 "--class Ranger --new)")
     if known is None:
         return name.strip(), (requested_class or "").strip()
@@ -105,7 +106,7 @@ def class_finding(hero: Hero) -> Finding | None:
         return None
     return Finding("hero-class", f"{known.name} is a {known.hero_class} (or a {known.special_class} with "
                    f"Hero Pack #1), not a {hero.cls} (RB L947-949)",
-                   f"correct it: drunagor hero set {quote(hero.name)} --class {known.hero_class} (or --class "
+                   f"correct it: drunagor hero set {shell_word(hero.name)} --class {known.hero_class} (or --class "
                    f"{known.special_class})", hero.name, ("class",))
 
 
@@ -149,7 +150,7 @@ def party_findings(heroes: Iterable[Hero], max_heroes: int) -> list[Finding]:
     for h in heroes:
         core = core_hero_finding(h.name)
         if core is not None:
-            first = (f"take the hero out of the party (drunagor hero remove {quote(h.name)})" if h.active
+            first = (f"take the hero out of the party (drunagor hero remove {shell_word(h.name)})" if h.active
                      else "delete this Campaign Log")
             found.append(Finding(core.rule, core.message, f"{first}; {core.remedy}", h.name, ("name",)))
         cls = class_finding(h)
@@ -165,7 +166,7 @@ def party_findings(heroes: Iterable[Hero], max_heroes: int) -> list[Finding]:
         role = catalog.canonical(h.role, catalog.ROLES)
         if role is None:
             found.append(Finding("dungeon-role", f"{h.name}'s role {h.role!r} is not a Dungeon Role",
-                                 f"correct it: drunagor hero set {quote(h.name)} --role ROLE (one of "
+                                 f"correct it: drunagor hero set {shell_word(h.name)} --role ROLE (one of "
                                  + ", ".join(catalog.ROLES) + ")", h.name, ("role",)))
             continue
         if role in seen:
@@ -183,7 +184,8 @@ def _free_role_remedy(h: Hero, other: Hero, active: Sequence[Hero]) -> str:
     if h.name.casefold() == other.name.casefold():
         return "give one of them a free role"
     free = [r for r in catalog.ROLES if all(catalog.canonical(o.role, (r,)) is None for o in active)]
-    return f"give one of them a free role: drunagor hero set {quote(h.name)} --role " + (free[0] if free else "ROLE")
+    return (f"give one of them a free role: drunagor hero set {shell_word(h.name)} --role "
+            + (free[0] if free else "ROLE"))
 
 
 def joining_chapter(story: Story) -> str:
@@ -211,7 +213,7 @@ def log_findings(hero: Hero, story: Story | None = None) -> list[Finding]:
     if gear < STARTING_GEAR:
         found.append(Finding("starting-gear", f"{hero.name} has {gear} of the {STARTING_GEAR} pieces of Starting "
                              "Gear a new hero starts with (RB L989)",
-                             f'record them: drunagor hero gain {quote(hero.name)} ITEM --kind starting',
+                             f'record them: drunagor hero gain {shell_word(hero.name)} ITEM --kind starting',
                              hero.name, ("equipment",), "warning"))
     if hero.aura and catalog.canonical(hero.aura, catalog.names("auras")) is None:
         found.append(_unknown(hero, "aura", hero.aura, catalog.names("auras"), ("aura",)))
@@ -287,11 +289,6 @@ def last_completed(story: Story, since: str = "01") -> str | None:
     skill learned now is recorded against."""
     done = [ch for ch in CHAPTERS if ch >= since and story.track.get(ch) == "completed"]
     return done[-1] if done else None
-
-
-def quote(name: str) -> str:
-    """A name as typed in a shell command: quoted when it holds anything but letters and digits."""
-    return name if name.replace("-", "").isalnum() else '"' + name.replace('"', '\\"') + '"'
 
 
 # ------------------------------------------------------------------------------------- cards

@@ -23,9 +23,9 @@ from .. import catalog
 from ..errors import RuleError, UsageError
 from ..model import QUALITIES, Hero, Item
 from ..names import closest
+from ..text import shell_word
 from ..values import record
 from .chest import recorded, same_card
-from .heroes import quote
 
 RULE = "spoils-upgrade"
 TOOLS = "Artisan's Tools"
@@ -112,7 +112,8 @@ def plan_reward_upgrade(hero: Hero, item: str, owed: int, *, to: str | None = No
         raise RuleError(f"{hero.name} is owed no Spoils upgrade as a reward (the new-recruit table gives one from "
                         f"chapter 08 on, RB L1015-1016)", rule=RULE,
                         remedy=f"an upgrade found at the table disposes of Artisan's Tools and another card from the "
-                               f"bag: drunagor spoils upgrade {quote(hero.name)} {quote(item)} --discard OTHER")
+                               f"bag: drunagor spoils upgrade {shell_word(hero.name)} {shell_word(item)} "
+                               "--discard OTHER")
     i, step = _upgradable(hero, item, to)
     return RewardPlan(hero.name, hero.equipment[i], i, step)
 
@@ -166,7 +167,7 @@ def _tools_in_bag(hero: Hero) -> int:
         raise RuleError(f"{who} has no Artisan's Tools in the bag{where}: an upgrade disposes of one Artisan's "
                         f"Tools from the hero's bag (RB L413, L419)", rule=RULE,
                         remedy=f"{who} must first find Artisan's Tools in a Chest (or be given one): "
-                               f"drunagor hero gain {who} \"Artisan's Tools\" --bag")
+                               f"drunagor hero gain {shell_word(who)} {shell_word(TOOLS)} --bag")
     return in_bag[0]
 
 
@@ -183,7 +184,8 @@ def _other_card(hero: Hero, discard: str, it: Item, i: int, cards: dict, epic: b
     record = _refuse_epic(other, cards, epic)
     if other.place != "bag":
         raise RuleError(f"{other.name} is equipped: both disposed cards must be in {who}'s bag (RB L419)",
-                        rule=RULE, remedy=f"unequip it first: drunagor hero unequip {who} \"{other.name}\"")
+                        rule=RULE, remedy=f"unequip it first: drunagor hero unequip {shell_word(who)} "
+                                             f"{shell_word(other.name)}")
     return d, record
 
 

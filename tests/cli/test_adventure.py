@@ -156,7 +156,7 @@ def test_a_scenario_monster_raid_asks_for_its_model_count_once(run, party):
     r = run("adventure", "start", "--models", "5")
     assert (r.exit_code, r.stderr) == (2, "error: campaigns/test/story.toml: Night Stalker has 3 models on record; "
                                           "leave out --models; if the record is a slip: drunagor card "
-                                          "forget 'Night Stalker' --fact model_count\n")
+                                          "forget \"Night Stalker\" --fact model_count\n")
 
 
 # ------------------------------------------------------------------------------------- show

@@ -413,7 +413,7 @@ def test_commander_deck_recording_and_rb_l824_haste_with_life_heat_refused(run, 
     assert r.exit_code == 1
     assert r.stderr == ("error: campaigns/test/story.toml:23: commander-deck: Haste already holds the orange-bottom "
                         "Rune position, so Life Heat cannot join: no Rune position may be held by two cards "
-                        "(RB L822-824); swap them: drunagor commander swap \"Haste\" \"Life Heat\"\n")
+                        "(RB L822-824); swap them: drunagor commander swap Haste \"Life Heat\"\n")
     assert snapshot(deck) == before
     r = run("commander", "add", "Claw")
     assert (r.exit_code, r.stderr) == (1, "error: no Commander card called 'Claw'; known: Flame Swipe, Haste, "
@@ -677,12 +677,12 @@ upgrades = [
         (21, "card-facts", "Scroll of Beguile is common, not rare (APP; rarity RB L365); forget the recorded fact: "
                            "drunagor card forget \"Scroll of Beguile\" --fact rarity"),
         (22, "card-facts", "Claw: position 'purple-top' is not a Rune position (COLOUR-top or COLOUR-bottom, "
-                           "e.g. \"orange-bottom\"); correct it (drunagor card set \"Claw\" --position "
-                           "COLOUR-top|bottom) or forget it (drunagor card forget \"Claw\" --fact position)"),
+                           "e.g. \"orange-bottom\"); correct it (drunagor card set Claw --position "
+                           "COLOUR-top|bottom) or forget it (drunagor card forget Claw --fact position)"),
         (23, "card-facts", "Ragged Doll is not an Epic Item (RB L417); forget the recorded fact: drunagor card "
                            "forget \"Ragged Doll\" --fact epic"),
         (24, "card-facts", "Haste holds the orange-bottom Rune position (RB L824-826), not red-top; forget the "
-                           "recorded fact: drunagor card forget \"Haste\" --fact position"),
+                           "recorded fact: drunagor card forget Haste --fact position"),
         (12, "spoils-upgrade", "upgrade 2 of Nyx (War Bow) reaches 'legendary'; an upgrade reaches \"improved\" or "
                                "\"ultimate\" (RB L421-423); write one of them, or remove the entry"),
         (6, "spoils-upgrade", "Nyx's Twin-Blades is standard, but an upgrade took it to improved; write quality = "
@@ -770,7 +770,7 @@ upgrades = [
     assert lines[first + 1] == '  "Haste",'  # the second Haste: line first + 2
     assert check_json(run) == {"errors": [
         (first + 2, "commander-deck", 'Haste is in the deck twice; remove one of them: drunagor commander '
-                                               'remove "Haste"'),
+                                               'remove Haste'),
         (at['"Wand of Sparks" = { type = "wand" }'], "card-facts",
          "Wand of Sparks: type 'wand' is not one of potion, scroll, other; correct it (drunagor card set \"Wand "
          "of Sparks\" --type potion|scroll|other) or forget it (drunagor card forget \"Wand of Sparks\" --fact "
@@ -786,7 +786,7 @@ upgrades = [
                                "(RB L421-423); remove the entry recorded twice"),
     ], "warnings": [
         (at['"Claw",'], "commander-deck", 'the Rune position of Claw is not known, so "no position twice" (RB L822) '
-                                          'cannot be checked; record it once: drunagor commander add "Claw" '
+                                          'cannot be checked; record it once: drunagor commander add Claw '
                                           '--position COLOUR-top|bottom'),
     ]}
     r = run("check")

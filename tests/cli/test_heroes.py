@@ -182,7 +182,7 @@ def test_a_duplicate_role_is_refused(run, party):
 
 @pytest.mark.parametrize("args, code, message", [
     (("Andreas2", "--role", "Leader"), 1, "error: no hero called 'Andreas2'; did you mean 'Andreas'? (if the hero "
-     "is from another product, give the class with --class (e.g. drunagor hero add \"Andreas2\" --role ROLE --class "
+     "is from another product, give the class with --class (e.g. drunagor hero add Andreas2 --role ROLE --class "
      "Ranger): heroes of other products are welcome (RB L943))\n"),
     (("Vacrem", "--role", "Leader", "--class", "Mage"), 1, "error: hero-class: Vacrem is a Warrior (or a Warlord "
      "with Hero Pack #1), not a Mage (RB L947-949); leave out --class, or use --class Warlord\n"),

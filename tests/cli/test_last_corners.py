@@ -215,11 +215,11 @@ def test_a_recorded_fact_is_corrected_by_card_forget_and_undo_says_it_stays(run,
     r = ok(run("adventure", "undo"))
     assert r.stdout.splitlines()[-1] == (
         "round: the fact it recorded under [cards] stays (undo takes back the table, not what a card or board says); "
-        "if it was a slip: drunagor card forget 'Growing Influence' --fact draws_a")
+        "if it was a slip: drunagor card forget \"Growing Influence\" --fact draws_a")
     r = run("round", "end", "--draws", "3")
     assert (r.exit_code, r.stderr) == (2, (
         "error: campaigns/test/story.toml: face A of the Growing Influence card draws 2 runes on record; leave out "
-        "--draws; if the record is a slip: drunagor card forget 'Growing Influence' --fact draws_a\n"))
+        "--draws; if the record is a slip: drunagor card forget \"Growing Influence\" --fact draws_a\n"))
     ok(run("card", "forget", "Growing Influence", "--fact", "draws_a"))
     assert "draws 3 (recorded under [cards])" in ok(run("round", "end", "--draws", "3", "--seed", "1")).stdout
     ok(run("recall", "Nyx", "--capacity", "5"))
@@ -289,7 +289,7 @@ def test_chapter_07_asks_a_siege_monsters_models_once_and_activates_the_first_of
     assert d["not_placed"] == ["Vile Spawn"]
     r = run("monster", "add", "Vile Spawn", "--models", "3")
     assert r.exit_code == 2 and r.stderr.endswith(
-        "leave out --models; if the record is a slip: drunagor card forget 'Vile Spawn' --fact model_count\n")
+        "leave out --models; if the record is a slip: drunagor card forget \"Vile Spawn\" --fact model_count\n")
 
 
 # --------------------------------------------------------------- 7. one copy of a card is one card

@@ -75,7 +75,7 @@ def test_the_draw_count_is_asked_once_per_face_and_kept(run, tmp_path):
     r = run("round", "end", "--draws", "3")
     assert (r.exit_code, r.stderr) == (2, "error: campaigns/test/story.toml: face A of the Growing Influence card "
                                           "draws 2 runes on record; leave out --draws; if the record is a slip: "
-                                          "drunagor card forget 'Growing Influence' --fact draws_a\n")
+                                          "drunagor card forget \"Growing Influence\" --fact draws_a\n")
     assert snapshot(root) == before
 
 

@@ -370,7 +370,7 @@ def test_findings_name_the_entry_that_breaks_the_rule_and_the_fix():
             'position: drunagor commander swap "Life Heat" CARD')]
     d = commander.deck(story(commander_cards=["Haste", "Claw", "haste"]))
     assert [(p.index, p.remedy) for p in d.problems] == [
-        (2, 'remove one of them: drunagor commander remove "Haste"')]
+        (2, 'remove one of them: drunagor commander remove Haste')]
     names = [f"Card {i}" for i in range(12)]
     facts = {n: {"position": p} for n, p in zip(names, commander.positions(), strict=False)}
     d = commander.deck(story(commander_cards=names, facts=facts))
@@ -402,8 +402,8 @@ def test_findings_name_the_entry_that_breaks_the_rule_and_the_fix():
         (("chest", "epic"), "write epic = [\"Artisan's Tools\", \"Treasure Trove\"] under [chest]")]
     g = chest.grid(story([("Wand", 1)], {"Wand": {"type": "other"}}))
     assert [(p.key_path, p.remedy) for p in g.problems] == [
-        (("chest", "cards", 0), "take it out: drunagor chest remove \"Wand\", or, if it is a Potion or a Scroll, "
-                                "correct its type: drunagor card set \"Wand\" --type potion|scroll")]
+        (("chest", "cards", 0), "take it out: drunagor chest remove Wand, or, if it is a Potion or a Scroll, "
+                                "correct its type: drunagor card set Wand --type potion|scroll")]
 
 
 def test_hero_from_is_unchanged_by_upgrades_parsing():

@@ -226,9 +226,7 @@ def test_next_quality_one_step_at_a_time():
     assert rules.next_quality("ultimate") is None
 
 
-def test_last_completed_and_quote():
+def test_last_completed():
     s = story(done("01", "03", skipped=("02",)))
     assert rules.last_completed(s) == "03"
     assert rules.last_completed(s, since="04") is None
-    assert rules.quote("Nyx") == "Nyx" and rules.quote("Twin-Blades") == "Twin-Blades"
-    assert rules.quote("Potion of Healing") == '"Potion of Healing"'

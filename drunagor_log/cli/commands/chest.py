@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 
 from ...ops import chest as chest_ops
+from ...text import shell_word
 from ..common import CommitOpt, JsonOpt, game, look, open_campaign, perform
 from ..terminal import term
 
@@ -82,7 +83,7 @@ def _print_chest(data: dict) -> None:
     for m in data["missing_facts"]:
         name, missing = m["card"], m["facts"]
         term.line(f"fact missing: the {' and '.join(missing)} of {name} is unknown, so its place in the grid "
-                  f"cannot be checked; record it once: drunagor chest add \"{name}\" --copies 0 "
+                  f"cannot be checked; record it once: drunagor chest add {shell_word(name)} --copies 0 "
                   f"{chest.flags_for(missing)}", "yellow")
 
 
@@ -211,7 +212,7 @@ def _print_commander(data: dict) -> None:
     if data["unknown"]:
         term.line()
         for name in data["unknown"]:
-            term.line(f"position unknown: {name}; record it once: drunagor commander add \"{name}\" "
+            term.line(f"position unknown: {name}; record it once: drunagor commander add {shell_word(name)} "
                       f"--position COLOUR-top|bottom", "yellow")
 
 

@@ -478,7 +478,7 @@ def _print_recruit(data: dict) -> None:
 
 def _print_camp(data: dict) -> None:
     from ...rules import rewards
-    from ...rules.heroes import quote
+    from ...text import shell_word
 
     term.line(f"Chest deck: {data['chest_deck']}")
     if data["finished"]:  # the deck is prepared for an adventure (RB L361, L435): none is left
@@ -489,10 +489,10 @@ def _print_camp(data: dict) -> None:
     else:
         term.line(f"The Chest deck may not be changed now: {data['chest_blocked']}")
     for u in data["upgrades"]:
-        other = quote(u["discard"][0]) if len(u["discard"]) == 1 else "OTHER"
+        other = shell_word(u["discard"][0]) if len(u["discard"]) == 1 else "OTHER"
         term.line(f"Spoils upgrade possible: {u['hero']}'s {u['item']} {u['from']} -> {u['to']} with Artisan's "
                   f"Tools and one of {', '.join(u['discard'])} (drunagor spoils upgrade "
-                  f"{quote(u['hero'])} {quote(u['item'])} --discard {other})")
+                  f"{shell_word(u['hero'])} {shell_word(u['item'])} --discard {other})")
     if not data["upgrades"]:
         term.line("Spoils upgrades: none possible now (needs Artisan's Tools and a spare card in the bag, RB L413-419)")
     owing = [(n, rewards.describe(t)) for n, t in data["owes"].items() if rewards.describe(t)]
