@@ -61,7 +61,7 @@ def problem(f: store.TomlFile | str, key_path: tuple, rule: str, message: str,
 
 
 def _newer(f: store.TomlFile) -> Problem:
-    return Problem(f.shown, f.line(("schema",)), "schema", f"{newer(f.schema)}; it cannot be checked; {UPGRADE}")
+    return problem(f, ("schema",), "schema", f"{newer(f.schema)}; it cannot be checked; {UPGRADE}")
 
 
 class ArchiveCache:

@@ -218,7 +218,7 @@ def test_card_set_of_a_value_the_catalog_gives_drops_a_wrong_recorded_one(run, e
     text = story(example).replace("[cards]                         # facts we recorded once: type, rarity, rune "
                                   "position, epic\n", '[cards]\nHaste = { position = "red-top" }\n')
     (example / "story.toml").write_text(text)
-    assert "card forget \"Haste\" --fact position" in run("check").stdout
+    assert "card forget Haste --fact position" in run("check").stdout
     r = ok(run("card", "set", "haste", "--position", "orange-bottom"))
     assert r.stdout == ("recorded under [cards]: Haste: position orange-bottom (drunagor knows it; the recorded "
                         "red-top forgotten)\n")

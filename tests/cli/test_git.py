@@ -247,7 +247,7 @@ def test_a_failed_commit_says_the_files_were_written(repo, camp, tmp_path, run):
     assert (r.exit_code, r.stdout) == (1, "party name: Hooked\n")
     assert r.stderr == ("error: campaigns/test: git: the files were written but not committed: no commits "
                         "during the session; fix that, then commit them: git -C campaigns/test commit -m "
-                        "'drunagor: party name: Hooked' -- story.toml\n")
+                        "\"drunagor: party name: Hooked\" -- story.toml\n")
     assert 'party = "Hooked"' in (camp / "story.toml").read_text()
     assert repo.subjects() == ["start the campaign"]
 
