@@ -20,6 +20,7 @@ from ..errors import Refused, RuleError, UsageError
 from ..model.adventure import MINION_MODELS, slot_label
 from ..names import lookup, resolve
 from ..rules import adventure as rules
+from ..rules import miniatures
 from ..rules.chapters import check_monster, last_enemy_defeated, pile_left_board
 from ..rules.losing import last_rune
 from ..store.edit import set_card_facts
@@ -284,13 +285,15 @@ def add_monster(c: Campaign, name: str, *, count: int = 1, rank: str | None = No
         state = rules.record_rank(state, name, rank_)
         warnings = (f"{name} is not in the catalog: recorded with the rank {rank_} for this adventure",)
     placed: list[Monster] = []
+    kin = miniatures.kin(name) if limit is not None else ()  # a Nagian Hunter is a Tidehunter's model (RB L1199)
     with c.adventure_refusals():
         for _ in range(count):
             try:
-                state, monster = rules.add_monster(state, name, rank_, boss=is_boss, slot=slot_no, model_limit=limit)
+                state, monster = rules.add_monster(state, name, rank_, boss=is_boss, slot=slot_no, model_limit=limit,
+                                                   kin=kin)
             except Refused as exc:
                 if placed and limit is not None and exc.rule == "models (RB L311)":
-                    exc = rules.models_out(before.monsters, name, limit)  # the slots held now, not the staged ones
+                    exc = rules.models_out(before.monsters, name, limit, kin)  # the slots held now, not the staged
                 if exc.rule == "models (RB L311)" and catalog.chapter(state.chapter).siege:
                     exc = _siege_activation(state, name, limit)
                 raise _room_for(exc, name, len(placed), count) from None
