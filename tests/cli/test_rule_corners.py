@@ -131,3 +131,35 @@ def test_check_counts_the_nagian_hunters_among_the_tidehunters_models(run, root)
     r = run("-C", str(root), "check")
     assert "adventure: 5 Tidehunter and Nagian Hunter on the board, but the box holds 4 models (RB L311); remove " \
            "the extra ones (drunagor monster remove SLOT)\n" in r.stdout
+
+
+# ------------------------------------------------ 4, 10. a token's heroes: known, doubted, counted
+
+
+def test_import_takes_a_hero_name_the_resolver_doubts_with_new(run, tmp_path):
+    ok(run("new", "t", "--party", "P"))
+    ok(run("hero", "add", "Catharine", "--role", "Striker", "--class", "Warrior", "--new"))  # not Catharina
+    (tmp_path / "token.txt").write_text(ok(run("-C", "campaigns/t", "export")).stdout.strip())
+    before = snapshot(tmp_path / "campaigns")
+    args = ("import", "token.txt", "--name", "k", "--class", "Catharine=Warrior", "--role", "Catharine=Striker")
+    r = run(*args)
+    assert (r.exit_code, r.stdout, r.stderr) == (1, "", (
+        "error: 'Catharine' is not a hero drunagor knows, and it is very like 'Catharina'; did you mean 'Catharina'? "
+        "If 'Catharine' is new, add --new to record it as typed\n"))
+    assert snapshot(tmp_path / "campaigns") == before  # nothing written
+    r = ok(run(*args, "--new"))
+    assert r.stdout.splitlines()[0] == ("imported 'P' (current token) as campaigns/k: 1 hero, 0 Followers, "
+                                        "0 Outcomes, 0 statuses")
+    log = tomllib.loads((tmp_path / "campaigns" / "k" / "heroes" / "catharine.toml").read_text())
+    assert (log["name"], log["class"], log["role"]) == ("Catharine", "Warrior", "Striker")
+
+
+def test_a_drunagor_campaign_with_katarina_comes_back_the_same_through_export_and_import(run, tmp_path):
+    ok(run("new", "t", "--party", "P"))
+    ok(run("hero", "add", "Katarina", "--role", "Striker", "--class", "Warrior"))
+    ok(run("hero", "add", "Nyx", "--role", "Defender"))
+    token = ok(run("-C", "campaigns/t", "export")).stdout.strip()
+    r = ok(run("import", token, "--name", "k", "--class", "Katarina=Warrior", "--role", "Katarina=Striker",
+               "--role", "Nyx=Defender"))
+    assert "2 heroes, 0 Followers" in r.stdout.splitlines()[0]
+    assert ok(run("-C", "campaigns/k", "export")).stdout.strip() == token
