@@ -163,3 +163,52 @@ def test_a_drunagor_campaign_with_katarina_comes_back_the_same_through_export_an
                "--role", "Nyx=Defender"))
     assert "2 heroes, 0 Followers" in r.stdout.splitlines()[0]
     assert ok(run("-C", "campaigns/k", "export")).stdout.strip() == token
+
+
+# --------------------------------------------- 7. every card whose copies are known, counted
+
+
+def _party_of_three(run):
+    ok(run("new", "t", "--party", "P"))
+    for hero, role in (("Andreas", "Support"), ("Nyx", "Striker"), ("Vacrem", "Defender")):
+        ok(run("hero", "add", hero, "--role", role, "--gear", "Wooden Staff", "--gear", "Cloth Armor"))
+
+
+def test_check_counts_a_common_scroll_against_its_grid_cell_before_the_deck_is_recorded(run, tmp_path):
+    # Scroll of Incinerate is Common (RB L363-365): the deck holds 4 Common Scrolls in all (RB L357)
+    _party_of_three(run)
+    for hero in ("Andreas", "Andreas", "Nyx", "Vacrem"):
+        ok(run("hero", "gain", hero, "Scroll of Incinerate", "--bag"))
+    assert run("check").stdout == ""
+    ok(run("hero", "gain", "Vacrem", "Scroll of Incinerate", "--bag"))
+    r = run("check")
+    assert (r.exit_code, r.stdout) == (0, (
+        "campaigns/t/heroes/vacrem.toml:13: chest-copies: 5 Scroll of Incinerate are held (Andreas, Nyx, Vacrem), but "
+        "the Chest deck has at most 4: it holds 4 Common Scrolls in all (RB L357); drop the extra ones (drunagor hero "
+        "drop HERO ITEM) (warning)\n"))
+
+
+def test_check_counts_a_card_recorded_rare_under_cards(run, tmp_path):
+    _party_of_three(run)
+    ok(run("card", "set", "Potion of Haste", "--rarity", "rare"))
+    for hero in ("Andreas", "Nyx", "Vacrem"):
+        ok(run("hero", "gain", hero, "Potion of Haste", "--bag"))
+    assert "3 Potion of Haste are held (Andreas, Nyx, Vacrem), but the Chest deck has at most 2: it holds 2 Rare " \
+           "Potions in all (RB L357)" in run("check").stdout
+
+
+def test_check_counts_the_epic_pair_in_the_stash_and_when_epic_is_not_recorded(run, tmp_path):
+    _party_of_three(run)
+    story = tmp_path / "campaigns" / "t" / "story.toml"
+    ok(run("stash", "add", "Treasure Trove"))
+    ok(run("stash", "add", "Treasure Trove"))
+    r = run("check")
+    assert r.stdout.endswith(
+        "chest-copies: 2 Treasure Trove are held (the stash), but the Chest deck has one copy (RB L371); take the "
+        "extra ones out (drunagor stash remove \"Treasure Trove\") (warning)\n")
+    ok(run("stash", "remove", "Treasure Trove"))
+    ok(run("hero", "gain", "Nyx", "Artisan's Tools", "--bag"))
+    ok(run("hero", "gain", "Andreas", "Artisan's Tools", "--bag"))
+    text = story.read_text()
+    write(story, text.replace(text[text.index("epic = ["):text.index("]", text.index("epic = ["))+1], "epic = []"))
+    assert "2 Artisan's Tools are held (Andreas, Nyx), but the Chest deck has one copy (RB L371)" in run("check").stdout
