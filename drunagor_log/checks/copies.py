@@ -45,6 +45,7 @@ def chest_copies(c: Campaign) -> Iterator[Problem]:
         deck, why, remedy = most
         holders = ", ".join(dict.fromkeys(c.heroes[s].name for s, _, _ in where))
         holders = " and ".join(p for p in (holders, "the stash" if stash else "") if p)
+        at: tuple[str, ...] | tuple[str, int]
         if where:
             slug, i, _ = where[-1]
             f, at, drop = c.hero_files[slug], ("equipment", i), "drop the extra ones (drunagor hero drop HERO ITEM)"
