@@ -13,6 +13,7 @@ from .. import catalog
 from ..campaign import parsed_adventure
 from ..errors import Problem
 from ..rules.board import models_on_board
+from ..rules.miniatures import kin
 from .registry import check
 
 
@@ -83,8 +84,10 @@ def adventure_rules(c):
                        "adventure.toml has no `raid`", "warning")
     if state.raid is not None and state.raid.model_limit is not None:
         for minion in state.raid.minions:
-            out = models_on_board(state.monsters, minion)
+            shared = [k for k in kin(minion) if any(m.is_named(k) for m in state.monsters)]  # RB L1199
+            out = models_on_board(state.monsters, minion, shared)
             if out > state.raid.model_limit:
                 yield _problem(f, ("monsters",), "adventure",
-                               f"{out} {minion} on the board, but the box holds {state.raid.model_limit} models "
+                               f"{out} {' and '.join([minion, *shared])} on the board, but the box holds "
+                               f"{state.raid.model_limit} models "
                                "(RB L311); remove the extra ones (drunagor monster remove SLOT)")

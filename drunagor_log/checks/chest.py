@@ -12,6 +12,7 @@ from __future__ import annotations
 from ..model import QUALITIES
 from ..rules import cards, chest, commander
 from ..text import shell_word
+from . import copies
 from .registry import check, problem
 
 
@@ -100,49 +101,6 @@ def spoils_upgrades(c):
 
 @check("chest-copies")
 def chest_copies(c):
-    """The heroes and the party stash hold no more copies of a Potion or Scroll than the Chest deck has
-    (RB L349-359): every one of them comes from it. Checked once the deck is recorded."""
-    story = c.story
-    yield from _epic_copies(c)
-    if not story.chest_cards:
-        return
-    complete = sum(card.copies for card in story.chest_cards) >= chest.DECK_SIZE
-    held: dict[str, list[tuple[str, int, str]]] = {}  # card -> [(hero file slug, entry, name)]
-    for slug, hero in c.active_heroes().items():
-        for i, item in enumerate(hero.equipment):
-            if item.kind == "consumable" and chest.is_potion_or_scroll(item.name, story):
-                held.setdefault(chest._key(item.name), []).append((slug, i, item.name))
-    for _key, where in held.items():
-        name = where[0][2]
-        deck = next((card for card in story.chest_cards if chest.same_card(card.name, name)), None)
-        most = deck.copies if deck is not None else (0 if complete else None)
-        stashed = sum(1 for s in story.stash if chest.same_card(s, name))
-        if most is None or len(where) + stashed <= most:
-            continue
-        holders = ", ".join(dict.fromkeys(c.heroes[s].name for s, _, _ in where))
-        holders += " and the stash" if stashed else ""
-        slug, i, _ = where[-1]
-        yield problem(c.hero_files[slug], ("equipment", i), "chest-copies",
-                      f"{len(where) + stashed} {name} are held ({holders}), but the Chest deck has {most} (RB "
-                      "L349-359); drop the extra ones (drunagor hero drop HERO ITEM), or correct the deck "
-                      f"(drunagor chest swap OUT {shell_word(name)}, or chest add while it is being recorded)",
-                      "warning")
-
-
-def _epic_copies(c):
-    """RB L371: the Chest deck holds one copy of Artisan's Tools and one of Treasure Trove (the Epic Rare
-    pair): two heroes cannot hold the same one."""
-    story = c.story
-    for name in story.chest_epic:
-        where = [(slug, i) for slug, hero in c.active_heroes().items() for i, item in enumerate(hero.equipment)
-                 if chest.same_card(item.name, name)]
-        stashed = sum(1 for s in story.stash if chest.same_card(s, name))
-        if len(where) + stashed <= 1:
-            continue
-        holders = ", ".join(dict.fromkeys(c.heroes[s].name for s, _ in where)) + (" and the stash" if stashed else "")
-        slug, i = where[-1] if where else (None, None)
-        if slug is None:
-            continue
-        yield problem(c.hero_files[slug], ("equipment", i), "chest-copies",
-                      f"{len(where) + stashed} {name} are held ({holders}), but the Chest deck has one copy (RB "
-                      "L371); drop the extra ones (drunagor hero drop HERO ITEM)", "warning")
+    """The heroes and the party stash hold no more copies of a Chest card than the deck has, for every
+    card whose copies are known (RB L349-359, L371): checks/copies.py."""
+    yield from copies.chest_copies(c)

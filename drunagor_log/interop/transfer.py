@@ -28,6 +28,7 @@ from ..names import WINDOWS_RESERVED, check_name, slug
 from ..ops import Change, equipment, heroes, skills, story
 from ..ops import campaign as campaigns
 from ..store import edit
+from ..text import plural
 from . import apps, token
 from .token import SHOWN, shown
 
@@ -77,14 +78,17 @@ def _refuse_unknown(plan: Any) -> None:
 def import_token(text: str, source: str, parent: Path, *, name: str | None = None, drop_unknown: bool = False,
                  roles: dict[str, str] | None = None, players: dict[str, str] | None = None,
                  classes: dict[str, str] | None = None, leader: str | None = None,
-                 track: dict[str, str] | None = None, joined: dict[str, str] | None = None) -> Change:
+                 track: dict[str, str] | None = None, joined: dict[str, str] | None = None,
+                 new: bool = False) -> Change:
     """Create the campaign a token describes under `parent` (made when missing, as `new` does);
     nothing is written on any refusal.
 
     `track` fills the Adventure Track ({"01": "completed", "02": "skipped"}), which the token lacks:
     the heroes join first (before chapter 01), then the chapters are recorded in order, so the rewards
     they give count against what the token's heroes hold. `joined` ({"Nyx": "04"}) has a hero join
-    before a later chapter instead: just before that chapter is recorded, as `hero add` would then."""
+    before a later chapter instead: just before that chapter is recorded, as `hero add` would then.
+    `new`: a hero's name the resolver doubts (very like a known one) is meant as typed, as `hero add
+    --new` takes it."""
     roles, players, track = roles or {}, players or {}, track or {}
     plan = token.plan(token.decode(text, source), source, classes or {})
     if plan.unknown and not drop_unknown:
@@ -96,7 +100,7 @@ def import_token(text: str, source: str, parent: Path, *, name: str | None = Non
     try:
         tmp = Path(tempfile.mkdtemp(prefix=".drunagor-import-", dir=parent))
         try:
-            return _build(plan, tmp, target, roles, players, leader, track, joining)
+            return _build(plan, tmp, target, roles, players, leader, track, joining, new)
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
     except DrunagorError as exc:  # a step refused: name the token, not the hidden folder that is gone
@@ -199,19 +203,19 @@ def _folder_name(name: str | None, party: str) -> str:
 
 
 def _build(plan: Any, tmp: Path, target: Path, roles: dict[str, str], players: dict[str, str],
-           leader: str | None, track: dict[str, str], joining: dict[str, str]) -> Change:
+           leader: str | None, track: dict[str, str], joining: dict[str, str], new: bool = False) -> Change:
     campaigns.new(tmp, target.name, party=plan.party or target.name, max_heroes=5 if len(plan.heroes) > 4 else 4)
     built = tmp / target.name
     by_chapter: dict[str, list[Any]] = {}
     for h in plan.heroes:
         by_chapter.setdefault(joining[h.name], []).append(h)
-    notes = _join(built, by_chapter.pop("01", []), roles, players)
+    notes = _join(built, by_chapter.pop("01", []), roles, players, new)
     _apply(built, _fill_story, plan)
     for chapter in sorted(track):
-        notes += _join(built, by_chapter.pop(chapter, []), roles, players)
+        notes += _join(built, by_chapter.pop(chapter, []), roles, players, new)
         _apply(built, _fill_chapter, chapter, track[chapter])
     for chapter in sorted(by_chapter):  # before the next chapter to play
-        notes += _join(built, by_chapter[chapter], roles, players)
+        notes += _join(built, by_chapter[chapter], roles, players, new)
     if leader:
         _apply(built, _set_leader, leader)
     built.rename(target)
@@ -219,11 +223,12 @@ def _build(plan: Any, tmp: Path, target: Path, roles: dict[str, str], players: d
     return _summary(plan, target, track, notes)
 
 
-def _join(built: Path, heroes: list[Any], roles: dict[str, str], players: dict[str, str]) -> list[str]:
+def _join(built: Path, heroes: list[Any], roles: dict[str, str], players: dict[str, str],
+          new: bool = False) -> list[str]:
     """Heroes join the party (all of them, then what each holds: a card handed over names a hero)."""
     notes: list[str] = []
     for h in heroes:
-        _apply(built, _add_hero, h, _by_hero(roles, h.name) or "", _by_hero(players, h.name))
+        _apply(built, _add_hero, h, _by_hero(roles, h.name) or "", _by_hero(players, h.name), new)
     for h in heroes:
         notes += _apply(built, _fill_hero, h)
         _apply(built, _keep_app_data, h)
@@ -234,8 +239,8 @@ def _summary(plan: Any, target: Path, track: dict[str, str], notes: list[str]) -
     lost = [f"{where}: {ident}" for where, ident in plan.unknown]  # the JSON data: every one, as it is
     party = repr(plan.party) if plan.party else "a party with no name"
     summary = (f"imported {party} ({plan.form} token) as {store.display(target)}: "
-               f"{len(plan.heroes)} heroes, {len(plan.followers)} Followers, {len(plan.outcomes)} Outcomes, "
-               f"{len(plan.statuses)} statuses")
+               f"{plural(len(plan.heroes), 'hero', 'heroes')}, {plural(len(plan.followers), 'Follower')}, "
+               f"{plural(len(plan.outcomes), 'Outcome')}, {plural(len(plan.statuses), 'status', 'statuses')}")
     if not plan.party:
         notes.append(f"The token gives the party no name: it is recorded as {target.name!r}; rename it with "
                      "drunagor party NAME.")
@@ -255,8 +260,8 @@ def _apply(root: Path, step: Any, *args: Any) -> list[str]:
     return out or []
 
 
-def _add_hero(c: Any, h: Any, role: str, player: str | None) -> None:
-    heroes.add(c, h.name, role, cls=h.cls, player=player)
+def _add_hero(c: Any, h: Any, role: str, player: str | None, new: bool = False) -> None:
+    heroes.add(c, h.name, role, cls=h.cls, player=player, new=new)
 
 
 def _fill_hero(c: Any, h: Any) -> list[str]:

@@ -20,6 +20,8 @@ from ..errors import Refused, RuleError, UsageError
 from ..model.adventure import MINION_MODELS, slot_label
 from ..names import lookup, resolve
 from ..rules import adventure as rules
+from ..rules import miniatures
+from ..rules.board import all_models_on_board
 from ..rules.chapters import check_monster, last_enemy_defeated, pile_left_board
 from ..rules.losing import last_rune
 from ..store.edit import set_card_facts
@@ -263,7 +265,7 @@ def _siege_models(c: Campaign, state: AdventureState, name: str, limit: int | No
                          remedy="leave out --models")
     if known is None:
         set_card_facts(c.story_file.edit(), name, {"model_count": models})
-        return models, [f"{name}: {models} models recorded under [cards]"]
+        return models, [f"{name}: {plural(models, 'model')} recorded under [cards]"]
     return known, []
 
 
@@ -285,13 +287,15 @@ def add_monster(c: Campaign, name: str, *, count: int = 1, rank: str | None = No
         state = rules.record_rank(state, name, rank_)
         warnings = (f"{name} is not in the catalog: recorded with the rank {rank_} for this adventure",)
     placed: list[Monster] = []
+    kin = miniatures.kin(name) if limit is not None else ()  # a Nagian Hunter is a Tidehunter's model (RB L1199)
     with c.adventure_refusals():
         for _ in range(count):
             try:
-                state, monster = rules.add_monster(state, name, rank_, boss=is_boss, slot=slot_no, model_limit=limit)
+                state, monster = rules.add_monster(state, name, rank_, boss=is_boss, slot=slot_no, model_limit=limit,
+                                                   kin=kin)
             except Refused as exc:
                 if placed and limit is not None and exc.rule == "models (RB L311)":
-                    exc = rules.models_out(before.monsters, name, limit)  # the slots held now, not the staged ones
+                    exc = rules.models_out(before.monsters, name, limit, kin)  # the slots held now, not the staged
                 if exc.rule == "models (RB L311)" and catalog.chapter(state.chapter).siege:
                     exc = _siege_activation(state, name, limit)
                 raise _room_for(exc, name, len(placed), count) from None
@@ -315,7 +319,7 @@ def _siege_activation(state: AdventureState, name: str, limit: int | None) -> Re
     first Monster of its kind in status-board order, not the strongest."""
     first = next((m for m in state.monsters if m.is_named(name) and m.slot is not None), None)
     where = f"activate the first {name}, in {slot_label(first.slot)}, instead" if first else "nothing to activate"
-    return Refused(f"all {limit} models of {name} are on the board: it cannot spawn; {where} (RB L1237)",
+    return Refused(f"{all_models_on_board(limit, name)}: it cannot spawn; {where} (RB L1237)",
                    "models (RB L1237)", "the spawn is not recorded; activate that monster at the table")
 
 

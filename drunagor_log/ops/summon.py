@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from .. import catalog
 from ..errors import RuleError, UsageError
 from ..model.adventure import STATUS_BOARD_TRACKS, Pile, slot_label
+from ..rules import miniatures
 from ..rules import raid as rules
 from ..rules.adventure import record_rank
 from ..rules.battalion import resolve_battalion
@@ -29,6 +30,7 @@ from ..values import record, replace
 from . import Change, Line
 from .board import new_seed, recorded_models, resolve_monster
 from .losing import table_state
+from .siege import battalion_models
 from .words import canonical, chapter_list, colours, pile_runes, plural, slot_text
 
 if TYPE_CHECKING:
@@ -301,11 +303,12 @@ def _untracked_limit(c: Campaign, minion: str) -> tuple[int, str]:
 
 def battalion(c: Campaign, monsters: Sequence[str], *, near: str | None = None, siege: bool = False,
               dry_run: bool = False, ranks: Sequence[str] | Mapping[str, str] | None = None,
-              on_board: int | None = None, new: bool = False) -> Change:
+              on_board: int | None = None, new: bool = False, models: Sequence[str] = ()) -> Change:
     """Summon a Monster Battalion NEAR a reference point: place what fits, the rest activate monsters
     (RB L1311-1321; siege, RB L1237). `ranks` gives monsters the catalog does not know ("NAME=RANK");
     `on_board` is the monsters on the board when no adventure is under way (then required); `new`: a
-    monster name drunagor does not know is meant as typed (--new)."""
+    monster name drunagor does not know is meant as typed (--new); `models`: --models N or NAME=N, a
+    kind's model count, asked once in chapter 07 (ops/siege.py)."""
     _check_board_flag(c, on_board)
     given = rank_options(ranks)
     state = table_state(c, dry_run=dry_run) if c.adventure_file is not None else None
@@ -315,9 +318,11 @@ def battalion(c: Campaign, monsters: Sequence[str], *, near: str | None = None, 
             for name in dict.fromkeys(names):
                 check_monster(state.chapter, name)  # chapter 07: only its Scenario Monsters (RB L1245)
     use_siege = siege or (state is not None and catalog.chapter(state.chapter).siege)
+    said = battalion_models(c, state, names, limits, models, siege=use_siege, dry_run=dry_run)
+    kin = {name: miniatures.kin(name) for name in limits}  # a Nagian Hunter is a Tidehunter's model (RB L1199)
     try:
         board: dict[str, Any] = {"board": state.monsters} if state is not None else {"monsters_on_board": on_board}
-        result = resolve_battalion(names, ranks=known_ranks, models_limits=limits, siege=use_siege, **board)
+        result = resolve_battalion(names, ranks=known_ranks, models_limits=limits, siege=use_siege, kin=kin, **board)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     reference = _reference(near, state)
@@ -333,8 +338,11 @@ def battalion(c: Campaign, monsters: Sequence[str], *, near: str | None = None, 
     for name, rank in new_ranks.items():
         after = record_rank(after, name, rank)
     summary = battalion_summary(result, reference)
-    c.record_event(state, after, {"event": "battalion", "text": summary})
-    return Change(summary=f"battalion: {summary}", notes=tuple(notes), data=data)
+    entry = {"event": "battalion", "text": "; ".join([*said, summary])}
+    if said:
+        entry["recorded"] = "; ".join(f"{line.partition(':')[0]}: model_count" for line in said)
+    c.record_event(state, after, entry)
+    return Change(summary="; ".join([*said, f"battalion: {summary}"]), notes=tuple(notes), data=data)
 
 
 def _check_board_flag(c: Campaign, on_board: int | None) -> None:

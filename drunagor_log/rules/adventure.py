@@ -27,7 +27,7 @@ from ..model.adventure import (
     slot_label,
 )
 from ..values import DIGITS, is_digits
-from .board import models_on_board, next_free_slot
+from .board import all_models_on_board, models_on_board, next_free_slot
 
 #: RB L1100, L1130, L1197, L1269: Tie Breaker returns "6 minus the number of Heroes" runes.
 TIE_BREAKER_BASE = 6
@@ -208,24 +208,32 @@ def draw(state: AdventureState, colours: Sequence[str]) -> AdventureState:
     return state.replace(bag=bag, track=track)
 
 
-def models_out(monsters: Sequence[Monster], name: str, model_limit: int) -> Refused:
+def models_out(monsters: Sequence[Monster], name: str, model_limit: int, kin: Sequence[str] = ()) -> Refused:
     """All `model_limit` models of `name` are out (RB L311): the refusal, naming the slots `monsters`
-    hold (by slot: `monster remove NAME` is refused while several monsters share the name)."""
-    slots = ", ".join(str(m.slot) for m in monsters if m.is_named(name) and m.slot is not None)
-    return Refused(f"all {model_limit} models of {name} are on the board", "models (RB L311)",
-                   "remove a defeated one first: drunagor monster remove SLOT"
-                   + (f" ({name} holds slots {slots})" if slots else ""))
+    hold (by slot: `monster remove NAME` is refused while several monsters share the name). A `kin`
+    on the board plays the same miniatures (RB L1199): its slots are named too."""
+    held = []
+    for who in (name, *kin):
+        slots = [str(m.slot) for m in monsters if m.is_named(who) and m.slot is not None]
+        if slots:
+            held.append(f"{who} holds slot{'s' if len(slots) > 1 else ''} {', '.join(slots)}")
+    shared = [who for who in kin if any(m.is_named(who) for m in monsters)]
+    return Refused(all_models_on_board(model_limit, name)
+                   + (f" ({', '.join(shared)} plays the same miniatures)" if shared else ""), "models (RB L311)",
+                   "remove a defeated one first: drunagor monster remove SLOT" + (f" ({'; '.join(held)})" if held
+                                                                                   else ""))
 
 
 def add_monster(state: AdventureState, name: str, rank: str | None, *, boss: bool = False,
-                slot: int | None = None, model_limit: int | None = None) -> tuple[AdventureState, Monster]:
+                slot: int | None = None, model_limit: int | None = None, kin: Sequence[str] = ()
+                ) -> tuple[AdventureState, Monster]:
     """Place one monster on the board, in the next free status-board slot (RB L315) or `slot`.
 
     A boss holds no slot. RB L311: no monster may be placed when all 12 Health Tracks are taken, nor a
-    model beyond the `model_limit` of its kind."""
+    model beyond the `model_limit` of its kind (the `kin` played with its miniatures count, RB L1199)."""
     monsters = state.monsters
-    if model_limit is not None and models_on_board(monsters, name) >= model_limit:
-        raise models_out(monsters, name, model_limit)
+    if model_limit is not None and models_on_board(monsters, name, kin) >= model_limit:
+        raise models_out(monsters, name, model_limit, kin)
     if boss:
         if slot is not None:
             raise Refused(f"{name} is a boss: a boss holds no status-board slot", "status-board",

@@ -128,19 +128,21 @@ def resolve_battalion(
     monsters_on_board: int = 0,
     models_on_board_count: Mapping[str, int] | None = None,
     siege: bool = False,
+    kin: Mapping[str, Sequence[str]] | None = None,
 ) -> BattalionResult:
     """Summon a Monster Battalion: place what fits, in order, each in the next free status-board slot;
     the rest become "Activate a Monster" commands (two each; siege: one each, of its own kind).
 
     Tracked board: `board` (and `ranks` for names not already on it). Untracked: `monsters_on_board`
     (tracks taken) and, optionally, `models_on_board_count` per monster type; `order` is then empty.
-    `models_limits` maps a monster type to its model count where known; minions default to 4.
+    `models_limits` maps a monster type to its model count where known; minions default to 4; `kin`
+    maps a type to the others played with its miniatures, whose models on the board count (RB L1199).
     """
     names = tuple(name.strip() for name in names)
     if any(not name for name in names):
         raise ValueError("a monster to summon needs a name")
     if board is not None:
-        placed, not_placed, placements, board_after = place_tracked(names, board, ranks, models_limits)
+        placed, not_placed, placements, board_after = place_tracked(names, board, ranks, models_limits, kin)
     else:
         placed, not_placed = place_untracked(names, monsters_on_board, ranks, models_limits, models_on_board_count)
         placements, board_after = (), None
@@ -165,7 +167,7 @@ def resolve_battalion(
 
 
 def place_tracked(names: Sequence[str], board: Sequence[Monster], ranks: Mapping[str, str] | None,
-                  limits: Mapping[str, int] | None
+                  limits: Mapping[str, int] | None, kin: Mapping[str, Sequence[str]] | None = None
                   ) -> tuple[tuple[str, ...], tuple[str, ...], tuple[Placement, ...], tuple[Monster, ...]]:
     """Place each monster in the next free slot, in order; one is not placed when all 12 tracks are
     taken (RB L1319) or all its models are out (RB L311). (placed, not placed, placements, board after)."""
@@ -177,7 +179,7 @@ def place_tracked(names: Sequence[str], board: Sequence[Monster], ranks: Mapping
         rank = _rank_of(name, ranks, after)
         limit = _models_limit(name, rank, limits)
         slot = next_free_slot(after)
-        if slot is None or (limit is not None and models_on_board(after, name) >= limit):
+        if slot is None or (limit is not None and models_on_board(after, name, (kin or {}).get(name, ())) >= limit):
             not_placed.append(name)
             continue
         after.append(Monster(name=name, rank=rank, slot=slot))

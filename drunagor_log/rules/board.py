@@ -50,9 +50,11 @@ def place(board: Sequence[Monster], name: str, rank: str) -> Monster | None:
     return Monster(name=name, rank=rank, slot=slot)
 
 
-def models_on_board(board: Iterable[Monster], name: str) -> int:
-    """How many models of this monster type are on the board."""
-    return sum(1 for monster in board if monster.is_named(name))
+def models_on_board(board: Iterable[Monster], name: str, kin: Iterable[str] = ()) -> int:
+    """How many models of this monster type are on the board: its own, and those of the `kin` played
+    with the same miniatures (rules/miniatures.py: a Nagian Hunter is one of the Tidehunter's, RB L1199)."""
+    names = [name, *kin]
+    return sum(1 for monster in board if any(monster.is_named(n) for n in names))
 
 
 def activation_priority(board: Iterable[Monster]) -> tuple[Monster, ...]:
@@ -81,3 +83,10 @@ def first_of_kind(board: Iterable[Monster], name: str) -> Monster | None:
         if monster.is_named(name):
             return monster
     return None
+
+
+def all_models_on_board(limit: int | None, name: str) -> str:
+    """'all 4 models of Tidehunter are on the board'; 'the one model of Coiled Harridan is on the board'."""
+    if limit == 1:
+        return f"the one model of {name} is on the board"
+    return f"all {'' if limit is None else f'{limit} '}models of {name} are on the board"

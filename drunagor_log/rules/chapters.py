@@ -20,6 +20,7 @@ from drunagor_log import catalog
 from drunagor_log.errors import Refused
 from drunagor_log.model.adventure import AdventureState
 from drunagor_log.rules import losing
+from drunagor_log.rules.miniatures import not_random
 from drunagor_log.values import record
 
 #: The entry chapter 09's win reads (RB L1309).
@@ -383,7 +384,9 @@ def allowed_monsters(chapter: str) -> tuple[str, ...] | None:
 
 
 def check_monster(chapter: str, name: str) -> None:
-    """Refuse a monster the chapter does not use (RB L1245), naming the ones it allows."""
+    """Refuse a monster the chapter does not use (RB L1245), naming the ones it allows, and in a raid
+    chapter the monster whose miniatures its raid card takes (RB L1199)."""
+    not_random(chapter, name)
     allowed = allowed_monsters(chapter)
     if allowed is None or any(name.casefold() == a.casefold() for a in allowed):
         return

@@ -24,7 +24,7 @@ from drunagor_log.model.adventure import (
     check_board,
     slot_label,
 )
-from drunagor_log.rules.board import Placed, models_on_board, next_free_slot, strongest_non_boss
+from drunagor_log.rules.board import Placed, all_models_on_board, models_on_board, next_free_slot, strongest_non_boss
 from drunagor_log.text import plural
 from drunagor_log.values import record
 
@@ -203,7 +203,7 @@ class Summons:
 def _failure_cause(models: int, models_limit: int, tracks_free: bool, minion: str) -> str:
     causes = []
     if models >= models_limit:
-        causes.append(f"all {models_limit} models of {minion} are on the board")
+        causes.append(all_models_on_board(models_limit, minion))
     if not tracks_free:
         causes.append(f"all {STATUS_BOARD_TRACKS} status-board tracks are taken")
     return " and ".join(causes)

@@ -192,6 +192,8 @@ HAND_PARSED = [
     ("chapter", "complete", "{}"),
     ("recruit", "--chapter", "{}"),
     ("adventure", "start", "{}"),
+    ("battalion", "Vile Spawn", "--models", "{}"),
+    ("battalion", "Vile Spawn", "--models", "Vile Spawn={}"),
 ]
 
 

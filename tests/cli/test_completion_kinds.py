@@ -16,9 +16,9 @@ from drunagor_log.rules.chapters import ALL_EVENTS
 from drunagor_log.rules.commander import positions
 
 # Text parameters that complete nothing: a name the user makes up, a player, a token, a path, a count
-# with a sign, `NAME=RANK` pairs.
+# with a sign, `NAME=RANK` and `NAME=N` pairs.
 NOTHING = {
-    ("", "campaign"), ("new", "name"), ("new", "party"), ("party", "name"), ("battalion", "rank"),
+    ("", "campaign"), ("new", "name"), ("new", "party"), ("party", "name"), ("battalion", "rank"), ("battalion", "models"),
     ("cube", "delta"), ("sheet", "out"), ("import", "token"), ("import", "name"), ("import", "role"),
     ("import", "player"), ("import", "cls"), ("import", "completed"), ("import", "skipped"), ("import", "joined"),
     ("hero add", "player"), ("hero learn", "skill"), ("hero ability", "ability_"), ("hero relearn", "new"),

@@ -320,5 +320,6 @@ def test_a_campaign_with_katarina_makes_the_round_trip_through_export_and_import
     token = ok(run("-C", "campaigns/t", "export")).stdout.strip()
     (tmp_path / "token.txt").write_text(token)
     r = ok(run("import", "token.txt", "--name", "k", "--class", "Katarina=Warrior", "--role", "Katarina=Striker"))
-    assert r.stdout.startswith("imported 'P' (current token) as campaigns/k: 1 heroes")
+    assert r.stdout.startswith("imported 'P' (current token) as campaigns/k: 1 hero, 0 Followers, 0 Outcomes, "
+                               "0 statuses\n")
     assert tomllib.loads((tmp_path / "campaigns" / "k" / "heroes" / "katarina.toml").read_text())["name"] == "Katarina"

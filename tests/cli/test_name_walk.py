@@ -140,7 +140,7 @@ def test_the_tree_marks_the_names_the_issue_found():
 # and skills and Class Abilities learned, which the catalog does not hold (written as on the card).
 FREE = {
     ("new", "name"), ("new", "party"), ("party", "name"), ("tiebreak", "pile"), ("raid", "face"),
-    ("battalion", "near"), ("battalion", "rank"), ("cube", "kind"), ("cube", "delta"), ("sheet", "format"),
+    ("battalion", "near"), ("battalion", "rank"), ("battalion", "models"), ("cube", "kind"), ("cube", "delta"), ("sheet", "format"),
     ("sheet", "out"), ("sync", "keep"), ("completion", "shell"), ("import", "token"), ("import", "name"),
     ("import", "role"), ("import", "player"), ("import", "cls"), ("import", "leader"), ("import", "completed"),
     ("import", "skipped"), ("import", "joined"), ("hero add", "player"), ("hero learn", "skill"),

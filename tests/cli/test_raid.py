@@ -502,7 +502,7 @@ def test_siege_activates_the_first_monster_of_the_same_kind(run, camp):
     board[7] = ("Vile Spawn", "Scenario", 8)
     board[2] = ("Coiled Harridan", "Scenario", 3)
     adventure(camp, chapter="07", raid="", monsters=board)
-    r = run("battalion", "Vile Spawn", "Coiled Harridan")
+    r = run("battalion", "Vile Spawn", "Coiled Harridan", "--models", "Vile Spawn=3", "--models", "Coiled Harridan=2")
     assert r.exit_code == 0, r
     assert ("Siege of Everedge: each activates the first monster of its own kind instead (RB L1237):\n"
             "  Vile Spawn: activate Vile Spawn in slot 8 (gray)\n"

@@ -369,11 +369,14 @@ $ drunagor battalion "Vile Spawn" "Shadow Knight" --near 1
 error: campaigns/test/adventure.toml: scenario-monsters (RB L1245): chapter 07 uses only its Scenario Monsters (RB L1245): Shadow Knight is not one of them; the monsters of chapter 07: Vicious Mauler, Vile Spawn, Coiled Harridan
 [exit 1]
 $ drunagor battalion "Vile Spawn" "Coiled Harridan" --near 1
+error: how many Vile Spawn and Coiled Harridan models are there? The book does not say, and one that cannot spawn because all its models are on the board activates the first of its kind instead (RB L1237); count them and give --models "Vile Spawn=N" --models "Coiled Harridan=N" once; drunagor remembers it under [cards] in story.toml
+[exit 2]
+$ drunagor battalion "Vile Spawn" "Coiled Harridan" --near 1 --models "Vile Spawn=2" --models "Coiled Harridan=2"
 Monster Battalion: 2 monsters NEAR 1
 Place each within Range 1 of the reference, in an empty area where possible (RB L1316-1318):
   Vile Spawn in slot 2 (dark blue)
   Coiled Harridan in slot 3 (pink)
-battalion: Vile Spawn in slot 2 (dark blue), Coiled Harridan in slot 3 (pink) placed near 1
+Vile Spawn: 2 models recorded under [cards]; Coiled Harridan: 2 models recorded under [cards]; battalion: Vile Spawn in slot 2 (dark blue), Coiled Harridan in slot 3 (pink) placed near 1
 $ drunagor round end
 End of round 1: chapter 07, Siege of Everedge deck
 1. Draw the top card of the Siege of Everedge deck (RB L1235)

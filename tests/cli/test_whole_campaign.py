@@ -133,8 +133,10 @@ def test_a_whole_campaign_through_the_commands_only(run, tmp_path):
     players.settle()
     # chapter 07: each Siege Monster's models asked once, then the first of its kind activates (RB L1237)
     play(run, "07", ("monster", "add", "Vicious Mauler", "--models", "1"),
-         ("battalion", "Vicious Mauler", "--near", "the tavern"))
+         ("battalion", "Vicious Mauler", "--near", "the tavern"),
+         ("battalion", "Vile Spawn", "Vile Spawn", "Vile Spawn", "--models", "2", "--near", "the tavern"))
     assert '"Vicious Mauler" = { model_count = 1 }' in (root / "story.toml").read_text()
+    assert '"Vile Spawn" = { model_count = 2 }' in (root / "story.toml").read_text()  # asked by the battalion
     assert all(h["owes"]["spoils_upgrades"] == 1 for h in heroes(run))  # the row of 08 (RB L1015)
     players.settle()
     play(run, "08", start=("--models", "2"))  # the Fell Woodman raid's Hellspawn Brutes, asked once

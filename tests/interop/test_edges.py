@@ -87,7 +87,7 @@ def test_a_party_with_no_name_asks_for_a_folder_name_and_says_so(run, campaigns,
     r = run("import", tok(data), *ROLES, "--name", "d4")
     assert r.exit_code == 0, r
     assert r.stdout.splitlines()[0] == ("imported a party with no name (current token) as campaigns/d4: 4 heroes, "
-                                        "1 Followers, 1 Outcomes, 1 statuses")
+                                        "1 Follower, 1 Outcome, 1 status")
     assert ("The token gives the party no name: it is recorded as 'd4'; rename it with drunagor party NAME."
             in r.stdout.splitlines())
     assert "imported ''" not in r.stdout

@@ -43,7 +43,7 @@ def test_current_example_imports_and_exports_the_same_token(run, campaigns, tmp_
     r = run("import", "token.txt", *ROLES, "--player", "Nyx=Carla", "--leader", "andreas")
     assert r.exit_code == 0, r
     assert r.stdout.splitlines()[0] == ("imported 'Safeguard Corporation' (current token) as "
-                                        "campaigns/safeguard-corporation: 4 heroes, 1 Followers, 1 Outcomes, 1 statuses")
+                                        "campaigns/safeguard-corporation: 4 heroes, 1 Follower, 1 Outcome, 1 status")
     root = campaigns / "safeguard-corporation"
     story = (root / "story.toml").read_text()
     assert 'leader = "Andreas"' in story and '  "Vorn the Warrior",\n' in story
@@ -63,7 +63,7 @@ def test_current_example_imports_and_exports_the_same_token(run, campaigns, tmp_
 def test_legacy_example_imports_from_standard_input(run, campaigns):
     r = run("import", "-", "--role", "Nyx=Striker", "--name", "old-party", input=LEGACY[:40] + "\n" + LEGACY[40:])
     assert r.exit_code == 0, r
-    assert "(legacy token) as campaigns/old-party: 1 heroes" in r.stdout
+    assert "(legacy token) as campaigns/old-party: 1 hero," in r.stdout
     assert (campaigns / "old-party" / "heroes" / "nyx.toml").exists()
 
 

@@ -389,6 +389,9 @@ def battalion(
                  "taken).")] = None,
     new: Annotated[bool, typer.Option("--new",
             help="A monster drunagor does not know: take its name as typed.")] = False,
+    models: Annotated[list[str] | None, typer.Option("--models", metavar="N|NAME=N",
+            help="How many models a monster has, when the book does not say (chapter 07's Siege Monsters: asked "
+                 "once, remembered under [cards]); NAME=N for a battalion of several kinds (repeat).")] = None,
     commit: CommitOpt = False,
 ) -> None:
     """Summon a Monster Battalion NEAR a reference point: place what fits, the rest activate monsters.
@@ -401,7 +404,7 @@ def battalion(
     from ...ops import summon
 
     perform(summon.battalion, monsters, near=near, siege=siege, dry_run=dry_run, ranks=rank, on_board=on_board,
-            new=new, commit=commit, json=json, notes_first=True)
+            new=new, models=models or (), commit=commit, json=json, notes_first=True)
 
 
 # ------------------------------------------------------------------------------------------ odds

@@ -127,11 +127,14 @@ SkippedOpt = Annotated[list[str] | None, typer.Option(
 JoinedOpt = Annotated[list[str] | None, typer.Option(
     "--joined", metavar="HERO=NN", help="The chapter before which a hero joined (default 01): a recruit's "
                                         "rewards owed are counted from it.")]
+NewOpt = Annotated[bool, typer.Option(
+    "--new", help="A hero drunagor does not know, though its name is very like one it knows: take it as typed.")]
 
 
 def import_(token: TokenArg, dir: DirOpt = Path("campaigns"), name: NameOpt = None, drop_unknown: DropOpt = False,
             role: RoleOpt = None, player: PlayerOpt = None, cls: ClassOpt = None, leader: LeaderOpt = None,
-            completed: CompletedOpt = None, skipped: SkippedOpt = None, joined: JoinedOpt = None) -> None:
+            completed: CompletedOpt = None, skipped: SkippedOpt = None, joined: JoinedOpt = None,
+            new: NewOpt = False) -> None:
     """Create a campaign from the companion apps' campaign token (current and legacy forms, pasted
     with line breaks or not): party, Followers, Outcomes, statuses, heroes with their classes,
     equipment, skills, Aura and statuses. Nothing is written on any error.
@@ -149,7 +152,7 @@ def import_(token: TokenArg, dir: DirOpt = Path("campaigns"), name: NameOpt = No
     text, source = _read_source(token)
     change = import_token(text, source, dir, name=name, drop_unknown=drop_unknown, roles=_pairs(role, "--role"),
                           players=_pairs(player, "--player"), classes=_pairs(cls, "--class"), leader=leader,
-                          track=track, joined=_pairs(joined, "--joined"))
+                          track=track, joined=_pairs(joined, "--joined"), new=new)
     print_change(change)
 
 
