@@ -33,6 +33,27 @@ def _isolate(tmp_path, tmp_path_factory, monkeypatch):
     yield
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _command_built_once():
+    """Each Typer app's click command built once for the session: Typer rebuilds the whole command tree
+    (every option of every command, from the functions' signatures) on each CliRunner.invoke, and that
+    was four fifths of an in-process command's time. The built command holds no state of a run (Click
+    makes a new context for each), as `drunagor` itself builds it once per process."""
+    import typer.testing
+
+    built: dict[int, tuple[object, object]] = {}  # id(app) -> (app, its command): the app kept alive
+    get_command = typer.testing._get_command
+
+    def once(app):
+        if id(app) not in built:
+            built[id(app)] = (app, get_command(app))
+        return built[id(app)][1]
+
+    typer.testing._get_command = once
+    yield
+    typer.testing._get_command = get_command
+
+
 def pytest_runtest_setup(item):
     if item.get_closest_marker("posix") and os.name != "posix":
         pytest.skip("POSIX-only behaviour (SIGKILL, fork, file modes, FIFOs, symlinks, flock)")
