@@ -33,25 +33,48 @@ def _isolate(tmp_path, tmp_path_factory, monkeypatch):
     yield
 
 
+_built: dict[int, tuple[object, object]] = {}  # id(app) -> (the app, kept alive; its click command)
+
+
+def command(app):
+    """The click command of a Typer app, built once for the session: Typer rebuilds the whole command
+    tree (every option of every command, from the functions' signatures) each time it runs an app, and
+    that was four fifths of an in-process command's time. The built command holds no state of a run
+    (Click makes a new context for each), as `drunagor` itself builds it once per process."""
+    import typer.main
+
+    if id(app) not in _built:
+        _built[id(app)] = (app, typer.main.get_command(app))
+    return _built[id(app)][1]
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _command_built_once():
-    """Each Typer app's click command built once for the session: Typer rebuilds the whole command tree
-    (every option of every command, from the functions' signatures) on each CliRunner.invoke, and that
-    was four fifths of an in-process command's time. The built command holds no state of a run (Click
-    makes a new context for each), as `drunagor` itself builds it once per process."""
+    """CliRunner.invoke(app, ...) runs command(app)."""
     import typer.testing
 
-    built: dict[int, tuple[object, object]] = {}  # id(app) -> (app, its command): the app kept alive
     get_command = typer.testing._get_command
-
-    def once(app):
-        if id(app) not in built:
-            built[id(app)] = (app, get_command(app))
-        return built[id(app)][1]
-
-    typer.testing._get_command = once
+    typer.testing._get_command = command
     yield
     typer.testing._get_command = get_command
+
+
+@pytest.fixture(autouse=True)
+def _no_process_unless_slow(request, monkeypatch):
+    """A test not marked slow starts no process (the marker's promise: `pytest -m "not slow"` in a
+    minute): its subprocess, fork or pty fails the test, saying so."""
+    if request.node.get_closest_marker("slow") is not None:
+        return
+
+    def refused(*args, **kwargs):
+        raise AssertionError("this test starts a process: mark it @pytest.mark.slow (tests/conftest.py)")
+
+    import subprocess
+
+    monkeypatch.setattr(subprocess.Popen, "_execute_child", refused)
+    for name in ("fork", "forkpty", "system", "posix_spawn", "posix_spawnp"):
+        if hasattr(os, name):
+            monkeypatch.setattr(os, name, refused)
 
 
 def pytest_runtest_setup(item):

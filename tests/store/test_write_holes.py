@@ -48,6 +48,7 @@ def test_a_command_that_changes_no_byte_sweeps_them_too(night, run):
     assert _strays(night) == []
 
 
+@pytest.mark.slow  # starts a Python that holds the lock
 def test_the_sweep_never_waits_for_another_command(night, run, holder, monkeypatch):  # noqa: F811
     monkeypatch.setenv("DRUNAGOR_LOCK_TIMEOUT", "5")
     before = _kill_leftovers(night)
