@@ -19,8 +19,6 @@ from drunagor_log.store import journal
 from tests.conftest import snapshot
 from tests.store.test_concurrency import holder  # noqa: F401 (a fixture)
 
-pytestmark = pytest.mark.usefixtures("fast_cli")
-
 
 def _strays(root):
     return sorted(p.relative_to(root).as_posix() for p in root.rglob("*" + store.TMP_SUFFIX))
