@@ -85,7 +85,8 @@ def pytest_runtest_setup(item):
 # The `slow` marker (pyproject.toml): tests that start processes (the installed script, git, a pty, a
 # browser, a killed writer) or run long searches (Hypothesis, the walk of every name), so that a developer
 # runs the rest in a minute (`pytest -m "not slow"`) and the whole suite before a commit. Modules where
-# most tests start a process are marked whole; a Hypothesis test wherever it is.
+# most tests start a process are marked whole, elsewhere each such test (`@pytest.mark.slow  # runs git`);
+# a Hypothesis test wherever it is. One that is not marked and starts a process fails (_no_process_unless_slow).
 SLOW_PLACES = (
     "tests/attack/", "tests/packaging/", "tests/sync/test_setup.py", "tests/sync/test_sync.py",
     "tests/sync/test_git_runner.py", "tests/cli/test_app.py", "tests/cli/test_git.py",
