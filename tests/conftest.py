@@ -83,7 +83,7 @@ def pytest_runtest_setup(item):
 
 
 # The `slow` marker (pyproject.toml): tests that start processes (the installed script, git, a pty, a
-# browser, a killed writer) or run long searches (Hypothesis, the walk of every name), so that a developer
+# browser, a killed writer) or run long searches (Hypothesis), so that a developer
 # runs the rest in a minute (`pytest -m "not slow"`) and the whole suite before a commit. Modules where
 # most tests start a process are marked whole, elsewhere each such test (`@pytest.mark.slow  # runs git`);
 # a Hypothesis test wherever it is. One that is not marked and starts a process fails (_no_process_unless_slow).
@@ -91,7 +91,7 @@ SLOW_PLACES = (
     "tests/attack/", "tests/packaging/", "tests/sync/test_setup.py", "tests/sync/test_sync.py",
     "tests/sync/test_git_runner.py", "tests/cli/test_app.py", "tests/cli/test_git.py",
     "tests/cli/test_import_budget.py", "tests/cli/test_shell.py", "tests/cli/test_terminal.py",
-    "tests/cli/test_name_walk.py", "tests/docs/test_console_blocks.py", "tests/play/test_script.py",
+    "tests/docs/test_console_blocks.py", "tests/play/test_script.py",
     "tests/play/test_terminal.py", "tests/sheet/test_browser.py", "tests/sheet/test_corners.py",
     "tests/store/test_concurrency.py", "tests/store/test_crash.py",
     "tests/store/test_every_command.py", "tests/store/test_portable.py", "tests/store/test_write_lock.py",
