@@ -33,24 +33,68 @@ def _isolate(tmp_path, tmp_path_factory, monkeypatch):
     yield
 
 
+_built: dict[int, tuple[object, object]] = {}  # id(app) -> (the app, kept alive; its click command)
+
+
+def command(app):
+    """The click command of a Typer app, built once for the session: Typer rebuilds the whole command
+    tree (every option of every command, from the functions' signatures) each time it runs an app, and
+    that was four fifths of an in-process command's time. The built command holds no state of a run
+    (Click makes a new context for each), as `drunagor` itself builds it once per process."""
+    import typer.main
+
+    if id(app) not in _built:
+        _built[id(app)] = (app, typer.main.get_command(app))
+    return _built[id(app)][1]
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _command_built_once():
+    """CliRunner.invoke(app, ...) runs command(app)."""
+    import typer.testing
+
+    get_command = typer.testing._get_command
+    typer.testing._get_command = command
+    yield
+    typer.testing._get_command = get_command
+
+
+@pytest.fixture(autouse=True)
+def _no_process_unless_slow(request, monkeypatch):
+    """A test not marked slow starts no process (the marker's promise: `pytest -m "not slow"` in a
+    minute): its subprocess, fork or pty fails the test, saying so."""
+    if request.node.get_closest_marker("slow") is not None:
+        return
+
+    def refused(*args, **kwargs):
+        raise AssertionError("this test starts a process: mark it @pytest.mark.slow (tests/conftest.py)")
+
+    import subprocess
+
+    monkeypatch.setattr(subprocess.Popen, "_execute_child", refused)
+    for name in ("fork", "forkpty", "system", "posix_spawn", "posix_spawnp"):
+        if hasattr(os, name):
+            monkeypatch.setattr(os, name, refused)
+
+
 def pytest_runtest_setup(item):
     if item.get_closest_marker("posix") and os.name != "posix":
         pytest.skip("POSIX-only behaviour (SIGKILL, fork, file modes, FIFOs, symlinks, flock)")
 
 
 # The `slow` marker (pyproject.toml): tests that start processes (the installed script, git, a pty, a
-# browser, a killed writer) or run long searches (Hypothesis, the walk of every name), so that a developer
+# browser, a killed writer) or run long searches (Hypothesis), so that a developer
 # runs the rest in a minute (`pytest -m "not slow"`) and the whole suite before a commit. Modules where
-# most tests start a process are marked whole; a Hypothesis test wherever it is.
+# most tests start a process are marked whole, elsewhere each such test (`@pytest.mark.slow  # runs git`);
+# a Hypothesis test wherever it is. One that is not marked and starts a process fails (_no_process_unless_slow).
 SLOW_PLACES = (
     "tests/attack/", "tests/packaging/", "tests/sync/test_setup.py", "tests/sync/test_sync.py",
     "tests/sync/test_git_runner.py", "tests/cli/test_app.py", "tests/cli/test_git.py",
     "tests/cli/test_import_budget.py", "tests/cli/test_shell.py", "tests/cli/test_terminal.py",
-    "tests/cli/test_name_walk.py", "tests/docs/test_console_blocks.py", "tests/play/test_script.py",
+    "tests/docs/test_console_blocks.py", "tests/play/test_script.py",
     "tests/play/test_terminal.py", "tests/sheet/test_browser.py", "tests/sheet/test_corners.py",
-    "tests/store/test_bad_input.py", "tests/store/test_concurrency.py", "tests/store/test_crash.py",
-    "tests/store/test_every_command.py", "tests/store/test_hostile.py", "tests/store/test_migrate.py",
-    "tests/store/test_open_refusals.py", "tests/store/test_portable.py", "tests/store/test_write_lock.py",
+    "tests/store/test_concurrency.py", "tests/store/test_crash.py",
+    "tests/store/test_every_command.py", "tests/store/test_portable.py", "tests/store/test_write_lock.py",
     "tests/serve/", "tests/play/test_screen.py", "tests/play/test_waiting.py", "tests/cli/test_plain_wrap.py",
     "tests/test_precommit.py",
 )
@@ -228,15 +272,3 @@ def make_night(root: Path, story: str = NIGHT_STORY, andreas: str = NIGHT_ANDREA
 def night(tmp_path) -> Path:
     """The Night Watch as campaigns/night under the test folder."""
     return make_night(tmp_path / "campaigns" / "night")
-
-
-@pytest.fixture
-def fast_cli(monkeypatch):
-    """The `run` fixture with the click command built once (Typer rebuilds it on every call): for the
-    modules that run hundreds of commands (`pytestmark = pytest.mark.usefixtures("fast_cli")`)."""
-    import typer.testing
-
-    from drunagor_log.cli.app import app
-
-    cli = typer.main.get_command(app)
-    monkeypatch.setattr(typer.testing, "_get_command", lambda _app: cli)

@@ -489,6 +489,7 @@ def test_unknown_attribute():
 # --- Startup cost ------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # starts a Python
 def test_catalog_imports_only_the_standard_library():
     code = (
         "import sys\n"
@@ -505,6 +506,7 @@ def test_catalog_imports_only_the_standard_library():
     assert out == ""
 
 
+@pytest.mark.slow  # starts a Python
 def test_import_reads_no_data_file():
     code = (
         "import builtins, sys\n"

@@ -150,7 +150,6 @@ def refused_typed(result, says: str) -> None:
     assert "\x1b" not in result.stderr  # the hostile text is quoted with its control characters escaped
 
 
-@pytest.mark.usefixtures("fast_cli")
 @pytest.mark.parametrize("path, param", INT_PARAMETERS, ids=[f"{' '.join(p)} {q.name}" for p, q in INT_PARAMETERS])
 def test_every_int_parameter_refuses_a_hostile_number(path, param, example, run):
     before = snapshot(example)
@@ -167,7 +166,6 @@ def test_every_int_parameter_refuses_a_hostile_number(path, param, example, run)
     assert snapshot(example) == before
 
 
-@pytest.mark.usefixtures("fast_cli")
 @pytest.mark.parametrize("value", ["٣", "３", "²", "①", "1_0", "9223372036854775808", "9" * 5000])
 def test_an_int_option_says_the_one_wording(value, example, run):
     result = run("chest", "add", "Potion of Healing", f"--copies={value}")
@@ -223,7 +221,6 @@ def test_a_number_inside_a_word_is_refused_as_not_a_number(line, value, example,
     assert snapshot(example) == before
 
 
-@pytest.mark.usefixtures("fast_cli")
 @pytest.mark.parametrize("line", HAND_PARSED, ids=[" ".join(line) for line in HAND_PARSED])
 def test_hostile_numbers_inside_words(line, example, run):
     before = snapshot(example)
@@ -302,7 +299,6 @@ def test_a_pile_and_an_archive_named_in_other_digits_are_names(example, run):
     assert run("pile", "add").stdout.startswith("Pile 2 on the board")
 
 
-@pytest.mark.usefixtures("fast_cli")
 @given(st.one_of(hostile_numbers(), huge_numbers()))
 @FEW
 def test_hostile_numbers_in_adventure_toml(tmp_path_factory, value):

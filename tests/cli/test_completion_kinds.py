@@ -4,6 +4,8 @@ The walk covers every parameter of the tree, and the issue's cases are asked as 
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 import typer.main
 
@@ -29,6 +31,15 @@ STORY_LISTS = {"follower": ("followers", "followers"), "outcome": ("outcomes", "
                "status": ("story_statuses", "statuses")}
 
 
+@functools.cache
+def tree():
+    """The whole command tree with its completers attached, built once for the module (Typer builds
+    it anew on every get_command, ~50 ms; attach leaves a parameter that has its completer as it is)."""
+    cmd = typer.main.get_command(build_app())
+    completion.attach(cmd)
+    return cmd
+
+
 def params():
     def walk(cmd, path):
         for p in cmd.params:
@@ -36,7 +47,7 @@ def params():
                 yield " ".join(path), p
         for name, sub in getattr(cmd, "commands", {}).items():
             yield from walk(sub, (*path, name))
-    yield from walk(typer.main.get_command(build_app()), ())
+    yield from walk(tree(), ())
 
 
 def universe(path: str, param) -> set[str] | None:
@@ -107,8 +118,7 @@ def on_example(example):
 
 def offered(example, path: str, param) -> list[str]:
     """What the completer of `param` offers for nothing typed, Nyx being the hero named before it."""
-    cmd = typer.main.get_command(build_app())
-    completion.attach(cmd)
+    cmd = tree()
     for word in path.split():
         cmd = cmd.commands[word]
     target = next(p for p in cmd.params if p.name == param.name)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import subprocess
 
+import pytest
 import typer
 
 from drunagor_log.cli.app import COMMANDS, PANELS, build_app
@@ -30,6 +31,7 @@ def test_every_command_is_in_exactly_one_panel_in_the_order_of_the_issue():
                             "Sharing", "Maintenance"]
 
 
+@pytest.mark.slow  # starts the installed script
 def test_the_help_lists_the_panels_each_command_on_one_whole_line_within_80_columns():
     text = help_at(80)
     commands = text.split("Options:", 1)[1].split("\n\n", 1)[1]
@@ -41,6 +43,7 @@ def test_the_help_lists_the_panels_each_command_on_one_whole_line_within_80_colu
     assert "..." not in commands
 
 
+@pytest.mark.slow  # starts the installed script
 def test_a_wide_terminal_shows_the_same_lines():
     assert help_at(200).split("Options:", 1)[1].split("\n\n", 1)[1] == help_at(80).split("Options:", 1)[1].split(
         "\n\n", 1)[1]

@@ -737,6 +737,7 @@ KINDS = {"Twin-Blades": "spoils", "Hack-Slash": "spoils", "Ragged Doll": "advent
 
 
 @pytest.mark.filterwarnings("ignore")
+@pytest.mark.slow  # a Hypothesis search
 def test_equipment_edits_keep_the_file_valid_one_per_line_and_the_comments(run):
     """Any sequence of gain/drop/equip/unequip leaves a log that parses, lists exactly the cards a
     model of the bag says, one entry per line, with the user's comment in place."""
@@ -1054,6 +1055,7 @@ def test_after_a_chapter_without_rewards_what_is_owed_comes_from_earlier_ones(ru
         "They are owed from earlier chapters; record them with drunagor hero learn."]  # only what is owed
 
 
+@pytest.mark.slow  # asks a shell's completion of a drunagor process
 def test_completion_offers_what_a_correction_can_take_back(run, example):
     from tests.cli.test_shell import _complete
     # zsh gets the values as they are (bash gets them quoted: tests/cli/test_shell.py)

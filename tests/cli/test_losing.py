@@ -429,6 +429,7 @@ def test_check_strict_finds_more_chest_copies_and_starting_gear_than_there_can_b
         "with 2 and finds no more (RB L989); drop it: drunagor hero drop Nyx \"Elvish Bow\" (warning)")
 
 
+@pytest.mark.slow  # starts a Python
 def test_the_table_operations_from_python_in_a_fresh_interpreter(tmp_path):
     """docs/library.md's table example, run as a script would run it: `from drunagor_log import ops` alone."""
     import re

@@ -654,6 +654,7 @@ print(json.dumps({"code": code, "heavy": heavy, "heroes_read": [p for p in read 
 
 
 @pytest.mark.parametrize("args", [("raid", "--dry-run", "--seed", "7"), ("raid", "--seed", "7")])
+@pytest.mark.slow  # starts a Python
 def test_raid_imports_and_reads_only_what_it_needs(example, args):
     # SPEC 7: the raid reads story.toml and adventure.toml only; no tomlkit, no fractions, no rich when piped.
     import os

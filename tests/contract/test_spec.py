@@ -14,6 +14,7 @@ import subprocess
 
 import pytest
 
+from tests.conftest import command as click_command
 from tests.conftest import write
 from tests.helpers import ok
 
@@ -22,11 +23,9 @@ COLOURS = ["red", "blue", "green", "orange", "gray"]
 
 def command(*words: str):
     """The Click command SPEC names by these words, or None when it does not exist."""
-    import typer
-
     from drunagor_log.cli.app import app
 
-    found = typer.main.get_command(app)
+    found = click_command(app)
     for word in words:
         commands = getattr(found, "commands", None)
         if commands is None or word not in commands:
@@ -167,11 +166,9 @@ def test_every_spec_row_is_a_command_with_its_flags(section, words, arguments, o
 
 
 def test_the_global_options():
-    import typer
-
     from drunagor_log.cli.app import app
 
-    group = typer.main.get_command(app)
+    group = click_command(app)
     assert {"-C", "--campaign", "--no-color", "--version"} <= options_of(group)
 
 
@@ -213,7 +210,8 @@ REPORTS = [("show",), ("check",), ("list",), ("chapter", "show"), ("recruit",), 
            ("card", "show"), ("export",)]
 
 
-@pytest.mark.parametrize("args", REPORTS, ids=[" ".join(a) for a in REPORTS])
+@pytest.mark.parametrize("args", [pytest.param(a, id=" ".join(a), marks=[pytest.mark.slow] if a == ("history",) else [])
+                                  for a in REPORTS])  # history: in a repository git made (slow)
 def test_every_report_and_procedure_prints_one_json_object(run, example, args):
     if args == ("history",):
         subprocess.run(["git", "init", "-q", str(example)], check=True)

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import EXAMPLE
+from tests.conftest import EXAMPLE, command
 
 HERE = Path(__file__).parent
 CASES = sorted(p for p in HERE.iterdir() if (p / "case.toml").is_file())
@@ -65,7 +65,7 @@ def drunagor(args: list[str]) -> tuple[int, str]:
     out, code = io.StringIO(), 0
     with redirect_stdout(out), redirect_stderr(out):
         try:
-            app(args=args, prog_name="drunagor")
+            command(app)(args=args, prog_name="drunagor")
         except SystemExit as exc:
             code = exc.code if isinstance(exc.code, int) else 1
     return code, out.getvalue()

@@ -47,6 +47,7 @@ def test_a_line_is_split_as_a_shell_splits_it_and_an_open_quote_is_refused():
 # ---------------------------------------------------------------------------- one line's report
 
 
+@pytest.mark.slow  # starts drunagor
 def test_an_unexpected_exception_is_one_line_and_the_session_goes_on(dispatcher, example, capsys, monkeypatch):
     from drunagor_log.ops import board
 
@@ -250,6 +251,7 @@ def writer_holding_the_lock(example):
         proc.wait(timeout=20)
 
 
+@pytest.mark.slow  # starts a Python that holds the lock
 def test_the_toolbar_and_completion_never_wait_for_another_writer(example, dispatcher, monkeypatch):
 
     monkeypatch.setenv("DRUNAGOR_LOCK_TIMEOUT", "20")

@@ -25,8 +25,6 @@ from tests.conftest import NIGHT_ANDREAS, NIGHT_CATHARINA, NIGHT_STORY, make_nig
 
 STORY, ANDREAS, CATHARINA = NIGHT_STORY, NIGHT_ANDREAS, NIGHT_CATHARINA  # the Night Watch (tests/conftest.py)
 
-pytestmark = pytest.mark.usefixtures("fast_cli")
-
 
 def shown(path: Path) -> str:
     return store.display(path)
@@ -232,6 +230,7 @@ git = partial(helpers.git, ok=None, identity=True)  # a merge's conflict is exit
 
 
 @pytest.mark.parametrize("style", ["merge", "diff3"])
+@pytest.mark.slow  # runs git
 def test_conflict_markers_of_a_real_git_merge_are_reported_with_their_lines(tmp_path, run, style):
     top = tmp_path / "repo"
     root = make_night(top / "campaigns" / "night")

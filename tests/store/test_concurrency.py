@@ -21,10 +21,6 @@ from drunagor_log.errors import ChangedOnDisk
 from drunagor_log.store import journal
 from tests.conftest import REPO, snapshot
 
-pytestmark = pytest.mark.usefixtures("fast_cli")
-
-
-
 # A worker: real drunagor commands, run in-process one after the other (the CLI built once), all
 # workers released at the same moment. Prints one JSON line: [[argv, exit code], ...].
 WORKER = textwrap.dedent(r'''

@@ -33,8 +33,7 @@ from drunagor_log import store
 from tests import helpers
 from tests.conftest import NIGHT_STORY, REPO, make_night, write
 
-pytestmark = [pytest.mark.posix, pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork and SIGKILL"),
-              pytest.mark.usefixtures("fast_cli")]
+pytestmark = [pytest.mark.posix, pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork and SIGKILL")]
 
 # The Night Watch (tests/conftest.py) before its first chapter and without a Follower: the loop starts
 # chapter 01 and loses it again and again.

@@ -113,6 +113,7 @@ PLANTED = {
 
 
 @pytest.mark.parametrize("case", PLANTED)
+@pytest.mark.slow  # runs git
 def test_a_planted_journal_in_a_cloned_repository_is_refused_and_left_alone(tmp_path, git_env, run, case):
     out = outside(tmp_path)
 
@@ -136,6 +137,7 @@ def test_a_planted_journal_in_a_cloned_repository_is_refused_and_left_alone(tmp_
     assert snapshot(root) == before  # the journal and the planted file are left for the user
 
 
+@pytest.mark.slow  # runs git
 def test_a_journal_naming_a_linked_campaign_file_is_refused_whole(tmp_path, git_env, run):
     """Names of drunagor's own shape, but one target is a link to a file outside: no op is carried out,
     not even the harmless first one."""
@@ -161,6 +163,7 @@ def test_a_journal_naming_a_linked_campaign_file_is_refused_whole(tmp_path, git_
     assert 'party = "Safeguard Corporation"' in (root / "story.toml").read_text()
 
 
+@pytest.mark.slow  # runs git
 def test_a_journal_of_drunagor_that_came_with_a_clone_is_left_alone_by_every_command(tmp_path, git_env, run):
     """A write interrupted on one machine, committed by mistake (force-added), cloned on another: the
     journal is drunagor's own shape, but git tracks it, so it is not a write interrupted here. Every
@@ -189,6 +192,7 @@ def test_a_journal_of_drunagor_that_came_with_a_clone_is_left_alone_by_every_com
 # ------------------------------- 2. links out of the folder, /dev/zero, FIFOs, devices, huge files
 
 
+@pytest.mark.slow  # runs git
 def test_a_campaign_file_linked_to_dev_zero_in_a_clone_is_refused_at_once(tmp_path, git_env, run):
     def plant(root):
         (root / "heroes" / "nyx.toml").unlink()
@@ -204,6 +208,7 @@ def test_a_campaign_file_linked_to_dev_zero_in_a_clone_is_refused_at_once(tmp_pa
     assert (r.exit_code, r.stdout) == (3, message + "\n")
 
 
+@pytest.mark.slow  # runs git
 def test_files_and_folders_linked_outside_are_never_followed(tmp_path, git_env, run):
     out = outside(tmp_path)
     (out / "heroes").mkdir()
@@ -310,6 +315,7 @@ def test_new_refuses_clearly_and_leaves_nothing(run, tmp_path, args, code, messa
     assert tree(tmp_path) == before
 
 
+@pytest.mark.slow  # starts drunagor
 def test_new_on_a_full_disk_says_so_and_leaves_nothing(tmp_path):
     """A real process whose writes the system refuses past 512 bytes (RLIMIT_FSIZE, as a full disk):
     not even the campaigns/ folder it made is left."""
@@ -499,6 +505,7 @@ def every_example() -> list[str]:
 NO_CAMPAIGN = {"recruit --chapter 6", "completion bash", "rules cite L1203"}  # examples that never open the campaign
 
 
+@pytest.mark.slow  # runs git
 def test_a_conflict_in_any_file_stops_every_command(example, run, tmp_path, git_env):
     import shlex
 

@@ -280,6 +280,7 @@ def test_help_has_an_example(run):
     assert "Example: drunagor migrate --dry-run" in r.stdout
 
 
+@pytest.mark.slow  # runs git
 def test_migrate_commit_commits_exactly_the_migrated_files(old, run, steps, monkeypatch):
     import subprocess
 

@@ -91,6 +91,7 @@ def plant_journal(origin: Path) -> None:
     (origin / store.JOURNAL).write_text(DELETE_STORY)
 
 
+@pytest.mark.slow  # runs git
 def test_a_journal_that_came_with_a_clone_is_left_alone(tmp_path, git_env, run):
     """Committed by someone else (force-added) and cloned: git tracks it, so it is no record of a
     write interrupted here. The first command refuses it and deletes nothing."""
@@ -108,6 +109,7 @@ def test_a_journal_that_came_with_a_clone_is_left_alone(tmp_path, git_env, run):
     assert (root / "story.toml").read_bytes() == (EXAMPLE / "story.toml").read_bytes()
 
 
+@pytest.mark.slow  # runs git
 def test_an_untracked_journal_that_only_deletes_committed_files_is_left_alone(tmp_path, git_env, run):
     """Untracked again (git rm --cached), it still only deletes a file git has as last committed:
     drunagor's journals always write a file, so this one is not drunagor's either."""
@@ -123,6 +125,7 @@ def test_an_untracked_journal_that_only_deletes_committed_files_is_left_alone(tm
     assert snapshot(root) == before
 
 
+@pytest.mark.slow  # runs git
 def test_a_write_interrupted_here_in_a_repository_is_still_finished(tmp_path, git_env, run):
     """The boundary of the rule: `adventure end` killed after its journal, in a repository where the
     adventure.toml it deletes is committed unchanged. The journal is untracked and also writes files:

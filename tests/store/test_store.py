@@ -77,6 +77,7 @@ def test_file_changed_meanwhile_is_never_overwritten(camp):
     assert 'party = "Theirs"' in story.read_text()
 
 
+@pytest.mark.slow  # starts a Python that crashes
 def test_multi_file_write_rolls_forward_after_a_crash_at_the_commit_point(camp):
     write(camp / "heroes" / "a.toml", 'schema = 1\nname = "A"\nclass = "Mage"\nrole = "Leader"\n')
     script = f"""

@@ -19,8 +19,6 @@ from drunagor_log.store import journal
 from tests.conftest import snapshot
 from tests.store.test_concurrency import holder  # noqa: F401 (a fixture)
 
-pytestmark = pytest.mark.usefixtures("fast_cli")
-
 
 def _strays(root):
     return sorted(p.relative_to(root).as_posix() for p in root.rglob("*" + store.TMP_SUFFIX))
@@ -48,6 +46,7 @@ def test_a_command_that_changes_no_byte_sweeps_them_too(night, run):
     assert _strays(night) == []
 
 
+@pytest.mark.slow  # starts a Python that holds the lock
 def test_the_sweep_never_waits_for_another_command(night, run, holder, monkeypatch):  # noqa: F811
     monkeypatch.setenv("DRUNAGOR_LOCK_TIMEOUT", "5")
     before = _kill_leftovers(night)

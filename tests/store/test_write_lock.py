@@ -18,8 +18,6 @@ from drunagor_log import store
 from drunagor_log.campaign import Campaign, Stale, writing
 from tests.conftest import REPO, snapshot
 
-pytestmark = pytest.mark.usefixtures("fast_cli")
-
 # Another process holding the shared lock, as a reading command does. At a line on its stdin it says,
 # still under the lock, whether story.toml holds `sys.argv[2]`, then lets go.
 READER = textwrap.dedent(r'''
