@@ -295,8 +295,8 @@ def test_chest_swap_yes_returns_exactly_the_non_epic_potions_and_scrolls(run, de
     nyx_before = text(deck / "heroes" / "nyx.toml")
     r = run("chest", "swap", "Scroll of Incinerate", "Scroll of Protection", "--copies", "2", "--yes")
     assert r.exit_code == 0, r
-    assert r.stdout == ("Chest deck: 2 Scroll of Incinerate out, 2 Scroll of Protection in (Common Scrolls, RB L345, "
-                        "L363); returned to the Chest deck (RB L361): Andreas: Scroll of Incinerate, Potion of "
+    assert r.stdout == ("Chest deck: 2 Scroll of Incinerate out, 2 Scroll of Protection in (Common Scrolls, "
+                        "RB L345, L363); returned to the Chest deck (RB L361): Andreas: Scroll of Incinerate, Potion of "
                         "Healing; party stash: Potion of Healing\n")
     # the deck: Protection takes Incinerate's line; the stash gives back its Potion
     assert text(deck / "story.toml") == STORY.lstrip("\n").replace(

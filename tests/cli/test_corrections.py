@@ -83,8 +83,8 @@ def test_a_typo_is_refused_and_new_names_are_recorded_only_when_asked(run, fresh
 def test_the_stash_holds_consumables_and_takes_out_the_last_copy(run, fresh):
     r = run("-C", str(fresh), "stash", "add", "Twin-Blades")
     assert (r.exit_code, r.stderr) == (1, "error: campaigns/fresh/story.toml:9: stash: Twin-Blades is a spoils card, "
-                                          "not a Consumable Item: only Consumable Items go to the party stash (RB "
-                                          "L972-974); a leaving hero's other cards return to the box\n")
+                                          "not a Consumable Item: only Consumable Items go to the party stash "
+                                          "(RB L972-974); a leaving hero's other cards return to the box\n")
     ok(run("-C", str(fresh), "stash", "add", "Potion of Healing"))
     ok(run("-C", str(fresh), "stash", "add", "Scroll of Beguile"))
     ok(run("-C", str(fresh), "stash", "add", "Potion of Healing"))

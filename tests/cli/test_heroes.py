@@ -281,7 +281,7 @@ def test_a_hero_added_before_06_owes_exactly_the_recruit_row_then_nothing(run, p
                                    "spoils_upgrades": 0}
     r = run("check", "--json")
     vacrem = [w["message"] for w in json.loads(r.stdout)["warnings"] if w["file"].endswith("vacrem.toml")]
-    assert vacrem == [
+    assert vacrem == [  # short citation: check --json's messages
         "Vacrem is owed 2 Level 1 Hero or Role Skills (by the new-recruit row for 06, RB L1005-1016); record them "
         "with drunagor hero learn Vacrem SKILL --tree TREE --level 1",
         "Vacrem is owed 2 Class Abilities (by the new-recruit row for 06, RB L1005-1016); record them with "

@@ -204,8 +204,8 @@ def test_chapter_07_the_barricade(run, root):
     r = run("adventure", "event", "barricade")
     assert (r.exit_code, r.stderr) == (1, "error: campaigns/test/adventure.toml: adventure: the adventure is lost: "
                                           "drunagor adventure end --lost; lost by: the last Barricade token is removed "
-                                          "and the Seabreeze Tavern barricade is destroyed: the adventure fails, RB "
-                                          "L1243, L1251; if that was a slip, take it back: drunagor adventure undo\n")
+                                          "and the Seabreeze Tavern barricade is destroyed: the adventure fails, "
+                                          "RB L1243, L1251; if that was a slip, take it back: drunagor adventure undo\n")
     assert snapshot(root) == before
 
 
