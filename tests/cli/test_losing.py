@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from drunagor_log.catalog.headings import rendered
 from tests.conftest import EXAMPLE, snapshot, write
 from tests.helpers import ok
 
@@ -62,7 +63,7 @@ def table(run) -> dict:
 # ------------------------------------------------------------------------------------ cubes
 
 
-@pytest.mark.parametrize("limit, rule, ordinal", [(0, "RB L1032", "1st"), (1, "RB L1026", "2nd"),
+@pytest.mark.parametrize("limit, rule, ordinal", [(0, "RB L1032", "1st"), (1, "RB L1026", "2nd"),  # short citation
                                                   (2, "RB L1028", "3rd")])
 def test_trauma_cubes_up_to_the_limit_and_over_it(run, root, limit, rule, ordinal):
     started(run, root, "05", trauma_limit=limit)
@@ -72,8 +73,8 @@ def test_trauma_cubes_up_to_the_limit_and_over_it(run, root, limit, rule, ordina
         assert table(run)["lost"] is None
     r = ok(run("cube", "nyx", "trauma", "+1"))  # over the limit: said, exit 0
     lost = f"Nyx receives a {ordinal} Trauma Cube and is defeated: the adventure fails, {rule}"
-    assert r.stdout == (f"Nyx receives 1 Trauma Cube: {limit + 1} held, {limit} can be held\n"
-                        f"{lost}. Record it with `drunagor adventure end --lost`.\n")
+    assert r.stdout == rendered(f"Nyx receives 1 Trauma Cube: {limit + 1} held, {limit} can be held\n"
+                                f"{lost}. Record it with `drunagor adventure end --lost`.\n")  # --json: short
     data = table(run)
     assert data["lost"] == lost
     assert data["cubes"]["Nyx"] == {"trauma": limit + 1, "curse": 0, "trauma_limit": limit, "curse_capacity": None}
@@ -126,14 +127,14 @@ def test_cubes_never_go_below_zero(run, root):
     assert snapshot(root) == before
 
 
-@pytest.mark.parametrize("chapter, penalty, ref", [("01", 1, "RB L1066"), ("04", 1, "RB L1167"),
+@pytest.mark.parametrize("chapter, penalty, ref", [("01", 1, "RB L1066"), ("04", 1, "RB L1167"),  # short citation
                                                    ("05", 2, "RB L1191"), ("09", 2, "RB L1289")])
 def test_recall_gives_the_chapters_curse_penalty_single_or_double(run, root, chapter, penalty, ref):
     started(run, root, chapter, cards='Nyx = { curse_capacity = 2 }\n')
     r = ok(run("recall", "Nyx"))
     cubes = "1 Curse Cube" if penalty == 1 else "2 Curse Cubes"
-    assert r.stdout == (f"Nyx takes a Recall Action: chapter {chapter}'s penalty is {cubes} ({ref}); Nyx receives "
-                        f"{cubes}: {penalty} held, 2 can be held\n")
+    assert r.stdout == rendered(f"Nyx takes a Recall Action: chapter {chapter}'s penalty is {cubes} ({ref}); Nyx "
+                                f"receives {cubes}: {penalty} held, 2 can be held\n")
     r = ok(run("recall", "Nyx"))
     assert ("is defeated" in r.stdout) == (penalty == 2)  # 4 > 2 defeats; 2 is what the board holds
 

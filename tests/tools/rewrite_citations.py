@@ -11,7 +11,7 @@ Idempotent: the rendered form holds no `RB L`, so a second run changes nothing. 
   not its `$ ...` lines, and not the output of a `--json` command (--json keeps the short form);
 - tests/errors/*/expected.txt: `drunagor check`'s text output;
 - the string literals of the test modules under OUTPUT_TESTS, but not a docstring, not a comment, not a
-  literal on a logical line that mentions `json`, a key (`d["lost"]`) or `read_text` (a --json value and a
+  literal on a logical line that mentions `json`, `data`, a key (`d["lost"]`) or `read_text` (a --json value and a
   campaign file keep the short form), and not one on a line marked `# short citation` (a value of the
   rules, of `--json` or of a file, compared as it is), nor a campaign file's text (`schema = `). A literal joined to the ones before it is read as
   the whole string reads: `"... (" "RB L941-945)"` is inside parentheses.
@@ -35,7 +35,7 @@ REPO = Path(__file__).resolve().parents[2]
 OUTPUT_TESTS = ("cli", "play", "sheet", "serve", "store", "contract", "docs", "interop", "sync", "attack",
                 "errors")
 MARK = "# short citation"
-_KEPT = re.compile(r"""json|\w\[["']|read_text""", re.I)  # a --json value (d["lost"]), a file: short
+_KEPT = re.compile(r"""json|\bdata\b|[\w)\]]\s*\[\s*["']|read_text""", re.I)  # a --json value, a file: short
 
 
 def transcript(text: str) -> str:
@@ -97,7 +97,7 @@ NOT_CODE = (tokenize.NL, tokenize.INDENT, tokenize.DEDENT, tokenize.COMMENT, tok
 
 def _literals(logical: list[tokenize.TokenInfo]) -> list[tuple[tuple[int, int], tuple[int, int], str]]:
     """The edits of one logical line's string literals."""
-    text = "".join(t.string for t in logical)
+    text = " ".join(t.string for t in logical)
     code = [t for t in logical if t.type not in NOT_CODE]
     if MARK in text or (len(code) == 1 and code[0].type == tokenize.STRING):  # marked; a docstring
         return []
