@@ -23,7 +23,9 @@ except SystemExit:
 import gc
 frozen = ["frozen"] if gc.get_freeze_count() and gc.isenabled() else []
 catalog = sys.modules.get("drunagor_log.catalog")
-data = ["catalog data"] if catalog is not None and catalog._load.cache_info().currsize else []
+heads = sys.modules.get("drunagor_log.catalog.headings")  # the sections of the printed citations (SPEC 11)
+index = 1 if heads is not None and heads._table.cache_info().currsize else 0
+data = ["catalog data"] if catalog is not None and catalog._load.cache_info().currsize > index else []
 sys.stderr.write("\\nMODULES " + json.dumps(sorted(sys.modules) + data + frozen) + "\\n")
 """
 

@@ -135,7 +135,7 @@ def test_chapter_show_json_lists_every_way_the_chapter_is_lost_and_ended(run, ro
         "RB L1251", "RB L1243, L1251"]
     counters = {ch: [(e["rule"], e["command"]) for e in json.loads(ok(run("chapter", "show", ch, "--json")).stdout)[
         "chapter_counters"]] for ch in ("1", "3", "5")}
-    assert counters == {
+    assert counters == {  # short citation: chapter show --json
         "1": [("RB L1074", "drunagor adventure event special-event")],
         "3": [("RB L1134", "drunagor round end")],
         "5": [("RB L1205", "drunagor adventure event mending-rope"),

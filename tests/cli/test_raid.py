@@ -647,7 +647,9 @@ except SystemExit as exit:
     code = exit.code
 heavy = [m for m in ("tomlkit", "fractions", "rich", "drunagor_log.rules.odds") if m in sys.modules]
 catalog = sys.modules.get("drunagor_log.catalog")
-if catalog is not None and catalog._load.cache_info().currsize:  # the module is cheap; its data is not
+heads = sys.modules.get("drunagor_log.catalog.headings")  # the sections of the printed citations (SPEC 11)
+index = 1 if heads is not None and heads._table.cache_info().currsize else 0
+if catalog is not None and catalog._load.cache_info().currsize > index:  # the module is cheap; its data is not
     heavy.append("the catalog's data")
 print(json.dumps({"code": code, "heavy": heavy, "heroes_read": [p for p in read if p.startswith("heroes/")]}))
 """

@@ -358,8 +358,8 @@ def test_the_campaign_ends_with_chapter_09(run, sgc):
 def test_record_chapter_edits_without_saving(sgc):
     with Campaign(sgc) as c:
         lines = record_chapter(c, "03", "completed").notes
-        assert lines[0] == ("Chapter 03 rewards each hero: 1 Class Ability, 1 Spoils of the Hero (Standard) "
-                            "(RB L1005-1016).")
+        assert lines[0] == (  # short citation: the operation's own notes
+            "Chapter 03 rewards each hero: 1 Class Ability, 1 Spoils of the Hero (Standard) (RB L1005-1016).")
         assert '"03" = "completed"' not in story(sgc)  # the caller saves (finish)
         c.save()
     assert '"03" = "completed"' in story(sgc)
