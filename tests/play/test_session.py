@@ -303,7 +303,7 @@ def finish(example) -> None:
 def test_a_finished_campaign_says_so_in_the_toolbar_and_undo_has_nothing_to_undo(example, dispatcher, capsys):
     finish(example)
     assert _text(status.Status(example, colour=False).read()) == [
-        "example  the campaign is finished: Baptism of Fire (RB L1309)"]
+        "example  the campaign is finished: Baptism of Fire (Rulebook: Chapter 09 › Endgame Trigger, L1309)"]
     assert dispatcher.handle("undo").code == 0
     assert capsys.readouterr().err == "nothing to undo: the campaign is finished (its last adventure is archived)\n"
 
