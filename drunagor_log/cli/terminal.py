@@ -16,9 +16,10 @@ words hold none of them but the newline and the tab, which are kept; Rich's styl
 
 Citations (SPEC 11): every line and message a person reads goes through `cited` too, which writes each
 short rulebook citation (`RB L285`) as the reader's form, `(Rulebook: Dreadful Raid, L285)`
-(catalog/headings.py, `rendered`). `--json` keeps the short form: it is a program's input, its values are what the
-operations returned, and a script that looks for `RB L1203` in a `check --json` message keeps finding it
-(docs/errors.md, "Citations"). raw() is data as it is (a diff, a token, a script): never rewritten.
+(catalog/headings.py, `rendered`). `--json` keeps the short form: it is a program's input, its values
+are what the operations returned, and a script that looks for `RB L1203` in a `check --json` message
+keeps finding it (docs/rules.md, "Citations as drunagor prints them"). raw() is data as it is (a diff,
+a token, a script): never rewritten.
 """
 
 from __future__ import annotations
