@@ -73,7 +73,7 @@ def test_a_citation_is_read_as_drunagor_writes_it(text, line):
 def test_rules_cite_prints_the_heading_path(run):
     r = run("rules", "cite", "L1203")
     assert (r.exit_code, r.stdout, r.stderr) == (
-        0, "RB L1203: Chapter 05 \u2013 Tempest Island \u203a Winning and Losing the Adventure\n", "")
+        0, "Rulebook L1203: Chapter 05 \u2013 Tempest Island \u203a Winning and Losing the Adventure\n", "")
     r = run("rules", "cite", "285", "--json")
     assert r.exit_code == 0
     assert json.loads(r.stdout) == {"line": 285, "path": ["Dreadful Raid"], "section": "Dreadful Raid"}

@@ -3,11 +3,26 @@ rulebook text by tests/tools/rulebook_headings.py: titles and line ranges only, 
 
 A citation names a line of a text only this repository has; the path names the sections a player finds
 in the printed book's table of contents ("Chapter 05 – Tempest Island", then the paragraph's title).
+
+A citation as a player reads it (SPEC 11, "Citations"): `RB L285` becomes `(Rulebook: Dreadful Raid,
+L285)`, the section the line stands in and the line kept. drunagor's own words cite the book short
+(`RB L1203`, `RB L1142-1144`, `RB L1177, L1179`): the rules, the operations and `--json` keep that form,
+and `rendered` rewrites it where a person reads it: the terminal facade (cli/terminal.py), the sheets,
+the table's screen and the session's toolbar. The section is the innermost heading; a title the book
+repeats in every chapter ("Winning and Losing the Adventure") is named with its chapter: `Chapter 05 ›
+Winning and Losing the Adventure`.
+
+Cheap: text without `RB L` is returned at once (one substring scan), and the table of sections is built
+once, on the first citation, in one pass over the headings; a line's section is then a bisect. One
+module with the heading path: a command that prints a citation imports one module more, not two.
 """
 
 from __future__ import annotations
 
+import bisect
+import functools
 import re
+from collections import Counter
 from typing import Any
 
 from .facts import _load
@@ -48,3 +63,87 @@ def cited_line(text: str) -> int | None:
     """The line a citation names: `L1203`, `1203`, `RB L1203`, a range's first (`L1203-1205`)."""
     match = CITED.fullmatch(text)
     return int(match.group(1)) if match else None
+
+
+# ------------------------------------------------------------------ citations as a player reads them
+
+SHORT = "RB L"
+PREFIX = "Rulebook: "
+_PART = r"L\d{1,7}(?:[-\u2013]L?\d{1,7})?"
+CITATION = re.compile(rf"\bRB ({_PART}(?:, {_PART})*)")
+_FIRST = re.compile(r"L(\d+)")
+
+
+@functools.cache
+def _table() -> tuple[list[int], list[str | None]]:
+    """Breakpoints (first lines) and the section name from each up to the next; None past the book."""
+    found = _headings()
+    twice = Counter(h["title"] for h in found)
+    points = sorted({1, *(h["lines"][0] for h in found), *(h["lines"][1] + 1 for h in found)})
+    names: list[str | None] = []
+    active: list[dict] = []
+    upcoming = iter(found)  # in the order of their first lines (the generator writes them so)
+    following = next(upcoming, None)
+    for point in points:
+        while following is not None and following["lines"][0] <= point:
+            active.append(following)
+            following = next(upcoming, None)
+        active = [h for h in active if h["lines"][1] >= point]
+        path: list[dict] = []
+        for h in active:  # as headings.path: a heading replaces those of its level and below
+            del path[h["level"] - 1:]
+            path.append(h)
+        names.append(_name(path, twice) if path else (FRONT if point == 1 else None))
+    return points, names
+
+
+def _name(path: list[dict], twice: Counter) -> str:
+    title = path[-1]["title"]
+    if twice[title] > 1 and len(path) > 1:
+        outer = path[-2]["title"]
+        if outer.startswith("Chapter "):
+            outer = outer.split(" \u2013 ")[0]  # "Chapter 05 – Tempest Island": "Chapter 05"
+        return f"{outer}{JOIN}{title}"
+    return title
+
+
+def cited_section(line: int) -> str | None:
+    """The section a player finds line `line` under ("Dreadful Raid" for 285); None past the book."""
+    points, names = _table()
+    at = bisect.bisect_right(points, line) - 1
+    return names[at] if at >= 0 and line >= 1 else None
+
+
+def rendered(text: str) -> str:
+    """`text` with each short citation in the reader's form. Inside parentheses (`(RB L285)`,
+    `(chapter 04, RB L1161)`) the citation takes the parentheses' place; elsewhere it brings its own.
+    Lines of different sections are grouped: `Rulebook: A, L1147; B, L1191`. A line past the book's
+    end keeps the short form (there is no section to name)."""
+    if SHORT not in text:
+        return text
+    out: list[str] = []
+    pos = 0
+    for m in CITATION.finditer(text):
+        words = _words(m.group(1))
+        if words is None:
+            continue
+        before = text[text.rfind("\n", 0, m.start()) + 1:m.start()]
+        inside = before.count("(") > before.count(")")
+        out.append(text[pos:m.start()])
+        out.append(f"{PREFIX}{words}" if inside else f"({PREFIX}{words})")
+        pos = m.end()
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def _words(parts: str) -> str | None:
+    groups: list[tuple[str, list[str]]] = []
+    for part in parts.split(", "):
+        name = cited_section(int(_FIRST.match(part).group(1)))  # type: ignore[union-attr]
+        if name is None:
+            return None
+        if groups and groups[-1][0] == name:
+            groups[-1][1].append(part)
+        else:
+            groups.append((name, [part]))
+    return "; ".join(f"{name}, {', '.join(lines)}" for name, lines in groups)

@@ -6,7 +6,10 @@ already imported all of it (its completion too) before any command of ours is bu
 from __future__ import annotations
 
 from typer._click import Context, types
+from typer._click.exceptions import ClickException, NoArgsIsHelpError, UsageError
 from typer._click.globals import get_current_context
 from typer._click.shell_completion import CompletionItem, ShellComplete
+from typer.exceptions import Abort
 
-__all__ = ["CompletionItem", "Context", "ShellComplete", "get_current_context", "types"]
+__all__ = ["Abort", "ClickException", "CompletionItem", "Context", "NoArgsIsHelpError", "ShellComplete", "UsageError",
+           "get_current_context", "types"]

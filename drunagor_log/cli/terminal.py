@@ -13,6 +13,13 @@ first, so that no command can forget it: a control, bidi or format character fro
 file name, git or a token is shown as <U+202E> (a byte of a name that is not UTF-8 as \xff), on a pipe
 and on a terminal alike, and `--json` escapes the same characters (text.json_escaped). drunagor's own
 words hold none of them but the newline and the tab, which are kept; Rich's styling is added after.
+
+Citations (SPEC 11): every line and message a person reads goes through `cited` too, which writes each
+short rulebook citation (`RB L285`) as the reader's form, `(Rulebook: Dreadful Raid, L285)`
+(catalog/headings.py, `rendered`). `--json` keeps the short form: it is a program's input, its values
+are what the operations returned, and a script that looks for `RB L1203` in a `check --json` message
+keeps finding it (docs/rules.md, "Citations as drunagor prints them"). raw() is data as it is (a diff,
+a token, a script): never rewritten.
 """
 
 from __future__ import annotations
@@ -45,6 +52,16 @@ SLOT_STYLES = {"yellow": "yellow", "dark blue": "blue", "pink": "magenta", "gree
                "dark red": "red", "black": "grey11", "orange": "dark_orange", "gray": "grey62",
                "light blue": "cyan", "blue": "bright_blue", "red": "bright_red", "brown": "orange4"}
 _HANG = r"^(\s*(?:\d+\.\s+|[-*\u2022]\s+)?)"
+
+
+def cited(text: str) -> str:
+    """`text` with its rulebook citations in the reader's form; catalog/headings.py is imported only
+    when there is one (most lines have none: one substring scan)."""
+    if "RB L" not in text:
+        return text
+    from ..catalog.headings import rendered
+
+    return rendered(text)
 
 
 def _on_terminal(stream: Any) -> bool:
@@ -100,7 +117,7 @@ class Terminal:
 
     # -- data, to stdout
     def line(self, text: str = "", style: str | None = None) -> None:
-        text = visible(text)
+        text = visible(cited(text))
         if not self.rich:
             print(_wrap_plain(text) if _on_terminal(sys.stdout) else text)  # piped: never wrapped
             return
@@ -139,9 +156,9 @@ class Terminal:
         sys.stdout.write(json_escaped(json.dumps(obj, indent=2, ensure_ascii=False)) + "\n")
 
     def table(self, headers: Sequence[str], rows: Sequence[Sequence[Any]], title: str | None = None) -> None:
-        cells = [[("" if v is None else visible(str(v))) for v in row] for row in rows]
+        cells = [[("" if v is None else visible(cited(str(v)))) for v in row] for row in rows]
         headers = [visible(h) for h in headers]
-        title = None if title is None else visible(title)
+        title = None if title is None else visible(cited(title))
         if self.rich:
             from rich.table import Table
 
@@ -205,7 +222,7 @@ class Terminal:
             return False
 
     def _message(self, label: str, style: str, text: str) -> None:
-        text = visible(text)
+        text = visible(cited(text))
         if not self._err_rich():
             print(f"{label}: {text}", file=sys.stderr)
             return
@@ -220,7 +237,7 @@ class Terminal:
     def message(self, text: str) -> None:
         """A message as it is, to stderr (no label, never styled): a program's exit message, which
         Python prints so."""
-        print(visible(text), file=sys.stderr)
+        print(visible(cited(text)), file=sys.stderr)
 
     def warn(self, text: str) -> None:
         self._message("warning", "bold yellow", text)

@@ -175,12 +175,43 @@ class Dispatcher:
         if self.script:
             sys.stdin = io.StringIO("")  # `import -` reads no further than its own line
         try:
-            command.main(args=argv, prog_name="drunagor")
+            return self._main(command, argv)
         except SystemExit as exc:
             return exit_code(exc)
         finally:
             sys.stdin = stdin
-        return 0
+
+    @staticmethod
+    def _main(command: Any, argv: list[str]) -> int:
+        """Click's standalone run, but for its usage message: in the session help is `help raid`, not
+        `drunagor raid --help` (the one-shot command line's words are its own, unchanged)."""
+        from ..cli.click import Abort, ClickException, NoArgsIsHelpError, UsageError
+
+        try:
+            code = command.main(args=argv, prog_name="drunagor", standalone_mode=False)
+        except NoArgsIsHelpError as exc:  # a group typed alone: its help
+            exc.show()
+            return exc.exit_code
+        except UsageError as exc:
+            usage(exc)
+            return exc.exit_code
+        except ClickException as exc:  # what standalone mode does with the others
+            exc.show()
+            return exc.exit_code
+        except Abort:
+            term.message("Aborted!")
+            return 1
+        return code if isinstance(code, int) and not isinstance(code, bool) else 0
+
+
+def usage(exc: Any) -> None:
+    """A usage slip in the session: the usage line, the session's way to its help, the error."""
+    ctx = exc.ctx
+    if ctx is not None:
+        path = ctx.command_path.split()[1:]  # "drunagor adventure event": "help adventure event"
+        hint = f"Try '{' '.join(['help', *path])}' for help.\n" if ctx.command.get_help_option(ctx) else ""
+        term.message(f"{ctx.get_usage()}\n{hint}")
+    term.message(f"Error: {exc.format_message()}")
 
 
 def exit_code(exc: SystemExit) -> int:

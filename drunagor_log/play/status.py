@@ -84,7 +84,9 @@ class Status:
         return out
 
     def read(self) -> list[list[Item]]:
-        """The toolbar's rows of items, from the campaign as it is on disk now."""
+        """The toolbar's rows of items, from the campaign as it is on disk now, each citation in the
+        reader's form (catalog/headings.py), as the one-shot output prints it."""
+        from ..cli.terminal import cited
         from ..errors import DrunagorError
 
         try:  # the Campaign is opened without `announce`: nothing is printed into the prompt
@@ -92,12 +94,12 @@ class Status:
         except Busy:
             raise
         except DrunagorError as exc:
-            return [[self._text(self.root.name, "status.head"), self._text(_short(self.root, exc))]]
+            return [[self._text(self.root.name, "status.head"), self._text(cited(_short(self.root, exc)))]]
         except Exception as exc:  # the toolbar never takes the session down
             return [[self._text(f"status unavailable: {type(exc).__name__}", "status.warn")]]
         rows = board_rows(data, self.root.name, colour=self.colour)
         rows += [[self._text(f"warning: {w}", "status.warn")] for w in warnings[:1]]
-        return rows
+        return [[[(style, cited(text)) for style, text in item] for item in row] for row in rows]
 
     def _text(self, text: str, style: str = "") -> Item:
         return [(f"class:{style}" if style and self.colour else "", text)]

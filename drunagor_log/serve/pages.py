@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import __version__
+from ..catalog.headings import rendered
 from ..sheet import html_visible
 from ..text import plural
 
@@ -59,13 +60,13 @@ class Pages:
     def board(self, data: dict[str, Any], page: str) -> str:
         """The live part of `page`: the navigation and the page's own content."""
         if "error" in data:
-            return self.env.get_template("broken.html.j2").render(error=data["error"], page=page)
+            return rendered(self.env.get_template("broken.html.j2").render(error=data["error"], page=page))
         hero = None
         if page.startswith(HERO):
             slug = page[len(HERO):]
             hero = next((h for h in data["heroes"] if h["slug"] == slug), None)
         name = "hero" if hero is not None else "missing" if page.startswith(HERO) else page
-        return self.env.get_template(f"{name}.html.j2").render(page=page, hero=hero, **data)
+        return rendered(self.env.get_template(f"{name}.html.j2").render(page=page, hero=hero, **data))
 
     def page(self, board: str, page: str, version: int, tv: bool, title: str) -> str:
         return self.env.get_template("page.html.j2").render(board=_markup(board), page=page, version=version, tv=tv,

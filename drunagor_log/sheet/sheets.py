@@ -24,6 +24,7 @@ from typing import Any
 from .. import __version__, catalog, store
 from ..campaign import ADVENTURE, ARCHIVE, HEROES, STORY, Campaign
 from ..catalog import diskcache
+from ..catalog.headings import rendered
 from ..errors import DataError, UsageError
 from ..model import CHAPTERS, Hero, Item, Story
 from ..model.adventure import SLOT_COLOURS, STATUS_BOARD_TRACKS
@@ -347,7 +348,7 @@ def render(data: dict[str, Any], fmt: str = "html") -> str:
         env.filters["names"] = md_names
         env.filters["anchor"] = md_anchor
     env.filters["plural"] = plural
-    return env.get_template(f"sheet.{fmt}.j2").render(**data)
+    return rendered(env.get_template(f"sheet.{fmt}.j2").render(**data))  # citations as a player reads them
 
 
 def md_anchor(heading: str) -> Any:

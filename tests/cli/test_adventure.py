@@ -67,8 +67,8 @@ def story(root: Path) -> dict:
 def test_start_the_next_chapter(run, party):
     r = ok(run("adventure", "start"))
     assert r.stdout == ("chapter 05, Tempest Island, under way with 3 heroes; Stirring Darkness put 6 runes of each "
-                        "colour on the Initiative Track (RB L1193); Dreadful Raid card face A up, summoning Tidehunter "
-                        "(RB L1199); add each Pile of Runes of the setup with `drunagor pile add` (RB L1195)\n")
+                        "colour on the Initiative Track (Rulebook: Chapter 05 › Special Preparation – Stirring Darkness, L1193); Dreadful Raid card face A up, summoning Tidehunter "
+                        "(Rulebook: Special Mechanics – Monster Raid, L1199); add each Pile of Runes of the setup with `drunagor pile add` (Rulebook: Chapter 05 › Special Preparation – Darkness Nodes, L1195)\n")
     assert (party / "adventure.toml").read_text() == """\
 schema = 1
 # The adventure under way: written by drunagor, not by hand (drunagor adventure show).
@@ -98,17 +98,17 @@ def test_start_a_chapter_without_raid_or_stirring_darkness(run, party):
 
 
 @pytest.mark.parametrize("args, code, message", [
-    (("6",), 1, "campaigns/test/story.toml: adventure-track (RB L961): chapter 06 is not the next chapter on the "
+    (("6",), 1, "campaigns/test/story.toml: adventure-track (Rulebook: Story Record, L961): chapter 06 is not the next chapter on the "
                 "Adventure Track (that is 05); start chapter 05, or fill the track first (drunagor chapter "
                 "complete|skip)"),
     (("10",), 1, "no chapter '10': chapters are 01 to 09; give a chapter from 1 to 9"),
-    (("--heroes", "5"), 1, "campaigns/test/story.toml: heroes (RB L941-943): 5 heroes: this campaign plays with 1 to "
+    (("--heroes", "5"), 1, "campaigns/test/story.toml: heroes (Rulebook: Hero Limitations, L941-943): 5 heroes: this campaign plays with 1 to "
                            "4 heroes; give --heroes from 1 to 4; with extra-hero content, allow five: "
                            "drunagor rules set --max-heroes 5"),
-    (("--heroes", "6"), 2, "--heroes must be from 1 to 5, not 6; 4 heroes; 5 with extra-hero content (RB L941-943)"),
-    (("--heroes", "0"), 2, "--heroes must be from 1 to 5, not 0; 4 heroes; 5 with extra-hero content (RB L941-943)"),
+    (("--heroes", "6"), 2, "--heroes must be from 1 to 5, not 6; 4 heroes; 5 with extra-hero content (Rulebook: Hero Limitations, L941-943)"),
+    (("--heroes", "0"), 2, "--heroes must be from 1 to 5, not 0; 4 heroes; 5 with extra-hero content (Rulebook: Hero Limitations, L941-943)"),
     (("--models", "4"), 2, "--models is asked only when the catalog does not know a model count: each Minion has 4 "
-                           "models (RB L311); leave out --models"),
+                           "models (Rulebook: Dreadful Raid, L311); leave out --models"),
 ])
 def test_start_refusals_write_nothing(run, party, args, code, message):
     before = snapshot(party)
@@ -141,7 +141,7 @@ def test_a_scenario_monster_raid_asks_for_its_model_count_once(run, party):
     r = run("adventure", "start")
     assert (r.exit_code, r.stderr) == (2, "error: how many Night Stalker models does the Nightmare raid use? The "
                                           "catalog does not know, and a raid stops when all of them are on the board "
-                                          "(RB L311, RB L1102); count them and give --models N once; drunagor "
+                                          "(Rulebook: Dreadful Raid, L311, Rulebook: Special Mechanic – Nightmare Raid, L1102); count them and give --models N once; drunagor "
                                           "remembers it under [cards] in story.toml\n")
     assert snapshot(party) == before
     ok(run("adventure", "start", "--models", "3"))
@@ -199,10 +199,10 @@ Slot  Base    Monster        Rank
 1     yellow  Fell Asteris   Gray
 3     pink    Gremlin Horde  White
 -     boss    Awakened King
-At the end of round 1: the Growing Influence card, face A, draws its runes (how many: not recorded), then flips (RB L1187)
-Mending Rope collected: 0 (RB L1205)
-Plenty of Provisions collected: 0 (RB L1205)
-Spare Wood collected: 0 (RB L1205)
+At the end of round 1: the Growing Influence card, face A, draws its runes (how many: not recorded), then flips (Rulebook: Chapter 05 › Darkness Spawning Rule – Growing Influence, L1187)
+Mending Rope collected: 0 (Rulebook: Chapter 05 › Endgame Trigger, L1205)
+Plenty of Provisions collected: 0 (Rulebook: Chapter 05 › Endgame Trigger, L1205)
+Spare Wood collected: 0 (Rulebook: Chapter 05 › Endgame Trigger, L1205)
 Last at the table:
   start: chapter 05 under way
   draw: drew green (seed 414649) to the Initiative Track
@@ -358,11 +358,11 @@ def test_pile_add_takes_one_of_each_colour_from_the_track(run, under_way):
 def test_pile_add_without_a_colour_on_the_track(run, under_way):
     ok(run("pile", "add", "--runes", "gray=6"))
     r = ok(run("pile", "add"))
-    assert r.stderr == "warning: the Initiative Track held no gray rune: Pile 2 is made without it (RB L1098)\n"
+    assert r.stderr == "warning: the Initiative Track held no gray rune: Pile 2 is made without it (Rulebook: Chapter 02 › Special Preparation – Darkness Nodes, L1098)\n"
     assert state(under_way)["piles"][1]["runes"] == {"red": 1, "blue": 1, "green": 1, "orange": 1}
     before = snapshot(under_way)
     r = run("pile", "add", "--runes", "gray")
-    assert (r.exit_code, r.stderr) == (1, "error: campaigns/test/adventure.toml: darkness-nodes (RB L1098): the "
+    assert (r.exit_code, r.stderr) == (1, "error: campaigns/test/adventure.toml: darkness-nodes (Rulebook: Chapter 02 › Special Preparation – Darkness Nodes, L1098): the "
                                           "Initiative Track holds 0 gray runes, not the 1 this Pile needs; a Pile of "
                                           "Runes is built from the runes on the track\n")
     r = run("pile", "add", "--runes", "purple")
@@ -386,7 +386,7 @@ def test_tiebreak_returns_six_minus_heroes_runes_to_the_bag(run, under_way):
     ok(run("pile", "add"))
     before = snapshot(under_way)
     r = run("tiebreak", "1")
-    assert (r.exit_code, r.stderr) == (1, "error: campaigns/test/adventure.toml: tie-breaker (RB L1100): Pile 1 holds "
+    assert (r.exit_code, r.stderr) == (1, "error: campaigns/test/adventure.toml: tie-breaker (Rulebook: Special Mechanic – Tie Breaker, L1100): Pile 1 holds "
                                           "5 runes (red, blue, green, orange, gray); the Tie Breaker returns 2 of the "
                                           "party's choice (6 - 4 heroes); choose 2 with --runes COLOUR,...\n")
     r = run("tiebreak", "1", "--runes", "red")
@@ -410,7 +410,7 @@ def test_no_tie_breaker_in_a_chapter_without_it(run, party):
     ok(run("adventure", "start", "--heroes", "4"))
     ok(run("pile", "add"))
     r = run("tiebreak", "1", "--runes", "red,blue")
-    assert (r.exit_code, r.stderr) == (1, "error: campaigns/test/adventure.toml: tie-breaker (RB L1100): chapter 06, "
+    assert (r.exit_code, r.stderr) == (1, "error: campaigns/test/adventure.toml: tie-breaker (Rulebook: Special Mechanic – Tie Breaker, L1100): chapter 06, "
                                           "The Sunken Temple, has no Tie Breaker; only chapters 02, 03, 05 and 08 "
                                           "have it\n")
 
@@ -467,11 +467,11 @@ def test_drawing_the_last_rune_fails_the_adventure(run, under_way):
     r = ok(run("draw", "9", "--seed", "1"))  # 6 in the bag: all drawn, and said so (issue 13)
     assert "(seed 1; 9 asked, but the bag held only 6) to the Initiative Track" in r.stdout
     assert r.stdout.endswith("0 runes left in the bag\nThe last rune in the bag was drawn: the adventure fails "
-                             "(RB L1203). Record it with `drunagor adventure end --lost`.\n")
+                             "(Rulebook: Chapter 05 › Winning and Losing the Adventure, L1203). Record it with `drunagor adventure end --lost`.\n")
     r = run("draw")  # the adventure is lost: nothing more is drawn
     assert (r.exit_code, r.stderr) == (1, "error: campaigns/test/adventure.toml: adventure: the adventure is lost: "
                                           "drunagor adventure end --lost; lost by: the last rune in the bag is drawn: "
-                                          "the adventure fails, RB L1203; if that was a slip, take it back: drunagor "
+                                          "the adventure fails, (Rulebook: Chapter 05 › Winning and Losing the Adventure, L1203); if that was a slip, take it back: drunagor "
                                           "adventure undo\n")
 
 
@@ -524,7 +524,7 @@ def test_several_monsters_leave_at_once_as_one_table_event(run, under_way):
                                                       "Commander, Black, Gray, White, Scenario, Minion"),
     (("add", "Fell", "--count", "2"), 2, "'Fell' could be any of: Fell Asteris, Fell Woodman; type more of the "
                                          "monster's name"),
-    (("add", "Ox", "--slot", "13"), 1, "campaigns/test/adventure.toml: status-board (RB L315): status-board slots "
+    (("add", "Ox", "--slot", "13"), 1, "campaigns/test/adventure.toml: status-board (Rulebook: Dreadful Raid, L315): status-board slots "
                                        "are 1 to 12, not 13; give --slot from 1 to 12"),
     (("add", "Ox", "--slot", "mauve"), 2, "--slot 'mauve': give a slot from 1 to 12 or its base colour"),
     (("add", "Ox", "--slot", "2", "--count", "2"), 2, "--slot places one monster; leave out --count, or --slot"),
@@ -559,20 +559,20 @@ def test_the_board_holds_twelve_and_a_minion_four_models(run, under_way):
     ok(run("monster", "add", "Tidehunter", "--count", "4"))
     before = snapshot(under_way)
     r = run("monster", "add", "Tidehunter")
-    assert (r.exit_code, r.stderr) == (1, "error: campaigns/test/adventure.toml: models (RB L311): all 4 models of "
+    assert (r.exit_code, r.stderr) == (1, "error: campaigns/test/adventure.toml: models (Rulebook: Dreadful Raid, L311): all 4 models of "
                                           "Tidehunter are on the board; remove a defeated one first: drunagor monster "
                                           "remove SLOT (Tidehunter holds slots 1, 2, 3, 4)\n")
     assert snapshot(under_way) == before
     # more than there is room for: how many fit, and nothing placed (issue 13)
     r = run("monster", "add", "Gremlin Horde", "--count", "9")
-    assert (r.exit_code, r.stderr) == (1, "error: campaigns/test/adventure.toml: status-board (RB L311): room for only 8 "
+    assert (r.exit_code, r.stderr) == (1, "error: campaigns/test/adventure.toml: status-board (Rulebook: Dreadful Raid, L311): room for only 8 "
                                           "of the 9 Gremlin Horde: then all 12 Health Tracks of the Monster Status "
                                           "board are taken: no new monster may be placed; place 8 (--count 8), or "
                                           "remove a defeated monster first (drunagor monster remove SLOT)\n")
     assert snapshot(under_way) == before
     ok(run("monster", "add", "Gremlin Horde", "--count", "8"))
     r = run("monster", "add", "Ox")
-    assert (r.exit_code, r.stderr) == (1, "error: campaigns/test/adventure.toml: status-board (RB L311): all 12 Health "
+    assert (r.exit_code, r.stderr) == (1, "error: campaigns/test/adventure.toml: status-board (Rulebook: Dreadful Raid, L311): all 12 Health "
                                           "Tracks of the Monster Status board are taken: no new monster may be "
                                           "placed; remove a defeated monster first (drunagor monster remove SLOT)\n")
     assert len(state(under_way)["monsters"]) == 12

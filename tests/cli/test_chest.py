@@ -88,7 +88,7 @@ def test_chest_show_on_the_example(run, example):
     assert r.exit_code == 0, r
     assert r.stdout == """\
 Chest deck: being recorded: 4 of 18 Potions and Scrolls; to record: 4 Common Potions, 3 Uncommon Potions, 2 Rare Potions, 3 Uncommon Scrolls, 2 Rare Scrolls
-Epic Rare (fixed, RB L345): Artisan's Tools, Treasure Trove
+Epic Rare (fixed, Rulebook: New Chest Items, L345): Artisan's Tools, Treasure Trove
 
          Common       Uncommon     Rare         Total
 Potions  0/4 4 short  0/3 3 short  0/2 2 short  0/9 9 short
@@ -111,8 +111,8 @@ def test_chest_show_marks_excesses_and_missing_facts(run, camp):
     r = run("chest", "show")
     assert r.exit_code == 0, r
     assert r.stdout == """\
-Chest deck: illegal: 5 Common Potions: the grid holds 4 (RB L357-359)
-Epic Rare (fixed, RB L345): Artisan's Tools, Treasure Trove
+Chest deck: illegal: 5 Common Potions: the grid holds 4 (Rulebook: Preparing the Chest Deck, L357-359)
+Epic Rare (fixed, Rulebook: New Chest Items, L345): Artisan's Tools, Treasure Trove
 
          Common          Uncommon     Rare         Total
 Potions  5/4 1 too many  0/3 3 short  0/2 2 short  6/9 3 short
@@ -123,7 +123,7 @@ Scroll of Incinerate  2       scroll  common
 Scroll of Beguile     2       scroll  common
 Potion of Strength    1       potion  ?
 Potion of Healing     5       potion  common
-wrong: 5 Common Potions: the grid holds 4 (RB L357-359)
+wrong: 5 Common Potions: the grid holds 4 (Rulebook: Preparing the Chest Deck, L357-359)
 fact missing: the rarity of Potion of Strength is unknown, so its place in the grid cannot be checked; record it once: drunagor chest add "Potion of Strength" --copies 0 --rarity common|uncommon|rare
 """
     data = json.loads(run("chest", "show", "--json").stdout)
@@ -166,7 +166,7 @@ def test_chest_add_records_copies_and_facts_once(run, deck):
     r = run("chest", "add", "Scroll of Icy Bolts", "--copies", "2")
     assert r.exit_code == 0, r
     assert r.stdout == "Chest deck: added 2 Scroll of Icy Bolts (Scroll); 13 of 18 Potions and Scrolls recorded\n"
-    assert r.stderr == ('warning: the rarity of Scroll of Icy Bolts is unknown, so the grid (RB L357-359) cannot be '
+    assert r.stderr == ('warning: the rarity of Scroll of Icy Bolts is unknown, so the grid (Rulebook: Preparing the Chest Deck, L357-359) cannot be '
                         'checked; record it once: drunagor chest add "Scroll of Icy Bolts" --copies 0 '
                         '--rarity common|uncommon|rare\n')
     r = run("chest", "add", "Scroll of Icy Bolts", "--copies", "0", "--rarity", "uncommon")
@@ -188,7 +188,7 @@ def test_chest_add_records_copies_and_facts_once(run, deck):
     r = run("chest", "add", "Potion of Fortitude")
     assert r.exit_code == 1
     assert r.stderr == ("error: campaigns/test/story.toml:13: chest-deck: Potion of Fortitude would break the grid: "
-                        "4 Uncommon Potions: the grid holds 3 (RB L357-359); record the deck as it is on the table; "
+                        "4 Uncommon Potions: the grid holds 3 (Rulebook: Preparing the Chest Deck, L357-359); record the deck as it is on the table; "
                         "to change a card, use drunagor chest swap OUT IN\n")
 
 
@@ -219,23 +219,23 @@ cards = [
 
 @pytest.mark.parametrize("args, code, message", [
     (("Artisan's Tools",), 1, "campaigns/test/story.toml:12: chest-deck: Artisan's Tools is one of the Epic Rare "
-                              "pair, which is fixed (RB L345); only Potions and Scrolls are added"),
+                              "pair, which is fixed (Rulebook: New Chest Items, L345); only Potions and Scrolls are added"),
     (("Cosmic Gemstone",), 1, "campaigns/test/story.toml:12: chest-deck: Cosmic Gemstone was replaced for good by "
-                              "Artisan's Tools and Treasure Trove before the campaign (RB L369-371); only Potions "
+                              "Artisan's Tools and Treasure Trove before the campaign (Rulebook: Compulsory Replacement, L369-371); only Potions "
                               "and Scrolls are added"),
     (("Scroll of Protection",), 1, "campaigns/test/story.toml:13: chest-deck: Scroll of Protection would break the "
-                                   "grid: 5 Common Scrolls: the grid holds 4 (RB L357-359); record the deck as it is "
+                                   "grid: 5 Common Scrolls: the grid holds 4 (Rulebook: Preparing the Chest Deck, L357-359); record the deck as it is "
                                    "on the table; to change a card, use drunagor chest swap OUT IN"),
     (("Scroll of Beguile", "--copies", "0", "--rarity", "rare"), 2,
-     "chest-deck: Scroll of Beguile is common, not rare (APP; rarity RB L365); leave the flag out: drunagor knows "
+     "chest-deck: Scroll of Beguile is common, not rare (APP; rarity Rulebook: Preparing the Chest Deck, L365); leave the flag out: drunagor knows "
      "this card"),
     (("Potion of Healing", "--copies", "0", "--rarity", "rare"), 1,
      "campaigns/test/story.toml:13: chest-deck: recording Potion of Healing as a Rare Potion would break the grid: "
-     "4 Rare Potions: the grid holds 2 (RB L357-359); record the deck as it is on the table; to change a card, use "
+     "4 Rare Potions: the grid holds 2 (Rulebook: Preparing the Chest Deck, L357-359); record the deck as it is on the table; to change a card, use "
      "drunagor chest swap OUT IN"),
     (("Odd Thing", "--type", "other"), 1,
      "chest-deck: Odd Thing is recorded as neither a Potion nor a Scroll; only Potions and Scrolls join the Epic "
-     "Rare pair (RB L349-355); use --copies 0 to record that fact alone"),
+     "Rare pair (Rulebook: Preparing the Chest Deck, L349-355); use --copies 0 to record that fact alone"),
     (("Potion of Haste", "--rarity", "legendary"), 2,
      "--rarity must be one of common, uncommon, rare, not 'legendary'"),
     (("Potion of Haste", "--copies", "0"), 2, "--copies 0 adds nothing; give --type or --rarity to record, or at "
@@ -276,8 +276,8 @@ def test_chest_swap_without_yes_only_says_what_it_would_do(run, deck):
     r = run("chest", "swap", "scroll of inc", "Scroll of Protection")
     assert r.exit_code == 0, r
     assert r.stdout == """\
-Swap: Scroll of Incinerate out, Scroll of Protection in (Common Scrolls, RB L345, L363).
-The composition changes, so the party first returns every Potion and Scroll it owns; Epic Rare treasures are kept (RB L361):
+Swap: Scroll of Incinerate out, Scroll of Protection in (Common Scrolls, Rulebook: New Chest Items, L345; Preparing the Chest Deck, L363).
+The composition changes, so the party first returns every Potion and Scroll it owns; Epic Rare treasures are kept (Rulebook: Preparing the Chest Deck, L361):
   Andreas: Scroll of Incinerate, Potion of Healing
   party stash: Potion of Healing
 Nothing written: run again with --yes to swap and remove these cards from the logs.
@@ -295,8 +295,8 @@ def test_chest_swap_yes_returns_exactly_the_non_epic_potions_and_scrolls(run, de
     nyx_before = text(deck / "heroes" / "nyx.toml")
     r = run("chest", "swap", "Scroll of Incinerate", "Scroll of Protection", "--copies", "2", "--yes")
     assert r.exit_code == 0, r
-    assert r.stdout == ("Chest deck: 2 Scroll of Incinerate out, 2 Scroll of Protection in (Common Scrolls, RB L345, "
-                        "L363); returned to the Chest deck (RB L361): Andreas: Scroll of Incinerate, Potion of "
+    assert r.stdout == ("Chest deck: 2 Scroll of Incinerate out, 2 Scroll of Protection in (Common Scrolls, "
+                        "Rulebook: New Chest Items, L345; Preparing the Chest Deck, L363); returned to the Chest deck (Rulebook: Preparing the Chest Deck, L361): Andreas: Scroll of Incinerate, Potion of "
                         "Healing; party stash: Potion of Healing\n")
     # the deck: Protection takes Incinerate's line; the stash gives back its Potion
     assert text(deck / "story.toml") == STORY.lstrip("\n").replace(
@@ -329,7 +329,7 @@ def test_chest_swap_records_the_facts_of_an_unknown_card(run, deck):
     r = run("chest", "swap", "Potion of Healing", "Elixir of Doom", "--rarity", "common", "--yes")
     assert r.exit_code == 2
     assert r.stderr == ("error: campaigns/test/story.toml:13: chest-swap: the type of Elixir of Doom is not known, "
-                        "and a card can only be replaced by one of the same type and rarity (RB L345, L363); look at "
+                        "and a card can only be replaced by one of the same type and rarity (Rulebook: New Chest Items, L345; Preparing the Chest Deck, L363); look at "
                         "the card and give it once: --type potion|scroll\n")
     r = run("chest", "swap", "Potion of Healing", "Elixir of Doom", "--type", "potion", "--rarity", "common", "--yes")
     assert r.exit_code == 0, r
@@ -341,14 +341,14 @@ def test_chest_swap_records_the_facts_of_an_unknown_card(run, deck):
 @pytest.mark.parametrize("args, code, message", [
     (("Artisan's Tools", "Scroll of Protection"), 1,
      "campaigns/test/story.toml:13: chest-swap: Artisan's Tools is an Epic Rare treasure: the two Epic Rare cards "
-     "cannot be replaced (RB L345); swap a Potion or a Scroll"),
+     "cannot be replaced (Rulebook: New Chest Items, L345); swap a Potion or a Scroll"),
     (("Scroll of Incinerate", "Potion of Strength", "--rarity", "common"), 1,
      "campaigns/test/story.toml:13: chest-swap: Scroll of Incinerate is a Common Scroll and Potion of Strength a "
-     "Common Potion: a card can only be replaced by one of the same type and rarity (RB L345, L363); choose a Common "
+     "Common Potion: a card can only be replaced by one of the same type and rarity (Rulebook: New Chest Items, L345; Preparing the Chest Deck, L363); choose a Common "
      "Scroll"),
     (("Scroll of Incinerate", "Scroll of Charm", "--rarity", "rare"), 1,
      "campaigns/test/story.toml:13: chest-swap: Scroll of Incinerate is a Common Scroll and Scroll of Charm a Rare "
-     "Scroll: a card can only be replaced by one of the same type and rarity (RB L345, L363); choose a Common "
+     "Scroll: a card can only be replaced by one of the same type and rarity (Rulebook: New Chest Items, L345; Preparing the Chest Deck, L363); choose a Common "
      "Scroll"),
     (("Scroll of Protection", "Scroll of Beguile"), 1,
      "campaigns/test/story.toml:13: chest-swap: 'Scroll of Protection' is not in the Chest deck; the deck holds: "
@@ -370,13 +370,13 @@ def test_chest_swap_is_refused_during_an_adventure(run, deck):
     r = run("chest", "swap", "Scroll of Incinerate", "Scroll of Protection")
     assert r.exit_code == 0
     assert r.stdout.endswith("Nothing written. An adventure is under way: the Chest deck can be changed only during a "
-                             "Camp phase (RB L361); after `drunagor adventure end`, run again with --yes.\n")
+                             "Camp phase (Rulebook: Preparing the Chest Deck, L361); after `drunagor adventure end`, run again with --yes.\n")
     assert json.loads(run("chest", "swap", "Scroll of Incinerate", "Scroll of Protection", "--json").stdout
                       )["camp_phase"] is False
     r = run("chest", "swap", "Scroll of Incinerate", "Scroll of Protection", "--yes")
     assert r.exit_code == 1
     assert r.stderr == ("error: campaigns/test/adventure.toml: chest-swap: an adventure is under way: the Chest deck "
-                        "can be changed only during a Camp phase (RB L361); finish the adventure first (drunagor "
+                        "can be changed only during a Camp phase (Rulebook: Preparing the Chest Deck, L361); finish the adventure first (drunagor "
                         "adventure end --won|--lost)\n")
     assert snapshot(deck) == before
 
@@ -393,7 +393,7 @@ def test_chest_swap_asks_about_a_consumable_it_cannot_classify(run, deck):
     r = run("chest", "swap", "Scroll of Incinerate", "Scroll of Protection", "--yes")
     assert r.exit_code == 2
     assert r.stderr == ("error: chest-swap: drunagor cannot tell whether Strange Tonic (Nyx) is a Potion or a Scroll, "
-                        "which the party must return when the composition changes (RB L361); record it once: "
+                        "which the party must return when the composition changes (Rulebook: Preparing the Chest Deck, L361); record it once: "
                         "drunagor chest add \"Strange Tonic\" --copies 0 --type potion|scroll|other\n")
     assert snapshot(deck) == before
     assert run("chest", "add", "Strange Tonic", "--copies", "0", "--type", "other").exit_code == 0
@@ -413,7 +413,7 @@ def test_commander_deck_recording_and_rb_l824_haste_with_life_heat_refused(run, 
     assert r.exit_code == 1
     assert r.stderr == ("error: campaigns/test/story.toml:23: commander-deck: Haste already holds the orange-bottom "
                         "Rune position, so Life Heat cannot join: no Rune position may be held by two cards "
-                        "(RB L822-824); swap them: drunagor commander swap Haste \"Life Heat\"\n")
+                        "(Rulebook: New Commander Attack Cards, L822-824); swap them: drunagor commander swap Haste \"Life Heat\"\n")
     assert snapshot(deck) == before
     r = run("commander", "add", "Claw")
     assert (r.exit_code, r.stderr) == (1, "error: no Commander card called 'Claw'; known: Flame Swipe, Haste, "
@@ -422,7 +422,7 @@ def test_commander_deck_recording_and_rb_l824_haste_with_life_heat_refused(run, 
     r = run("commander", "add", "Claw", "--new")  # said new: its position is still needed
     assert (r.exit_code, r.stderr) == (2, "error: campaigns/test/story.toml:23: commander-deck: drunagor does not know "
                                           "which Rune position Claw holds, and no position may be held twice in the "
-                                          "deck (RB L822); look at the card and give it once: --position "
+                                          "deck (Rulebook: New Commander Attack Cards, L822); look at the card and give it once: --position "
                                           "COLOUR-top|bottom\n")
     assert run("commander", "add", "Claw", "--position", "Red Top").exit_code == 0
     assert run("commander", "add", "Inferno").exit_code == 0
@@ -468,7 +468,7 @@ gray-bottom    -
     assert r.stdout == "Commander Attack deck: removed Claw; 2 of 10 cards recorded\n"
     r = run("commander", "add", "Haste", "--position", "red-top")
     assert (r.exit_code, r.stderr) == (1, "error: campaigns/test/story.toml:24: commander-deck: Haste holds the "
-                                          "orange-bottom Rune position (RB L824), not red-top; leave out --position: "
+                                          "orange-bottom Rune position (Rulebook: New Commander Attack Cards, L824), not red-top; leave out --position: "
                                           "drunagor knows this card\n")
 
 
@@ -539,7 +539,7 @@ def test_spoils_upgrade_with_the_ragged_doll(run, smith):
     assert r.exit_code == 0, r
     assert r.stdout == ("Vacrem improved Heavy Shield to Improved, disposing of Artisan's Tools (back to the Chest deck "
                         "when it is reformed) and Ragged Doll; Ragged Doll and the Standard Heavy Shield are stored for "
-                        "the rest of the campaign (RB L431)\n")
+                        "the rest of the campaign (Rulebook: Disposed Equipment, L431)\n")
     assert text(smith / "heroes" / "vacrem.toml") == """\
 schema = 1
 name = "Vacrem"
@@ -579,7 +579,7 @@ def test_spoils_upgrade_asks_once_whether_an_adventure_item_is_epic(run, smith):
     r = run("spoils", "upgrade", "Vacrem", "Heavy Shield", "--discard", "Captain's Brooch")
     assert (r.exit_code, r.stderr) == (2, "error: campaigns/test/heroes/vacrem.toml:5: spoils-upgrade: drunagor does "
                                           "not know whether Captain's Brooch is an Epic Item, and an Epic Item cannot "
-                                          "be disposed of (RB L413-417: Frozen Tears of Alagast cannot, the Ragged "
+                                          "be disposed of (Rulebook: Improving Spoils Equipment, L413-417: Frozen Tears of Alagast cannot, the Ragged "
                                           "Doll can); look at the card and say it once: --not-epic (remembered) or "
                                           "--epic\n")
     assert snapshot(smith) == before
@@ -593,32 +593,32 @@ def test_spoils_upgrade_asks_once_whether_an_adventure_item_is_epic(run, smith):
 
 @pytest.mark.parametrize("args, code, message", [
     (("Jagged Blade Axe", "--discard", "Ragged Doll"), 1,
-     "Jagged Blade Axe is Starting Gear, not a Spoils card: only Spoils Equipment can be improved (RB L409-413); "
+     "Jagged Blade Axe is Starting Gear, not a Spoils card: only Spoils Equipment can be improved (Rulebook: Improving Spoils Equipment, L409-413); "
      "name a Spoils of the Hero card"),
     (("Twin-Blades", "--discard", "Ragged Doll"), 1,
      "Vacrem holds no Twin-Blades; name one of Vacrem's Spoils cards (Vacrem holds: Jagged Blade Axe, Heavy Shield, "
      "Ragged Doll, Artisan's Tools, Frozen Tears of Alagast, Captain's Brooch, Potion of Healing, War Bow)"),
     (("Heavy Shield", "--discard", "Frozen Tears of Alagast"), 1,
      "Frozen Tears of Alagast is an Epic Item and cannot be disposed of to improve Spoils Equipment "
-     "(RB L413-417); discard a Spoils card or an Adventure Item that is not Epic"),
+     "(Rulebook: Improving Spoils Equipment, L413-417); discard a Spoils card or an Adventure Item that is not Epic"),
     (("Heavy Shield", "--discard", "Potion of Healing"), 1,
      "Potion of Healing is a Consumable Item and cannot be the other disposed card; it must not be a Consumable, an "
-     "Epic Item or Starting Gear (RB L413); discard a Spoils card or an Adventure Item that is not Epic"),
+     "Epic Item or Starting Gear (Rulebook: Improving Spoils Equipment, L413); discard a Spoils card or an Adventure Item that is not Epic"),
     (("Heavy Shield", "--discard", "Jagged Blade Axe"), 1,
      "Jagged Blade Axe is Starting Gear and cannot be the other disposed card; it must not be a Consumable, an Epic "
-     "Item or Starting Gear (RB L413); discard a Spoils card or an Adventure Item that is not Epic"),
+     "Item or Starting Gear (Rulebook: Improving Spoils Equipment, L413); discard a Spoils card or an Adventure Item that is not Epic"),
     (("Heavy Shield", "--discard", "Heavy Shield"), 1,
      "Heavy Shield cannot be both improved and disposed of: the other card must be a different Equipment card "
-     "(RB L419); discard another card from the bag"),
+     "(Rulebook: Improving Spoils Equipment, L419); discard another card from the bag"),
     (("Heavy Shield", "--discard", "War Bow"), 1,
-     "War Bow is equipped: both disposed cards must be in Vacrem's bag (RB L419); unequip it first: drunagor hero "
+     "War Bow is equipped: both disposed cards must be in Vacrem's bag (Rulebook: Improving Spoils Equipment, L419); unequip it first: drunagor hero "
      "unequip Vacrem \"War Bow\""),
     (("Heavy Shield", "--discard", "Hippocampus Banner"), 1,
-     "Vacrem holds no Hippocampus Banner: the other disposed card must be in Vacrem's bag (RB L419); discard a card "
+     "Vacrem holds no Hippocampus Banner: the other disposed card must be in Vacrem's bag (Rulebook: Improving Spoils Equipment, L419); discard a card "
      "from Vacrem's bag: Ragged Doll, Artisan's Tools, Frozen Tears of Alagast, Captain's Brooch, Potion of Healing"),
     (("Heavy Shield", "--discard", "Ragged Doll", "--to", "ultimate"), 1,
      "Heavy Shield is Standard: it cannot go straight to Ultimate; each upgrade goes one step, Standard, Improved, "
-     "then Ultimate (RB L421-423); upgrade it to Improved first (--to improved)"),
+     "then Ultimate (Rulebook: Improving Spoils Equipment, L421-423); upgrade it to Improved first (--to improved)"),
 ])
 def test_spoils_upgrade_refusals_write_nothing(run, smith, args, code, message):
     before = snapshot(smith)
@@ -632,14 +632,14 @@ def test_spoils_upgrade_ultimate_and_no_tools(run, smith):
                                                            'quality = "ultimate", place = "equipped" },\n  { name = "Ragged'))
     r = run("spoils", "upgrade", "Vacrem", "Heavy Shield", "--discard", "Ragged Doll")
     assert r.stderr == ("error: campaigns/test/heroes/vacrem.toml:5: spoils-upgrade: Heavy Shield is already Ultimate, "
-                        "the highest quality (RB L421); improve another Spoils card\n")
+                        "the highest quality (Rulebook: Improving Spoils Equipment, L421); improve another Spoils card\n")
     r = run("spoils", "upgrade", "Andreas", "Blooded Sword", "--discard", "Ragged Doll")
     assert r.exit_code == 1 and "Blooded Sword is Starting Gear, not a Spoils card" in r.stderr
     write(smith / "heroes" / "nyx.toml", NYX.replace("equipment = [\n", 'equipment = [\n  { name = "Twin-Blades", '
                                                      'kind = "spoils", place = "equipped" },\n'))
     r = run("spoils", "upgrade", "Nyx", "Twin-Blades", "--discard", "Dragon's Breath")
     assert r.stderr == ("error: campaigns/test/heroes/nyx.toml:5: spoils-upgrade: Nyx has no Artisan's Tools in the "
-                        "bag: an upgrade disposes of one Artisan's Tools from the hero's bag (RB L413, L419); Nyx must "
+                        "bag: an upgrade disposes of one Artisan's Tools from the hero's bag (Rulebook: Improving Spoils Equipment, L413, L419); Nyx must "
                         "first find Artisan's Tools in a Chest (or be given one): drunagor hero gain Nyx \"Artisan's "
                         "Tools\" --bag\n")
 

@@ -12,7 +12,7 @@ from tests.conftest import snapshot
 def test_stash_show_lists_the_party_stash(run, example):
     r = run("stash", "show")
     assert (r.exit_code, r.stderr) == (0, "")
-    assert r.stdout == "Party stash: empty (a hero who leaves puts their Consumable Items here, RB L972-974)\n"
+    assert r.stdout == "Party stash: empty (a hero who leaves puts their Consumable Items here, Rulebook: Removing a Hero, L972-974)\n"
     assert json.loads(run("stash", "show", "--json").stdout) == {"stash": []}
     for card in ("Potion of Healing", "Potion of Healing", "Scroll of Beguile"):
         assert run("stash", "add", card).exit_code == 0
@@ -50,7 +50,7 @@ def test_too_many_monsters_name_only_the_slots_the_board_holds(run, example):
     before = snapshot(example)
     r = run("monster", "add", "Tidehunter", "--count", "3")
     assert (r.exit_code, r.stdout) == (1, "")
-    assert r.stderr == ("error: campaigns/example/adventure.toml: models (RB L311): room for only 2 of the 3 "
+    assert r.stderr == ("error: campaigns/example/adventure.toml: models (Rulebook: Dreadful Raid, L311): room for only 2 of the 3 "
                         "Tidehunter: then all 4 models of Tidehunter are on the board; place 2 (--count 2), or remove "
                         "a defeated one first: drunagor monster remove SLOT (Tidehunter holds slots 2, 4)\n")
     assert snapshot(example) == before

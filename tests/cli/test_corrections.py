@@ -42,12 +42,12 @@ def round_trip(run, root, do: list[tuple[str, ...]], undo: list[tuple[str, ...]]
 
 @pytest.mark.parametrize("do, undo, said", [
     (("follower", "add", "maya"), ("follower", "remove", "Maya"),
-     "Maya the Ranger erased from the Story Record's Followers (RB L459)\n"),
+     "Maya the Ranger erased from the Story Record's Followers (Rulebook: Recruiting Followers and Cohorts, L459)\n"),
     (("outcome", "add", "watcher"), ("outcome", "remove", "wat"), "Outcome Watcher erased from the Story Record\n"),
     (("status", "add", "imminent"), ("status", "remove", "Imminent Danger"),
      "Story Record status Imminent Danger erased\n"),
     (("follower", "add", "Grog the Bold", "--new"), ("follower", "remove", "grog"),
-     "Grog the Bold erased from the Story Record's Followers (RB L459)\n"),
+     "Grog the Bold erased from the Story Record's Followers (Rulebook: Recruiting Followers and Cohorts, L459)\n"),
     (("stash", "add", "Potion of Healing"), ("stash", "remove", "potion of healing"),
      "party stash: Potion of Healing taken out (0 left)\n"),
 ])
@@ -83,8 +83,8 @@ def test_a_typo_is_refused_and_new_names_are_recorded_only_when_asked(run, fresh
 def test_the_stash_holds_consumables_and_takes_out_the_last_copy(run, fresh):
     r = run("-C", str(fresh), "stash", "add", "Twin-Blades")
     assert (r.exit_code, r.stderr) == (1, "error: campaigns/fresh/story.toml:9: stash: Twin-Blades is a spoils card, "
-                                          "not a Consumable Item: only Consumable Items go to the party stash (RB "
-                                          "L972-974); a leaving hero's other cards return to the box\n")
+                                          "not a Consumable Item: only Consumable Items go to the party stash "
+                                          "(Rulebook: Removing a Hero, L972-974); a leaving hero's other cards return to the box\n")
     ok(run("-C", str(fresh), "stash", "add", "Potion of Healing"))
     ok(run("-C", str(fresh), "stash", "add", "Scroll of Beguile"))
     ok(run("-C", str(fresh), "stash", "add", "Potion of Healing"))
@@ -125,7 +125,7 @@ def test_chest_remove_lowers_the_copies_in_place_and_refuses_what_is_not_there(r
         '{ name = "Scroll of Incinerate", copies = 2 }', '{ name = "Scroll of Incinerate", copies = 1 }')
     before = snapshot(example)
     for args, code, message in [
-        (("Treasure Trove",), 1, "campaigns/example/story.toml:25: chest-deck: Treasure Trove is one of the Epic Rare pair, which is fixed (RB L345); "
+        (("Treasure Trove",), 1, "campaigns/example/story.toml:25: chest-deck: Treasure Trove is one of the Epic Rare pair, which is fixed (Rulebook: New Chest Items, L345); "
                                  "only Potions and Scrolls are taken out; name a Potion or a Scroll of the deck"),
         (("Scroll of Protection",), 1, "campaigns/example/story.toml:28: chest-deck: 'Scroll of Protection' is not in the Chest deck; the deck holds: "
                                        "Scroll of Incinerate, Scroll of Beguile"),
@@ -175,13 +175,13 @@ def test_card_set_is_checked_as_the_commands_that_use_the_fact(run, example):
          "'Potion of Heling' is not a card drunagor knows, and it is very like 'Potion of Healing'; did you mean "
          "'Potion of Healing'? If 'Potion of Heling' is new, add --new to record it as typed"),
         (("Haste", "--position", "red-top"), 2,
-         "card-facts: Haste holds the orange-bottom Rune position (RB L824-826), not red-top; leave the flag out: "
+         "card-facts: Haste holds the orange-bottom Rune position (Rulebook: New Commander Attack Cards, L824-826), not red-top; leave the flag out: "
          "drunagor knows this card"),
         (("Scroll of Beguile", "--rarity", "rare"), 2,
-         "card-facts: Scroll of Beguile is common, not rare (APP; rarity RB L365); leave the flag out: drunagor "
+         "card-facts: Scroll of Beguile is common, not rare (APP; rarity Rulebook: Preparing the Chest Deck, L365); leave the flag out: drunagor "
          "knows this card"),
         (("Frozen Tears of Alagast", "--not-epic"), 2,
-         "card-facts: Frozen Tears of Alagast is an Epic Item (RB L417); leave the flag out: drunagor knows this card"),
+         "card-facts: Frozen Tears of Alagast is an Epic Item (Rulebook: Improving Spoils Equipment, L417); leave the flag out: drunagor knows this card"),
         (("Scroll of Icy Bolts",), 2,
          "no fact to record; give one: --type, --rarity, --epic|--not-epic, --position or --kind"),
         (("Scroll of Icy Bolts", "--kind", "weapon"), 2,
@@ -202,13 +202,13 @@ def test_card_set_keeps_the_decks_legal(run, example):
     r = run("card", "set", "Scroll of Icy Bolts", "--rarity", "common")
     assert (r.exit_code, r.stderr) == (1, "error: campaigns/example/story.toml:28: chest-deck: recording Scroll of "
                                           "Icy Bolts as a Common Scroll would break the grid: 5 Common Scrolls: the "
-                                          "grid holds 4 (RB L357-359); record the deck as it is on the table; to "
+                                          "grid holds 4 (Rulebook: Preparing the Chest Deck, L357-359); record the deck as it is on the table; to "
                                           "change a card, use drunagor chest swap OUT IN\n")
     ok(run("commander", "add", "Claw", "--position", "red-top"))
     ok(run("commander", "add", "Bite", "--position", "red-bottom"))
     r = run("card", "set", "Bite", "--position", "red-top")
     assert r.exit_code == 1 and ("Claw already holds the red-top Rune position in the Commander Attack deck: no "
-                                 "position may be held by two cards (RB L822-824)") in r.stderr
+                                 "position may be held by two cards (Rulebook: New Commander Attack Cards, L822-824)") in r.stderr
     assert "Bite" in story(example) and snapshot(example) != before
     r = ok(run("card", "set", "Bite", "--position", "blue-top"))
     assert r.stdout == "recorded under [cards]: Bite: position blue-top (was red-bottom)\n"

@@ -105,7 +105,7 @@ def test_add_writes_a_new_campaign_log(run, party):
     assert (r.exit_code, r.stderr) == (0, ""), r
     assert r.stdout.splitlines() == [
         "Vacrem joins the party before chapter 02: Warrior, Defender",
-        "Vacrem is owed the new-recruit rewards for chapter 02 (RB L1005-1016): 1 Level 1 Hero or Role Skill",
+        "Vacrem is owed the new-recruit rewards for chapter 02 (Rulebook: One-Shot Adventures, L1005-1016): 1 Level 1 Hero or Role Skill",
         "record them with:",
         "  drunagor hero learn Vacrem SKILL --tree TREE --level 1",
     ]
@@ -130,7 +130,7 @@ def test_add_special_class_and_a_hero_of_another_product(run, party):
     r = run("hero", "add", "Catharina", "--role", "Controller", "--class", "shaman")
     assert r.exit_code == 0, r
     assert 'class = "Shaman"' in text(party / "heroes" / "catharina.toml")
-    assert r.stdout.splitlines()[-1] == ("Starting Gear: 0 of 2 recorded (RB L989); add the rest with: "
+    assert r.stdout.splitlines()[-1] == ("Starting Gear: 0 of 2 recorded (Rulebook: Recruiting a New Hero to Your Party, L989); add the rest with: "
                                          "drunagor hero gain Catharina ITEM --kind starting")
     before = snapshot(party)
     r = run("hero", "add", "Sir Kellan", "--role", "Leader", "--class", "Paladin", "--gear", "Holy Mace")
@@ -149,7 +149,7 @@ def test_a_core_box_hero_is_refused(run, party):
     r = run("hero", "add", "Vorn", "--role", "Defender")
     assert r.exit_code == 1
     assert r.stderr == ("error: core-hero: Vorn is a core-box hero, and core-box heroes (Elros, Jaheen, Lorelai, "
-                        "Maya, Vorn) are not heroes in Awakenings (RB L941-945); recruit Vorn as a Follower "
+                        "Maya, Vorn) are not heroes in Awakenings (Rulebook: Hero Limitations, L941-945); recruit Vorn as a Follower "
                         'instead: drunagor follower add "Vorn the Warrior"\n')
     assert snapshot(party) == before
 
@@ -161,7 +161,7 @@ def test_a_fifth_hero_is_refused_with_max_heroes_4(run, party):
     r = run("hero", "add", "Kellan", "--role", "Leader", "--class", "Paladin")
     assert r.exit_code == 1
     assert r.stderr == ("error: campaigns/sgc/story.toml:15: max-heroes: the party already has 4 heroes (Andreas, "
-                        "Catharina, Nyx, Vacrem) and max_heroes is 4 (RB L943); a hero must leave first (drunagor "
+                        "Catharina, Nyx, Vacrem) and max_heroes is 4 (Rulebook: Hero Limitations, L943); a hero must leave first (drunagor "
                         "hero remove NAME), or, with extra-hero content such as Spoils of War or Hero Pack #1, allow "
                         "five: drunagor rules set --max-heroes 5\n")
     assert snapshot(party) == before
@@ -183,17 +183,17 @@ def test_a_duplicate_role_is_refused(run, party):
 @pytest.mark.parametrize("args, code, message", [
     (("Andreas2", "--role", "Leader"), 1, "error: no hero called 'Andreas2'; did you mean 'Andreas'? (if the hero "
      "is from another product, give the class with --class (e.g. drunagor hero add Andreas2 --role ROLE --class "
-     "Ranger): heroes of other products are welcome (RB L943))\n"),
+     "Ranger): heroes of other products are welcome (Rulebook: Hero Limitations, L943))\n"),
     (("Vacrem", "--role", "Leader", "--class", "Mage"), 1, "error: hero-class: Vacrem is a Warrior (or a Warlord "
-     "with Hero Pack #1), not a Mage (RB L947-949); leave out --class, or use --class Warlord\n"),
+     "with Hero Pack #1), not a Mage (Rulebook: Hero Limitations, L947-949); leave out --class, or use --class Warlord\n"),
     (("Vacrem", "--role", "Tank"), 1, "error: no Dungeon Role called 'Tank'; known: Controller, Defender, Leader, "
      "Striker, Support\n"),
     (("Vacrem", "--role", "Leader", "--gear", "A", "--gear", "B", "--gear", "C"), 2, "error: 3 pieces of --gear; "
-     "a new hero starts with 2 (RB L989); give --gear twice at most; record other items with drunagor hero gain\n"),
+     "a new hero starts with 2 (Rulebook: Recruiting a New Hero to Your Party, L989); give --gear twice at most; record other items with drunagor hero gain\n"),
     (("nyx", "--role", "Leader"), 1, "error: hero-file: Nyx is already in the party (Campaign Log campaigns/sgc/"
      "heroes/nyx.toml); choose another name\n"),
     (("Jaheen", "--role", "Leader"), 1, "error: core-hero: Jaheen is a core-box hero, and core-box heroes (Elros, "
-     "Jaheen, Lorelai, Maya, Vorn) are not heroes in Awakenings (RB L941-945); choose an Awakenings hero "
+     "Jaheen, Lorelai, Maya, Vorn) are not heroes in Awakenings (Rulebook: Hero Limitations, L941-945); choose an Awakenings hero "
      "(Andreas, Catharina, Nyx, Vacrem), or a hero from another product with --class\n"),
 ])
 def test_add_refusals(run, party, args, code, message):
@@ -270,7 +270,7 @@ def test_a_hero_added_before_06_owes_exactly_the_recruit_row_then_nothing(run, p
     write(party / "story.toml", STORY.format(track=track("01", "02", "03", "04", "05"), max_heroes=4))
     r = run("hero", "add", "Vacrem", "--role", "Defender", "--gear", "Jagged Blade Axe", "--gear", "Plate Armor")
     assert r.stdout.splitlines()[1:] == [
-        "Vacrem is owed the new-recruit rewards for chapter 06 (RB L1005-1016): 2 Level 1 Hero or Role Skills, "
+        "Vacrem is owed the new-recruit rewards for chapter 06 (Rulebook: One-Shot Adventures, L1005-1016): 2 Level 1 Hero or Role Skills, "
         "2 Class Abilities, 2 Spoils of the Hero (Standard)",
         "record them with:",
         "  drunagor hero learn Vacrem SKILL --tree TREE --level 1",
@@ -281,7 +281,7 @@ def test_a_hero_added_before_06_owes_exactly_the_recruit_row_then_nothing(run, p
                                    "spoils_upgrades": 0}
     r = run("check", "--json")
     vacrem = [w["message"] for w in json.loads(r.stdout)["warnings"] if w["file"].endswith("vacrem.toml")]
-    assert vacrem == [
+    assert vacrem == [  # short citation: check --json's messages
         "Vacrem is owed 2 Level 1 Hero or Role Skills (by the new-recruit row for 06, RB L1005-1016); record them "
         "with drunagor hero learn Vacrem SKILL --tree TREE --level 1",
         "Vacrem is owed 2 Class Abilities (by the new-recruit row for 06, RB L1005-1016); record them with "
@@ -365,10 +365,10 @@ def test_relearn_a_skill_and_an_ability_keeps_the_counts(run, party):
     assert run("hero", "ability", "Nyx", "Backstab").exit_code == 0
     counts = json.loads(run("hero", "show", "Nyx", "--json").stdout)["recorded"]
     r = run("hero", "relearn", "Nyx", "shadow", "Quick Strike", "--tree", "melee")
-    assert r.stdout == "Nyx relearns: Shadow Step for Quick Strike (melee, Level 1) (RB L1034-1040)\n"
+    assert r.stdout == "Nyx relearns: Shadow Step for Quick Strike (melee, Level 1) (Rulebook: Relearning, L1034-1040)\n"
     assert '  { name = "Quick Strike", tree = "melee", level = 1, chapter = "01" },\n' in text(party / "heroes" / "nyx.toml")
     r = run("hero", "relearn", "Nyx", "Backstab", "Vanish")
-    assert r.stdout == "Nyx relearns: the Class Ability Backstab for Vanish (RB L1034-1040)\n"
+    assert r.stdout == "Nyx relearns: the Class Ability Backstab for Vanish (Rulebook: Relearning, L1034-1040)\n"
     assert 'class_abilities = [\n  "Vanish",\n]\n' in text(party / "heroes" / "nyx.toml")
     assert json.loads(run("hero", "show", "Nyx", "--json").stdout)["recorded"] == counts
     before = snapshot(party)
@@ -420,7 +420,7 @@ def test_gain_refusals(run, party):
     cases = [
         (("Nyx", "War Bow"), 1, "error: campaigns/sgc/story.toml:8: stored: War Bow is stored ('War Bow' in "
          "`stored`): a card disposed of in an upgrade or taken out of the campaign can never be gained again this "
-         "campaign (RB L429-431); choose another card\n"),
+         "campaign (Rulebook: Disposed Equipment, L429-431); choose another card\n"),
         (("Nyx", "Twin-Blades"), 1, "error: equipment: Andreas holds Twin-Blades, and there is one card of it; hand "
          "it over: drunagor hero give Andreas Nyx Twin-Blades\n"),
         (("Nyx", "Blooded Sword"), 1, "error: campaigns/sgc/heroes/nyx.toml:13: equipment: Nyx already has Blooded "
@@ -616,14 +616,14 @@ def test_check_reports_hero_rules(run, party):
     assert r.exit_code == 1
     assert r.stdout.splitlines()[:2] == [
         "campaigns/sgc/heroes/vorn.toml:2: core-hero: Vorn is a core-box hero, and core-box heroes (Elros, Jaheen, "
-        "Lorelai, Maya, Vorn) are not heroes in Awakenings (RB L941-945); take the hero out of the party (drunagor "
+        "Lorelai, Maya, Vorn) are not heroes in Awakenings (Rulebook: Hero Limitations, L941-945); take the hero out of the party (drunagor "
         'hero remove Vorn); recruit Vorn as a Follower instead: drunagor follower add "Vorn the Warrior"',
         "campaigns/sgc/heroes/vorn.toml:4: dungeon-role: Vorn and Nyx are both Striker: each Dungeon Role is taken "
         "by one hero only (one slot on the Initiative Track); give one of them a free role: drunagor hero set Vorn "
         "--role Defender",
     ]
     assert ("campaigns/sgc/heroes/vorn.toml:2: starting-gear: Vorn has 0 of the 2 pieces of Starting Gear a new "
-            "hero starts with (RB L989); record them: drunagor hero gain Vorn ITEM --kind starting (warning)") \
+            "hero starts with (Rulebook: Recruiting a New Hero to Your Party, L989); record them: drunagor hero gain Vorn ITEM --kind starting (warning)") \
         in r.stdout.splitlines()
 
 
@@ -648,7 +648,7 @@ def test_check_too_many_heroes(run, party):
     write(party / "story.toml", STORY.format(track=track("01"), max_heroes=1))
     r = run("check")
     assert r.exit_code == 1
-    assert ("campaigns/sgc/story.toml:15: max-heroes: 2 active heroes, but max_heroes is 1 (RB L943); mark the "
+    assert ("campaigns/sgc/story.toml:15: max-heroes: 2 active heroes, but max_heroes is 1 (Rulebook: Hero Limitations, L943); mark the "
             "heroes who left with retired = true (drunagor hero remove NAME), or with extra-hero content allow five "
             "(drunagor rules set --max-heroes 5)") in r.stdout.splitlines()
 
@@ -659,7 +659,7 @@ def test_check_too_many_heroes(run, party):
 def test_recruit_table_and_json(run, party):
     r = run("recruit", "--chapter", "6")
     assert r.stdout == dedent('''
-        Matching a New Recruit to Your Party Level (RB L1005-1016)
+        Matching a New Recruit to Your Party Level (Rulebook: One-Shot Adventures, L1005-1016)
             Chapter  Rewards, in addition to the starting kit
             01       only the rewards received for creating the hero
             02       1 Level 1 Hero or Role Skill
@@ -698,7 +698,7 @@ def test_camp_clears_statuses_and_lists_what_may_be_done(run, party):
     lines = r.stdout.splitlines()
     assert lines[:4] == ["Camp phase: the Campaign Log statuses go:", "  Andreas: Lifesaver", "  Nyx: Haunted",
                          "Camp phase: 2 Campaign Log statuses removed"]
-    assert lines[5] == ("The Chest deck may be changed now (RB L361): drunagor chest swap OUT IN; a change of "
+    assert lines[5] == ("The Chest deck may be changed now (Rulebook: Preparing the Chest Deck, L361): drunagor chest swap OUT IN; a change of "
                         "composition returns every Potion and Scroll the heroes hold")
     assert lines[6] == ("Spoils upgrade possible: Nyx's Twin-Blades standard -> improved with Artisan's Tools and one "
                         "of Ragged Doll (drunagor spoils upgrade Nyx Twin-Blades --discard \"Ragged Doll\")")
@@ -856,7 +856,7 @@ def test_corrections_are_checked_by_the_rules_of_the_entry(run, party):
          "Initiative Track); choose a free role: Defender, Leader, Controller, Striker (drunagor hero set Nyx --role "
          "ROLE)\n"),
         (("hero", "set", "Nyx", "--class", "Mage"), 1, "error: hero-class: Nyx is a Assassin (or a Swordmage with "
-         "Hero Pack #1), not a Mage (RB L947-949); leave out --class, or use --class Swordmage\n"),
+         "Hero Pack #1), not a Mage (Rulebook: Hero Limitations, L947-949); leave out --class, or use --class Swordmage\n"),
         (("hero", "set", "Nyx", "--role", "Tank"), 1, "error: no Dungeon Role called 'Tank'; known: Controller, "
          "Defender, Leader, Striker, Support\n"),
         (("hero", "set", "Nyx"), 2, "error: nothing to change; give --player, --role or --class (e.g. drunagor hero "
@@ -873,14 +873,14 @@ def test_a_new_role_warns_about_the_role_skills_learned_for_the_old_one(run, par
     r = run("hero", "set", "Nyx", "--role", "Defender")
     assert (r.exit_code, r.stdout) == (0, "Nyx: role Striker -> Defender\n")
     assert r.stderr == ("warning: Nyx's Dungeon Role skills (Ambush) were recorded as Striker; relearn those of the "
-                        "Striker cards (drunagor hero relearn Nyx OLD NEW, RB L1034-1040)\n")
+                        "Striker cards (drunagor hero relearn Nyx OLD NEW, Rulebook: Relearning, L1034-1040)\n")
 
 
 def test_the_stash_takes_back_only_consumables(run, party):
     before = snapshot(party)
     r = run("hero", "give", "Nyx", "stash", "Blooded Sword")
     assert (r.exit_code, r.stderr) == (1, "error: campaigns/sgc/heroes/nyx.toml:13: stash: Blooded Sword is not a "
-                                          "Consumable Item, and the party stash holds only Consumables (RB L972-974); "
+                                          "Consumable Item, and the party stash holds only Consumables (Rulebook: Removing a Hero, L972-974); "
                                           'to take it out of the Campaign Log: drunagor hero drop Nyx "Blooded '
                                           'Sword"\n')
     r = run("hero", "give", "stash", "stash", "Potion")
@@ -926,13 +926,13 @@ def test_a_hero_who_left_returns_with_their_campaign_log(run, party):
     assert (r.exit_code, r.stderr) == (0, ""), r
     assert r.stdout.splitlines() == [
         "Andreas returns to the party before chapter 06: Cleric, Support (left before chapter 02)",
-        "Andreas is owed what a recruit before chapter 06 takes, less what the Campaign Log keeps (RB L1005-1016): "
+        "Andreas is owed what a recruit before chapter 06 takes, less what the Campaign Log keeps (Rulebook: One-Shot Adventures, L1005-1016): "
         "1 Level 1 Hero or Role Skill, 2 Class Abilities, 2 Spoils of the Hero (Standard)",
         "record them with:",
         "  drunagor hero learn Andreas SKILL --tree TREE --level 1",
         "  drunagor hero ability Andreas ABILITY",
         "  drunagor hero gain Andreas ITEM",
-        "Starting Gear: 0 of 2 recorded (RB L989); record it with: drunagor hero gain Andreas ITEM --kind starting",
+        "Starting Gear: 0 of 2 recorded (Rulebook: Recruiting a New Hero to Your Party, L989); record it with: drunagor hero gain Andreas ITEM --kind starting",
     ]
     assert text(party / "heroes" / "andreas.toml") == dedent(ANDREAS_LEFT).replace(
         "retired = true\n", "").replace('role = "Support"\n', 'role = "Support"\nplayer = "Ana"\n') + \
@@ -948,7 +948,7 @@ def test_a_hero_who_left_returns_with_their_campaign_log(run, party):
     assert "Joined before chapter 01; left before chapter 02; returned before chapter 06\n" in \
         run("hero", "show", "Andreas").stdout
     check = run("check").stdout
-    assert ("Andreas is owed 2 Class Abilities (by the new-recruit row for 06, RB L1005-1016); record them with "
+    assert ("Andreas is owed 2 Class Abilities (by the new-recruit row for 06, Rulebook: One-Shot Adventures, L1005-1016); record them with "
             "drunagor hero ability Andreas ABILITY") in check
 
 
@@ -1050,7 +1050,7 @@ def test_after_a_chapter_without_rewards_what_is_owed_comes_from_earlier_ones(ru
     assert run("hero", "unlearn", "Nyx", "Shadow Step").exit_code == 0  # chapter 01's skill, not recorded
     r = run("chapter", "complete", "02")
     assert r.stdout.splitlines()[1:] == [
-        "Chapter 02 gives the heroes no rewards to record (RB L1005-1016).",
+        "Chapter 02 gives the heroes no rewards to record (Rulebook: One-Shot Adventures, L1005-1016).",
         "Andreas now owes: nothing", "Nyx now owes: 1 Level 1 Hero or Role Skill",
         "They are owed from earlier chapters; record them with drunagor hero learn."]  # only what is owed
 

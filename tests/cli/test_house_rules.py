@@ -14,10 +14,10 @@ def test_show_names_the_difficulty_of_the_rulebook(run, camp):
     r = run("rules", "show")
     assert (r.exit_code, r.stderr) == (0, "")
     assert r.stdout == (
-        "Difficulty: normal: each hero holds 1 Trauma Cube, the second defeats them (RB L1026)\n"
+        "Difficulty: normal: each hero holds 1 Trauma Cube, the second defeats them (Rulebook: Increasing Trauma Cube Limits, L1026)\n"
         "Trauma Cube limit: 1\n"
         "Heroes: at most 4 (four as a rule; five only with extra-hero content such as Spoils of War or Hero Pack "
-        "#1, RB L941-943)\n"
+        "#1, Rulebook: Hero Limitations, L941-943)\n"
         "Rune bag: red 7, blue 8, green 7, orange 7, gray 7 (36 runes)\n")
     assert json.loads(run("rules", "show", "--json").stdout) == {
         "difficulty": "normal", "trauma_limit": 1, "max_heroes": 4,
@@ -63,9 +63,9 @@ def test_set_keeps_the_comment_of_the_line(run, example):
     (("--difficulty", "easy", "--trauma-limit", "1"),
      "rules: --difficulty easy is a Trauma Cube limit of 2, and --trauma-limit says 1; give one of them"),
     (("--trauma-limit", "10"), "rules: --trauma-limit must be from 0 to 9, not 10; 1 as a rule; 2 Taking It Easy; "
-                               "0 harder (RB L1026-1032)"),
+                               "0 harder (Rulebook: Increasing Trauma Cube Limits, L1026-1032)"),
     (("--max-heroes", "3"), "rules: --max-heroes must be 4 or 5, not 3; 4 heroes; 5 only with extra-hero content "
-                            "(RB L941-943)"),
+                            "(Rulebook: Hero Limitations, L941-943)"),
     (("--rune-bag", "red"), "rules: --rune-bag 'red' is not COLOUR=N; write the runes of each colour, e.g. "
                             "--rune-bag red=7,blue=8"),
     (("--rune-bag", "red=99"), "rules: --rune-bag red=99: a bag holds at most 20 runes of a colour; count the runes "
@@ -89,7 +89,7 @@ def test_four_heroes_at_most_is_refused_with_five_in_the_party(run, example):
     r = run("rules", "set", "--max-heroes", "4")
     assert r.exit_code == 1
     assert r.stderr == ("error: campaigns/example/story.toml:22: rules: the party has 5 heroes (Andreas, Catharina, "
-                        "Kellan, Nyx, Vacrem), more than 4 (RB L943); a hero must leave first (drunagor hero remove "
+                        "Kellan, Nyx, Vacrem), more than 4 (Rulebook: Hero Limitations, L943); a hero must leave first (drunagor hero remove "
                         "NAME)\n")
     assert snapshot(example) == before
     assert run("hero", "remove", "Kellan").exit_code == 0
@@ -127,5 +127,5 @@ def test_a_full_party_names_the_command_that_allows_five(run, example):
 def test_a_failed_attempt_names_the_command_of_taking_it_easy(run, camp):
     r = run("chapter", "fail", "01")
     assert r.exit_code == 0
-    assert ("Replaying? The rulebook suggests Taking It Easy, one more Trauma Cube per hero (RB L1022-1028): "
+    assert ("Replaying? The rulebook suggests Taking It Easy, one more Trauma Cube per hero (Rulebook: Taking It Easy, L1022-1028): "
             "drunagor rules set --difficulty easy.") in r.stdout

@@ -36,7 +36,7 @@ def test_chapter_03_after_the_cutscene_ends_the_round_with_the_harvesters_hunt_c
     r = _to_the_cutscene(run, root)
     assert r.stdout.splitlines()[-5:] == [
         "   The last one is removed: read \"Cutscene – Nightmare Come True\" on page 54.",
-        "5. The Harvester's Hunt card replaces the Growing Influence card (RB L1142-1144)",
+        "5. The Harvester's Hunt card replaces the Growing Influence card (Rulebook: Clarifications – Soul Hunt, L1142-1144)",
         "   From now on the end of the round is the Soul Harvester's Harvester's Hunt Rune card, face A, until the "
         "end of the adventure.",
         "Round 4 begins.",
@@ -57,12 +57,12 @@ def test_chapter_03_after_the_cutscene_ends_the_round_with_the_harvesters_hunt_c
     assert r.stdout.splitlines() == [
         "End of round 4: chapter 03, Harvester's Hunt card face A (draws 1); runes drawn with seed 4 (--seed 4 "
         "replays it)",
-        "1. Draw the indicated number of Runes, one at a time (RB L1142-1144)",
+        "1. Draw the indicated number of Runes, one at a time (Rulebook: Clarifications – Soul Hunt, L1142-1144)",
         "   Face A draws 1: orange.",
-        "2. Place the drawn Runes on the Initiative Track (RB L1142-1144)",
-        "   orange on the track; 1 rune left in the bag. No Darkness tile is spawned (RB L1144); the card is not "
+        "2. Place the drawn Runes on the Initiative Track (Rulebook: Clarifications – Soul Hunt, L1142-1144)",
+        "   orange on the track; 1 rune left in the bag. No Darkness tile is spawned (Rulebook: Clarifications – Soul Hunt, L1144); the card is not "
         "flipped: the book does not say to.",
-        "3. The Soul Harvester advances and swings its scythe (RB L1145-1151)",
+        "3. The Soul Harvester advances and swings its scythe (Rulebook: Clarifications – Soul Hunt, L1145-1151)",
         "   It advances on the Closest Hero (tied: the Weakest), collapsing each Map tile it leaves; then each enemy "
         "in the Weakest Hero's area within Range 1 takes orange: 7 damage (the orange runes on the track), plus a "
         "rune of that colour for each one of a Pile of Runes it removed on the way.",
@@ -74,10 +74,10 @@ def test_chapter_03_after_the_cutscene_ends_the_round_with_the_harvesters_hunt_c
     story = tomllib.loads((root / "story.toml").read_text())
     assert story["cards"]["Harvester's Hunt"] == {"draws_a": 1}
     shown = ok(run("adventure", "show")).stdout
-    assert "The Harvester's Hunt card replaced the Growing Influence card (RB L1142-1144)" in shown
+    assert "The Harvester's Hunt card replaced the Growing Influence card (Rulebook: Clarifications – Soul Hunt, L1142-1144)" in shown
     # the last rune drawn by the Hunt card still fails chapter 03 (RB L1136)
     r = ok(run("round", "end"))
-    assert "the last rune in the bag is drawn: the adventure fails, RB L1136" in r.stdout
+    assert "the last rune in the bag is drawn: the adventure fails, (Rulebook: Chapter 03 › Winning and Losing the Adventure, L1136)" in r.stdout
 
 
 # ------------------------------------------------------------------------ 2. the Naval Raid card's flip
@@ -90,7 +90,7 @@ def test_the_naval_raid_card_is_flipped_by_its_event_and_the_face_is_kept(run, r
         "record the monsters it places with `drunagor monster add`, then its flip with `drunagor adventure event "
         "naval-raid-flip`\n")
     r = ok(run("adventure", "event", "naval-raid-flip"))
-    assert r.stdout == ("the Naval Raid card resolved from its own text and flipped: face A -> face B (RB L1171)\n")
+    assert r.stdout == ("the Naval Raid card resolved from its own text and flipped: face A -> face B (Rulebook: Special Mechanic – Naval Raid, L1171)\n")
     assert table(run)["raid"]["face"] == "B"
     assert "Naval Raid card: face B; summons Tidehunter or Boatswain (Minion, 4 models)" in ok(
         run("adventure", "show")).stdout
@@ -110,7 +110,7 @@ def test_the_naval_raid_flip_belongs_to_chapter_04(run, root):
     started(run, root, "05")
     before = snapshot(root)
     r = run("adventure", "event", "naval-raid-flip")
-    assert r.exit_code == 1 and "chapter 05 has no Naval Raid card: it is chapter 04's (RB L1171)" in r.stderr
+    assert r.exit_code == 1 and "chapter 05 has no Naval Raid card: it is chapter 04's (Rulebook: Special Mechanic – Naval Raid, L1171)" in r.stderr
     assert snapshot(root) == before
 
 
@@ -135,7 +135,7 @@ def test_chapter_show_json_lists_every_way_the_chapter_is_lost_and_ended(run, ro
         "RB L1251", "RB L1243, L1251"]
     counters = {ch: [(e["rule"], e["command"]) for e in json.loads(ok(run("chapter", "show", ch, "--json")).stdout)[
         "chapter_counters"]] for ch in ("1", "3", "5")}
-    assert counters == {
+    assert counters == {  # short citation: chapter show --json
         "1": [("RB L1074", "drunagor adventure event special-event")],
         "3": [("RB L1134", "drunagor round end")],
         "5": [("RB L1205", "drunagor adventure event mending-rope"),
@@ -143,7 +143,7 @@ def test_chapter_show_json_lists_every_way_the_chapter_is_lost_and_ended(run, ro
               ("RB L1205", "drunagor adventure event spare-wood")]}
     shown = ok(run("chapter", "show", "3")).stdout
     assert ("Counter: 3 Time Tokens on the Rune card, one removed at each end of the round; the last: read \"Cutscene "
-            "– Nightmare Come True\"; then the Harvester's Hunt card ends the round (RB L1142-1144) (RB L1134; drunagor "
+            "– Nightmare Come True\"; then the Harvester's Hunt card ends the round (Rulebook: Clarifications – Soul Hunt, L1142-1144) (Rulebook: Chapter 03 › Cutscene Trigger, L1134; drunagor "
             "round end)\n") in shown
 
 
@@ -158,8 +158,8 @@ def test_the_awakened_kings_last_health_says_the_damage_taken_and_names_the_endi
     ok(run("adventure", "undo"))
     r = ok(run("adventure", "event", "king-health", "--count", "50"))
     assert r.stdout == ("the Awakened King loses his last 30 Health (50 dealt): 0 of 80 left (1 per Darkness square "
-                        "purged, RB L1295; 40 per hero, RB L1299); he is defeated: read \"End of the Adventure – "
-                        "Baptism of Fire\" on page 50 (RB L1309), then drunagor adventure end --won\n")
+                        "purged, Rulebook: Special Mechanics – Purge, L1295; 40 per hero, Rulebook: Boss Fight Preparation – Awakened King, L1299); he is defeated: read \"End of the Adventure – "
+                        "Baptism of Fire\" on page 50 (Rulebook: Chapter 09 › Endgame Trigger, L1309), then drunagor adventure end --won\n")
 
 
 def test_chapter_05_names_its_ending_when_the_last_enemy_leaves_with_the_three_resources_in(run, root):
@@ -170,7 +170,7 @@ def test_chapter_05_names_its_ending_when_the_last_enemy_leaves_with_the_three_r
     assert ok(run("monster", "remove", "1")).stdout == "Tidehunter off the board; slot 1 (yellow) is free\n"
     assert ok(run("monster", "remove", "2")).stdout == (
         "Tidehunter off the board; slot 2 (dark blue) is free; the last enemy is defeated with the three resources "
-        "collected: read \"End of the Adventure – Mending Broken Wings\" on page 88 (RB L1205), then drunagor "
+        "collected: read \"End of the Adventure – Mending Broken Wings\" on page 88 (Rulebook: Chapter 05 › Endgame Trigger, L1205), then drunagor "
         "adventure end --won\n")
 
 
@@ -180,16 +180,16 @@ def test_chapter_05_names_its_ending_when_the_last_enemy_leaves_with_the_three_r
 def test_each_chapter_05_resource_is_collected_once_and_reminds_the_heros_gain(run, root):
     started(run, root, "05")
     assert ok(run("adventure", "event", "plenty-of-provisions")).stdout == (
-        "Plenty of Provisions collected: 1 (RB L1205); the collecting Hero gains FOCUS 2 or CLEANSE 2 (RB L1201); "
+        "Plenty of Provisions collected: 1 (Rulebook: Chapter 05 › Endgame Trigger, L1205); the collecting Hero gains FOCUS 2 or CLEANSE 2 (Rulebook: Special Mechanics – A Hard Roast, L1201); "
         "still to collect: Mending Rope, Spare Wood\n")
     before = snapshot(root)
     r = run("adventure", "event", "plenty-of-provisions")
     assert (r.exit_code, r.stderr) == (1, (
         "error: campaigns/test/adventure.toml: plenty-of-provisions: the Plenty of Provisions is collected once: the "
-        "chapter has 1 (RB L1205), and it is collected already; take back a collection recorded by mistake with "
+        "chapter has 1 (Rulebook: Chapter 05 › Endgame Trigger, L1205), and it is collected already; take back a collection recorded by mistake with "
         "`drunagor adventure undo`\n"))
     r = run("adventure", "event", "spare-wood", "--count", "2")
-    assert r.exit_code == 1 and "the Spare Wood is collected once: the chapter has 1 (RB L1205); leave out --count" \
+    assert r.exit_code == 1 and "the Spare Wood is collected once: the chapter has 1 (Rulebook: Chapter 05 › Endgame Trigger, L1205); leave out --count" \
         in r.stderr
     assert snapshot(root) == before
     assert table(run)["counters"]["plenty_of_provisions"] == 1
@@ -272,7 +272,7 @@ def test_chapter_07_asks_a_siege_monsters_models_once_and_activates_the_first_of
     r = run("monster", "add", "Vile Spawn")
     assert (r.exit_code, r.stderr) == (2, (
         "error: how many Vile Spawn models are there? The book does not say, and one that cannot spawn because all "
-        "its models are on the board activates the first Vile Spawn instead (RB L1237); count them and give --models "
+        "its models are on the board activates the first Vile Spawn instead (Rulebook: Special Scenario Rule – Tower Defense, L1237); count them and give --models "
         "N once; drunagor remembers it under [cards] in story.toml (drunagor monster add \"Vile Spawn\" --models N)\n"))
     r = run("monster", "add", "Vile Spawn", "--models", "0")
     assert r.exit_code == 2 and r.stderr.startswith("error: --models must be from 1 to 12, not 0")
@@ -282,8 +282,8 @@ def test_chapter_07_asks_a_siege_monsters_models_once_and_activates_the_first_of
     ok(run("monster", "add", "Vile Spawn"))
     r = run("monster", "add", "Vile Spawn")
     assert (r.exit_code, r.stderr) == (1, (
-        "error: campaigns/test/adventure.toml: models (RB L1237): all 2 models of Vile Spawn are on the board: it "
-        "cannot spawn; activate the first Vile Spawn, in slot 1 (yellow), instead (RB L1237); the spawn is not "
+        "error: campaigns/test/adventure.toml: models (Rulebook: Special Scenario Rule – Tower Defense, L1237): all 2 models of Vile Spawn are on the board: it "
+        "cannot spawn; activate the first Vile Spawn, in slot 1 (yellow), instead (Rulebook: Special Scenario Rule – Tower Defense, L1237); the spawn is not "
         "recorded; activate that monster at the table\n"))
     d = json.loads(ok(run("battalion", "Vile Spawn", "--json", "--dry-run")).stdout)
     assert d["not_placed"] == ["Vile Spawn"]
@@ -306,7 +306,7 @@ def test_check_warns_when_heroes_hold_more_copies_of_an_epic_chest_card_than_the
     r = run("check")
     assert (r.exit_code, r.stdout) == (0, (
         "campaigns/t/heroes/vacrem.toml:12: chest-copies: 3 Treasure Trove are held (Andreas, Nyx, Vacrem), but the Chest deck "
-        "has one copy (RB L371); drop the extra ones (drunagor hero drop HERO ITEM) (warning)\n"))
+        "has one copy (Rulebook: Compulsory Replacement, L371); drop the extra ones (drunagor hero drop HERO ITEM) (warning)\n"))
     assert run("check", "--strict").exit_code == 1
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from drunagor_log.catalog.headings import rendered
 from tests.conftest import EXAMPLE, snapshot, write
 from tests.helpers import ok
 
@@ -62,7 +63,7 @@ def table(run) -> dict:
 # ------------------------------------------------------------------------------------ cubes
 
 
-@pytest.mark.parametrize("limit, rule, ordinal", [(0, "RB L1032", "1st"), (1, "RB L1026", "2nd"),
+@pytest.mark.parametrize("limit, rule, ordinal", [(0, "RB L1032", "1st"), (1, "RB L1026", "2nd"),  # short citation
                                                   (2, "RB L1028", "3rd")])
 def test_trauma_cubes_up_to_the_limit_and_over_it(run, root, limit, rule, ordinal):
     started(run, root, "05", trauma_limit=limit)
@@ -72,8 +73,8 @@ def test_trauma_cubes_up_to_the_limit_and_over_it(run, root, limit, rule, ordina
         assert table(run)["lost"] is None
     r = ok(run("cube", "nyx", "trauma", "+1"))  # over the limit: said, exit 0
     lost = f"Nyx receives a {ordinal} Trauma Cube and is defeated: the adventure fails, {rule}"
-    assert r.stdout == (f"Nyx receives 1 Trauma Cube: {limit + 1} held, {limit} can be held\n"
-                        f"{lost}. Record it with `drunagor adventure end --lost`.\n")
+    assert r.stdout == rendered(f"Nyx receives 1 Trauma Cube: {limit + 1} held, {limit} can be held\n"
+                                f"{lost}. Record it with `drunagor adventure end --lost`.\n")  # --json: short
     data = table(run)
     assert data["lost"] == lost
     assert data["cubes"]["Nyx"] == {"trauma": limit + 1, "curse": 0, "trauma_limit": limit, "curse_capacity": None}
@@ -98,7 +99,7 @@ def test_the_curse_capacity_is_asked_once_and_remembered(run, root):
     before = snapshot(root)
     r = run("cube", "Nyx", "curse", "+1")
     assert (r.exit_code, r.stderr) == (2, "error: how many Curse Cubes does Nyx's board hold? The rulebook does not "
-                                          "say, and one more than that defeats the hero (RB L1203); count them "
+                                          "say, and one more than that defeats the hero (Rulebook: Chapter 05 › Winning and Losing the Adventure, L1203); count them "
                                           "and give --capacity N once; drunagor remembers it under [cards] in "
                                           "story.toml (drunagor cube Nyx curse +1 --capacity N)\n")
     assert snapshot(root) == before
@@ -113,7 +114,7 @@ def test_the_curse_capacity_is_asked_once_and_remembered(run, root):
     ok(run("cube", "Nyx", "curse", "-1"))  # removing needs no capacity, and a negative DELTA is no option
     r = ok(run("cube", "Nyx", "curse", "+3"))
     assert r.stdout.splitlines()[-1] == ("Nyx receives a 4th Curse Cube, more than the 3 their board holds, and is "
-                                         "defeated: the adventure fails, RB L1203. Record it with `drunagor "
+                                         "defeated: the adventure fails, (Rulebook: Chapter 05 › Winning and Losing the Adventure, L1203). Record it with `drunagor "
                                          "adventure end --lost`.")
 
 
@@ -126,14 +127,14 @@ def test_cubes_never_go_below_zero(run, root):
     assert snapshot(root) == before
 
 
-@pytest.mark.parametrize("chapter, penalty, ref", [("01", 1, "RB L1066"), ("04", 1, "RB L1167"),
+@pytest.mark.parametrize("chapter, penalty, ref", [("01", 1, "RB L1066"), ("04", 1, "RB L1167"),  # short citation
                                                    ("05", 2, "RB L1191"), ("09", 2, "RB L1289")])
 def test_recall_gives_the_chapters_curse_penalty_single_or_double(run, root, chapter, penalty, ref):
     started(run, root, chapter, cards='Nyx = { curse_capacity = 2 }\n')
     r = ok(run("recall", "Nyx"))
     cubes = "1 Curse Cube" if penalty == 1 else "2 Curse Cubes"
-    assert r.stdout == (f"Nyx takes a Recall Action: chapter {chapter}'s penalty is {cubes} ({ref}); Nyx receives "
-                        f"{cubes}: {penalty} held, 2 can be held\n")
+    assert r.stdout == rendered(f"Nyx takes a Recall Action: chapter {chapter}'s penalty is {cubes} ({ref}); Nyx "
+                                f"receives {cubes}: {penalty} held, 2 can be held\n")
     r = ok(run("recall", "Nyx"))
     assert ("is defeated" in r.stdout) == (penalty == 2)  # 4 > 2 defeats; 2 is what the board holds
 
@@ -193,19 +194,19 @@ def test_each_chapter_starts_its_own_counters(run, root, chapter, counters):
 
 def test_chapter_07_the_barricade(run, root):
     started(run, root, "07")
-    assert ok(run("adventure", "event", "barricade")).stdout == "a Barricade token removed: 2 of 3 left (RB L1243)\n"
+    assert ok(run("adventure", "event", "barricade")).stdout == "a Barricade token removed: 2 of 3 left (Rulebook: Special Preparation – Barricade, L1243)\n"
     ok(run("adventure", "event", "bar"))
     r = ok(run("adventure", "event", "barricade"))
-    assert r.stdout == ("the last Barricade token removed (RB L1243)\n"
+    assert r.stdout == ("the last Barricade token removed (Rulebook: Special Preparation – Barricade, L1243)\n"
                         "the last Barricade token is removed and the Seabreeze Tavern barricade is destroyed: the "
-                        "adventure fails, RB L1243, L1251. Record it with `drunagor adventure end --lost`.\n")
+                        "adventure fails, (Rulebook: Special Preparation – Barricade, L1243; Chapter 07 › Winning and Losing the Adventure, L1251). Record it with `drunagor adventure end --lost`.\n")
     assert table(run)["counters"]["barricade"] == 0
     before = snapshot(root)
     r = run("adventure", "event", "barricade")
     assert (r.exit_code, r.stderr) == (1, "error: campaigns/test/adventure.toml: adventure: the adventure is lost: "
                                           "drunagor adventure end --lost; lost by: the last Barricade token is removed "
-                                          "and the Seabreeze Tavern barricade is destroyed: the adventure fails, RB "
-                                          "L1243, L1251; if that was a slip, take it back: drunagor adventure undo\n")
+                                          "and the Seabreeze Tavern barricade is destroyed: the adventure fails, "
+                                          "(Rulebook: Special Preparation – Barricade, L1243; Chapter 07 › Winning and Losing the Adventure, L1251); if that was a slip, take it back: drunagor adventure undo\n")
     assert snapshot(root) == before
 
 
@@ -213,12 +214,12 @@ def test_chapter_04_the_pristine_swan_hp_deck_is_asked_once(run, root):
     started(run, root, "04")
     r = run("adventure", "event", "swan-hp")
     assert (r.exit_code, r.stderr) == (2, "error: how many HP cards does the Pristine Swan's deck hold? The rulebook "
-                                          "does not say, and drawing the last one fails the adventure (RB L1177); "
+                                          "does not say, and drawing the last one fails the adventure (Rulebook: Chapter 04 › Winning and Losing the Adventure, L1177); "
                                           "count them and give --deck N once; drunagor remembers it under [cards] in "
                                           "story.toml (drunagor adventure event swan-hp --deck N)\n")
     r = ok(run("adventure", "event", "swan-hp", "--deck", "2"))
     assert r.stdout == ("the Pristine Swan's HP deck of 2 cards recorded under [cards]; Pristine Swan's HP card 1 of "
-                        "2 drawn (RB L1177)\n")
+                        "2 drawn (Rulebook: Chapter 04 › Winning and Losing the Adventure, L1177)\n")
     assert '"Pristine Swan HP" = { deck_size = 2 }\n' in (root / "story.toml").read_text()
     data = json.loads(ok(run("adventure", "event", "swan-hp", "--json")).stdout)
     assert data["lost"] == "the last Pristine Swan's HP card is drawn: the adventure fails, RB L1177"
@@ -229,7 +230,7 @@ def test_an_event_of_another_chapter_is_refused(run, root):
     before = snapshot(root)
     r = run("adventure", "event", "endgame")
     assert (r.exit_code, r.stderr) == (1, "error: campaigns/test/adventure.toml: adventure-event: chapter 05 has no "
-                                          "Endgame Trigger: it is chapter 09's (RB L1309); events of chapter 05: "
+                                          "Endgame Trigger: it is chapter 09's (Rulebook: Chapter 09 › Endgame Trigger, L1309); events of chapter 05: "
                                           "mending-rope, plenty-of-provisions, spare-wood\n")
     assert snapshot(root) == before
 
@@ -241,14 +242,14 @@ def test_chapter_09_a_defeat_after_the_endgame_trigger_is_a_hero_undone(run, roo
     started(run, root, "09")
     r = ok(run("adventure", "event", "endgame"))
     assert r.stdout == ('Endgame Trigger: from now on a defeat of the party ends the adventure with "A Hero Undone", '
-                        'not a failure; defeating the Scenario Commander, with "Baptism of Fire" (RB L1309)\n')
+                        'not a failure; defeating the Scenario Commander, with "Baptism of Fire" (Rulebook: Chapter 09 › Endgame Trigger, L1309)\n')
     r = ok(run("cube", "Nyx", "trauma", "+2"))
     assert r.stdout.splitlines()[-1] == (
         'Nyx receives a 2nd Trauma Cube and is defeated: after the Endgame Trigger the party\'s defeat ends the '
-        'adventure with "A Hero Undone", not a failure (RB L1309). Record it with `drunagor adventure end --lost`.')
+        'adventure with "A Hero Undone", not a failure (Rulebook: Chapter 09 › Endgame Trigger, L1309). Record it with `drunagor adventure end --lost`.')
     r = ok(run("adventure", "end", "--lost"))
     assert r.stdout.splitlines()[0] == ('chapter 09 completed with the ending "A Hero Undone" (the party\'s defeat '
-                                        'after the Endgame Trigger is not a failure, RB L1309); adventure archived '
+                                        'after the Endgame Trigger is not a failure, Rulebook: Chapter 09 › Endgame Trigger, L1309); adventure archived '
                                         'as adventures/09-1.toml')
     saved = tomllib.loads((root / "story.toml").read_text())
     assert (saved["ending"], saved["track"]["09"], "failures" in saved) == ("A Hero Undone", "completed", False)
@@ -266,7 +267,7 @@ def test_chapter_09_a_win_is_baptism_of_fire(run, root):
     started(run, root, "09")
     ok(run("adventure", "event", "endgame"))
     r = ok(run("adventure", "end", "--won"))
-    assert r.stdout.splitlines()[0] == ('chapter 09 completed with the ending "Baptism of Fire" (RB L1309); '
+    assert r.stdout.splitlines()[0] == ('chapter 09 completed with the ending "Baptism of Fire" (Rulebook: Chapter 09 › Endgame Trigger, L1309); '
                                         'adventure archived as adventures/09-1.toml')
     assert tomllib.loads((root / "story.toml").read_text())["ending"] == "Baptism of Fire"
     assert "finished: Baptism of Fire" in ok(run("list", "--dir", str(root.parent))).stdout
@@ -316,7 +317,7 @@ def test_undo_several_steps_dry_run_and_refusals(run, root):
     after = snapshot(root)
     r = ok(run("adventure", "undo", "--steps", "2", "--dry-run"))
     assert r.stdout == ("would take back 2 table events: draw: drew blue (drawn at the table) to the Initiative Track; "
-                        "35 runes left in the bag; barricade: a Barricade token removed: 2 of 3 left (RB L1243)\n"
+                        "35 runes left in the bag; barricade: a Barricade token removed: 2 of 3 left (Rulebook: Special Preparation – Barricade, L1243)\n"
                         "dry run: nothing written\n")
     assert snapshot(root) == after
     r = run("adventure", "undo", "--steps", "3")
@@ -345,7 +346,7 @@ def test_a_raid_on_an_empty_bag_in_chapter_08_flips_the_card(run, root):
     ok(run("pile", "add", "--runes", "red"))
     ok(run("draw", str(table(run)["runes_in_bag"]), "--seed", "2"))
     r = ok(run("raid"))
-    assert r.stdout.splitlines()[3:5] == ["2. Manifest a Rune (RB L292)",
+    assert r.stdout.splitlines()[3:5] == ["2. Manifest a Rune (Rulebook: Dreadful Raid, L292)",
                                           "   The rune bag is empty: no rune can be manifested, so no minion is "
                                           "summoned."]
     assert r.stdout.splitlines()[-1] == ("raid: nothing summoned (the rune bag is empty: no rune can be manifested); "
@@ -360,7 +361,7 @@ def test_raid_rune_not_in_the_bag_is_refused_as_draw_refuses_it(run, root):
     before = snapshot(root)
     r = run("raid", "--rune", "red")
     assert (r.exit_code, r.stdout) == (1, "")
-    assert r.stderr == ("error: campaigns/test/adventure.toml: raid (RB L292): the rune bag holds no red rune (2 blue, "
+    assert r.stderr == ("error: campaigns/test/adventure.toml: raid (Rulebook: Dreadful Raid, L292): the rune bag holds no red rune (2 blue, "
                         "green, orange, gray); record the rune you really drew\n")
     assert snapshot(root) == before
 
@@ -397,7 +398,7 @@ def test_camp_waits_for_the_end_of_the_adventure_and_then_the_chest_deck_may_cha
                         "the Camp phase comes between adventures; end the adventure first (drunagor adventure end "
                         "--won|--lost)\n")
     ok(run("adventure", "end", "--won"))
-    assert ok(run("camp")).stdout.splitlines()[2].startswith("The Chest deck may be changed now (RB L361)")
+    assert ok(run("camp")).stdout.splitlines()[2].startswith("The Chest deck may be changed now (Rulebook: Preparing the Chest Deck, L361)")
 
 
 def test_check_strict_finds_more_chest_copies_and_starting_gear_than_there_can_be(run, tmp_path):
@@ -410,23 +411,23 @@ def test_check_strict_finds_more_chest_copies_and_starting_gear_than_there_can_b
         ok(run("hero", "gain", "Nyx", "Scroll of Incinerate", "--kind", "consumable"))
     r = ok(run("hero", "gain", "Nyx", "Iron Helm", "--kind", "starting"))
     assert r.stderr == ("warning: Nyx now has 3 pieces of Starting Gear, but a hero starts with 2 and finds no more "
-                        "(RB L989; drunagor check reports it)\n")
+                        "(Rulebook: Recruiting a New Hero to Your Party, L989; drunagor check reports it)\n")
     r = run("check", "--strict")
     assert r.exit_code == 1
     assert r.stdout == (
         "campaigns/example/heroes/nyx.toml:19: starting-gear: Nyx has 3 pieces of Starting Gear, but a hero starts "
-        "with 2 and finds no more (RB L989); if Iron Helm is not Starting Gear, give it its kind: drunagor hero drop "
+        "with 2 and finds no more (Rulebook: Recruiting a New Hero to Your Party, L989); if Iron Helm is not Starting Gear, give it its kind: drunagor hero drop "
         "Nyx \"Iron Helm\", then drunagor hero gain Nyx \"Iron Helm\" --kind spoils|adventure|epic|consumable; else "
         "drop it: drunagor hero drop Nyx \"Iron Helm\"\n"
         "campaigns/example/heroes/nyx.toml:18: chest-copies: 3 Scroll of Incinerate are held (Andreas, Nyx), but the "
-        "Chest deck has 2 (RB L349-359); drop the extra ones (drunagor hero drop HERO ITEM), or correct the deck "
+        "Chest deck has 2 (Rulebook: Preparing the Chest Deck, L349-359); drop the extra ones (drunagor hero drop HERO ITEM), or correct the deck "
         "(drunagor chest swap OUT \"Scroll of Incinerate\", or chest add while it is being recorded)\n")
     assert ok(run("check")).stdout.count("(warning)") == 2
     ok(run("hero", "drop", "Nyx", "Iron Helm"))
     ok(run("hero", "gain", "Nyx", "Elvish Bow"))  # Starting Gear by the catalog: only dropping it helps
     assert ok(run("check")).stdout.splitlines()[0] == (
         "campaigns/example/heroes/nyx.toml:19: starting-gear: Nyx has 3 pieces of Starting Gear, but a hero starts "
-        "with 2 and finds no more (RB L989); drop it: drunagor hero drop Nyx \"Elvish Bow\" (warning)")
+        "with 2 and finds no more (Rulebook: Recruiting a New Hero to Your Party, L989); drop it: drunagor hero drop Nyx \"Elvish Bow\" (warning)")
 
 
 @pytest.mark.slow  # starts a Python

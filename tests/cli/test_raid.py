@@ -112,13 +112,13 @@ def test_golden_raid_prints_the_four_steps_and_writes_the_state(run, table):
     assert r.exit_code == 0, r
     assert r.stdout == """\
 Dreadful Raid: chapter 05, 4 heroes, face B; rune drawn with seed 2 (--seed 2 replays it)
-1. Check the face of the Dreadful Raid card (RB L285)
+1. Check the face of the Dreadful Raid card (Rulebook: Dreadful Raid, L285)
    Face B: it tries to summon, whatever is on the board (2 monsters now).
-2. Manifest a Rune (RB L295)
+2. Manifest a Rune (Rulebook: Dreadful Raid, L295)
    Manifested blue (back in the bag); Piles 1, 2 hold blue: the Party Leader (Andreas) picks the spawn point.
-3. Summon a Raid Party of Minions (RB L305-315)
+3. Summon a Raid Party of Minions (Rulebook: Dreadful Raid, L305-315)
    4 heroes: a raid party of 2 minions (Tidehunter). Placed in slot 2 (dark blue), slot 4 (green).
-4. Flip the card (RB L286)
+4. Flip the card (Rulebook: Dreadful Raid, L286)
    Face B -> face A, even when nothing is summoned.
 raid: 2 Tidehunter placed (slots 2, 4) by rune blue; the card now shows face A (seed 2)
 """
@@ -159,7 +159,7 @@ def test_dry_run_prints_the_same_and_writes_nothing(run, table):
     r = run("raid", "--seed", "2", "--dry-run")
     assert r.exit_code == 0, r
     assert r.stdout.splitlines()[:9] == run("raid", "--seed", "2", "--dry-run").stdout.splitlines()[:9]
-    assert "3. Summon a Raid Party of Minions (RB L305-315)" in r.stdout
+    assert "3. Summon a Raid Party of Minions (Rulebook: Dreadful Raid, L305-315)" in r.stdout
     assert r.stdout.endswith("dry run: nothing written\n")
     assert snapshot(table) == before
     data = raid_json(run, "--seed", "2", "--dry-run")
@@ -244,7 +244,7 @@ def test_a_colour_absent_from_the_piles_is_a_breathing_space(run, camp):
     adventure(camp, face="B", piles=[{"red": 2}, {"gray": 1}])
     r = run("raid", "--rune", "green")
     assert r.exit_code == 0, r
-    assert ("2. Manifest a Rune (RB L296)\n   Manifested green (back in the bag); no Pile of Runes holds green: a "
+    assert ("2. Manifest a Rune (Rulebook: Dreadful Raid, L296)\n   Manifested green (back in the bag); no Pile of Runes holds green: a "
             "breathing space, nothing is summoned.\n") in r.stdout
     assert r.stdout.endswith("raid: nothing summoned (no Pile of Runes holds a green rune: a breathing space); "
                              "the card now shows face A\n")
@@ -278,7 +278,7 @@ def test_three_to_summon_with_room_for_one(run, camp):
     adventure(camp, heroes=5, piles=[{"red": 1}], monsters=ELEVEN)
     r = run("raid", "--rune", "red")
     assert r.exit_code == 0, r
-    assert ("3. Summon a Raid Party of Minions (RB L305-315)\n   5 heroes: a raid party of 3 minions (Tidehunter). "
+    assert ("3. Summon a Raid Party of Minions (Rulebook: Dreadful Raid, L305-315)\n   5 heroes: a raid party of 3 minions (Tidehunter). "
             "Placed in slot 12 (brown). 2 minions failed to be summoned (all 12 status-board tracks are taken): "
             "activate Night Stalker in slot 4 (green) for each.\n") in r.stdout
     assert r.stdout.endswith("raid: 1 Tidehunter placed (slot 12 (brown)) by rune red; 2 failed to be summoned: "
@@ -389,17 +389,17 @@ def test_the_raid_from_flags_needs_the_monsters_on_the_board(run, camp):
 
 
 @pytest.mark.parametrize("args, message", [
-    (("--monsters", "13"), "--monsters 13: the Monster Status board has 12 Health Tracks (RB L311), so 0 to 12 "
+    (("--monsters", "13"), "--monsters 13: the Monster Status board has 12 Health Tracks (Rulebook: Dreadful Raid, L311), so 0 to 12 "
                            "monsters take one; give --monsters from 0 to 12"),
-    (("--monsters", "-1"), "--monsters -1: the Monster Status board has 12 Health Tracks (RB L311), so 0 to 12 "
+    (("--monsters", "-1"), "--monsters -1: the Monster Status board has 12 Health Tracks (Rulebook: Dreadful Raid, L311), so 0 to 12 "
                            "monsters take one; give --monsters from 0 to 12"),
     (("--monsters", "2", "--minions", "3"), "--minions 3: a minion on the board is one of the 2 monsters on the "
-                                            "board, and Tidehunter has 4 models (RB L311); give --minions from 0 to 2"),
+                                            "board, and Tidehunter has 4 models (Rulebook: Dreadful Raid, L311); give --minions from 0 to 2"),
     (("--monsters", "12", "--minions", "5"), "--minions 5: a minion on the board is one of the 12 monsters on the "
-                                             "board, and Tidehunter has 4 models (RB L311); give --minions from 0 "
+                                             "board, and Tidehunter has 4 models (Rulebook: Dreadful Raid, L311); give --minions from 0 "
                                              "to 4"),
     (("--monsters", "3", "--minions", "-1"), "--minions -1: a minion on the board is one of the 3 monsters on the "
-                                             "board, and Tidehunter has 4 models (RB L311); give --minions from 0 "
+                                             "board, and Tidehunter has 4 models (Rulebook: Dreadful Raid, L311); give --minions from 0 "
                                              "to 3"),
     (("--monsters", "0", "--seed", "4", "--rune", "red"), "--seed replays a random draw; --rune records the rune "
                                                           "drawn at the table; give one of them"),
@@ -462,10 +462,10 @@ def test_three_monsters_with_eleven_on_the_board_place_one_and_ask_for_four_acti
     assert r.exit_code == 0, r
     assert r.stdout == """\
 Monster Battalion: 3 monsters NEAR Pile 2
-Place each within Range 1 of the reference, in an empty area where possible (RB L1316-1318):
+Place each within Range 1 of the reference, in an empty area where possible (Rulebook: Clarifications – Battalions, L1316-1318):
   Gremlin Horde in slot 12 (brown)
-Not placed (all 12 status-board tracks are taken, RB L1319): Gremlin Horde, Gremlin Horde
-4 Activate a Monster commands (2 per monster not placed, RB L1319); never the same monster twice in a row (RB L1321); the party may choose (RB L1320).
+Not placed (all 12 status-board tracks are taken, Rulebook: Clarifications – Battalions, L1319): Gremlin Horde, Gremlin Horde
+4 Activate a Monster commands (2 per monster not placed, Rulebook: Clarifications – Battalions, L1319); never the same monster twice in a row (Rulebook: Clarifications – Battalions, L1321); the party may choose (Rulebook: Clarifications – Battalions, L1320).
 Proposed order:
   1. Night Stalker in slot 4 (green)
   2. Fell Asteris in slot 6 (black)
@@ -504,7 +504,7 @@ def test_siege_activates_the_first_monster_of_the_same_kind(run, camp):
     adventure(camp, chapter="07", raid="", monsters=board)
     r = run("battalion", "Vile Spawn", "Coiled Harridan", "--models", "Vile Spawn=3", "--models", "Coiled Harridan=2")
     assert r.exit_code == 0, r
-    assert ("Siege of Everedge: each activates the first monster of its own kind instead (RB L1237):\n"
+    assert ("Siege of Everedge: each activates the first monster of its own kind instead (Rulebook: Special Scenario Rule – Tower Defense, L1237):\n"
             "  Vile Spawn: activate Vile Spawn in slot 8 (gray)\n"
             "  Coiled Harridan: activate Coiled Harridan in slot 3 (pink)\n") in r.stdout
     adventure(camp, chapter="05", monsters=board)
@@ -532,9 +532,9 @@ def test_battalion_of_an_unknown_monster_asks_its_rank_once(run, camp):
     ((), "no adventure under way: the battalion needs --monsters, the monsters on the board (status-board tracks "
          "taken); e.g. drunagor battalion \"Gremlin Horde\" --monsters 11; or start the adventure (drunagor "
          "adventure start)"),
-    (("--monsters", "13"), "--monsters 13: the Monster Status board has 12 Health Tracks (RB L311), so 0 to 12 "
+    (("--monsters", "13"), "--monsters 13: the Monster Status board has 12 Health Tracks (Rulebook: Dreadful Raid, L311), so 0 to 12 "
                            "monsters take one; give --monsters from 0 to 12"),
-    (("--monsters", "-2"), "--monsters -2: the Monster Status board has 12 Health Tracks (RB L311), so 0 to 12 "
+    (("--monsters", "-2"), "--monsters -2: the Monster Status board has 12 Health Tracks (Rulebook: Dreadful Raid, L311), so 0 to 12 "
                            "monsters take one; give --monsters from 0 to 12"),
 ])
 def test_battalion_from_flags_needs_a_board_that_can_be(run, camp, args, message):
@@ -570,7 +570,7 @@ def test_odds_json_keys_and_exact_chance(run, camp):
 Next raid: face B, 0 monsters on the board; the Piles of Runes hold red, blue
 Chance it summons: 4/11 (36.4%)
 Runes in the bag: 33 (red 5, blue 7, green 7, orange 7, gray 7)
-The adventure fails when the last rune in the bag is drawn (RB L1203).
+The adventure fails when the last rune in the bag is drawn (Rulebook: Chapter 05 › Winning and Losing the Adventure, L1203).
 """
 
 
@@ -593,7 +593,7 @@ def test_odds_of_a_raid_card_the_book_does_not_transcribe_are_unknown_never_none
                               "(chapter 04, RB L1171)")
     assert run("odds").stdout.splitlines()[0] == (
         "Chance it summons: unknown: the Naval Raid card resolves by its own text, which the rulebook does not "
-        "transcribe (chapter 04, RB L1171)")
+        "transcribe (chapter 04, Rulebook: Special Mechanic – Naval Raid, L1171)")
 
 
 bags = st.fixed_dictionaries({c: st.integers(0, 4) for c in ("red", "blue", "green", "orange", "gray")})
@@ -647,7 +647,9 @@ except SystemExit as exit:
     code = exit.code
 heavy = [m for m in ("tomlkit", "fractions", "rich", "drunagor_log.rules.odds") if m in sys.modules]
 catalog = sys.modules.get("drunagor_log.catalog.facts")
-if catalog is not None and catalog._load.cache_info().currsize:  # the module is cheap; its data is not
+heads = sys.modules.get("drunagor_log.catalog.headings")  # the sections of the printed citations (SPEC 11)
+index = 1 if heads is not None and heads._table.cache_info().currsize else 0
+if catalog is not None and catalog._load.cache_info().currsize > index:  # the module is cheap; its data is not
     heavy.append("the catalog's data")
 print(json.dumps({"code": code, "heavy": heavy, "heroes_read": [p for p in read if p.startswith("heroes/")]}))
 """

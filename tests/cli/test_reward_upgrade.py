@@ -61,9 +61,9 @@ def test_a_reward_upgrade_disposes_of_nothing_and_settles_the_reward(run, party)
     assert owed_upgrades(run) == 1  # chapter 07 completed: the row of 08 has one (RB L1015)
     r = run("spoils", "upgrade", "Nyx", "twin", "--reward")
     assert (r.exit_code, r.stderr) == (0, "")
-    assert r.stdout == ("Nyx improved Twin-Blades to Improved, the Spoils upgrade owed as a reward (RB L1015-1016; "
+    assert r.stdout == ("Nyx improved Twin-Blades to Improved, the Spoils upgrade owed as a reward (Rulebook: One-Shot Adventures, L1015-1016; "
                         "nothing disposed of); the Standard Twin-Blades is stored for the rest of the campaign "
-                        "(RB L431)\n")
+                        "(Rulebook: Disposed Equipment, L431)\n")
     log = (party / "heroes" / "nyx.toml").read_text()
     assert log == NYX.lstrip("\n").replace('"Twin-Blades", kind = "spoils", quality = "standard"',
                                            '"Twin-Blades", kind = "spoils", quality = "improved"') + (
@@ -84,7 +84,7 @@ def test_refused_when_none_is_owed(run, party):
     r = run("spoils", "upgrade", "Nyx", "Twin-Blades", "--reward")
     assert r.exit_code == 1
     assert r.stderr == ("error: campaigns/sgc/heroes/nyx.toml:6: spoils-upgrade: Nyx is owed no Spoils upgrade as a "
-                        "reward (the new-recruit table gives one from chapter 08 on, RB L1015-1016); an upgrade found "
+                        "reward (the new-recruit table gives one from chapter 08 on, Rulebook: One-Shot Adventures, L1015-1016); an upgrade found "
                         "at the table disposes of Artisan's Tools and another card from the bag: drunagor spoils "
                         "upgrade Nyx Twin-Blades --discard OTHER\n")
     assert snapshot(party) == before
@@ -112,12 +112,12 @@ def test_an_upgrade_with_artisans_tools_is_not_the_reward(run, party):
 @pytest.mark.parametrize("args, message", [
     (("--reward", "--discard", "Ragged Doll"),
      "spoils-upgrade: --discard is for an upgrade found at the table; a reward upgrade (--reward) disposes of nothing "
-     "(RB L1015-1016); leave out --discard, or --reward"),
+     "(Rulebook: One-Shot Adventures, L1015-1016); leave out --discard, or --reward"),
     (("--reward", "--not-epic"),
      "spoils-upgrade: --epic/--not-epic is for an upgrade found at the table; a reward upgrade (--reward) disposes of "
-     "nothing (RB L1015-1016); leave out --epic/--not-epic, or --reward"),
+     "nothing (Rulebook: One-Shot Adventures, L1015-1016); leave out --epic/--not-epic, or --reward"),
     ((), "spoils-upgrade: an upgrade disposes of Artisan's Tools and another card from the bag: name it with --discard "
-         "OTHER (RB L413-419); or, for the reward upgrade a hero is owed (RB L1015-1016), give --reward"),
+         "OTHER (Rulebook: Improving Spoils Equipment, L413-419); or, for the reward upgrade a hero is owed (Rulebook: One-Shot Adventures, L1015-1016), give --reward"),
 ])
 def test_usage_slips(run, party, args, message):
     before = snapshot(party)
@@ -139,6 +139,6 @@ def test_chapter_07_completed_names_the_command_of_the_reward_upgrade(run, party
     write(party / "story.toml", STORY.format(track=track(6)))
     r = run("chapter", "complete", "07")
     assert r.exit_code == 0
-    assert r.stdout.splitlines()[1] == "Chapter 07 rewards each hero: 1 Spoils upgrade (RB L1005-1016)."
+    assert r.stdout.splitlines()[1] == "Chapter 07 rewards each hero: 1 Spoils upgrade (Rulebook: One-Shot Adventures, L1005-1016)."
     assert r.stdout.splitlines()[-1] == ("Record them with drunagor hero learn, hero ability, hero gain and spoils "
                                          "upgrade --reward.")

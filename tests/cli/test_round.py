@@ -65,7 +65,7 @@ def test_the_draw_count_is_asked_once_per_face_and_kept(run, tmp_path):
     root = started(run, tmp_path / "campaigns" / "test", "08")
     r = run("round", "end")
     assert (r.exit_code, r.stderr) == (2, "error: how many runes does face A of the Growing Influence card draw? It "
-                                          "is printed on the card, not in the book (RB L1259); read it on the card and "
+                                          "is printed on the card, not in the book (Rulebook: Chapter 08 › Darkness Spawning Rule – Growing Influence, L1259); read it on the card and "
                                           "give --draws N once; drunagor remembers it for that face under [cards] in "
                                           "story.toml (drunagor round end --draws N)\n")
     ok(run("round", "end", "--draws", "2", "--seed", "1"))
@@ -99,7 +99,7 @@ def test_round_end_is_refused_once_the_adventure_is_lost(run, tmp_path):
     assert (r.exit_code, r.stderr) == (1, "error: campaigns/test/adventure.toml: adventure: the adventure is lost: "
                                           "drunagor adventure end --lost; lost by: the last Barricade token is "
                                           "removed and the Seabreeze Tavern barricade is destroyed: the adventure "
-                                          "fails, RB L1243, L1251; if that was a slip, take it back: drunagor "
+                                          "fails, (Rulebook: Special Preparation – Barricade, L1243; Chapter 07 › Winning and Losing the Adventure, L1251); if that was a slip, take it back: drunagor "
                                           "adventure undo\n")
     assert snapshot(root) == before
 
@@ -109,7 +109,7 @@ def test_a_counter_of_another_chapter_is_refused(run, tmp_path):
     before = snapshot(root)
     r = run("adventure", "event", "king-health", "--count", "5")
     assert (r.exit_code, r.stderr) == (1, "error: campaigns/test/adventure.toml: adventure-event: chapter 03 has no "
-                                          "Awakened King's Health: it is chapter 09's (RB L1295-1299); events of "
+                                          "Awakened King's Health: it is chapter 09's (Rulebook: Special Mechanics – Purge, L1295-1299); events of "
                                           "chapter 03: none\n")
     r = run("adventure", "event", "kings")
     assert (r.exit_code, r.stderr) == (2, "error: no chapter event called 'kings'; did you mean 'king-health'?\n")

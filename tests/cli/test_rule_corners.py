@@ -33,7 +33,7 @@ def test_a_chapter_07_battalion_asks_each_siege_monsters_models_once(run, root):
     r = run("battalion", "Vile Spawn", "Coiled Harridan", "--near", "1")
     assert (r.exit_code, r.stderr) == (2, (
         "error: how many Vile Spawn and Coiled Harridan models are there? The book does not say, and one that "
-        "cannot spawn because all its models are on the board activates the first of its kind instead (RB L1237); "
+        "cannot spawn because all its models are on the board activates the first of its kind instead (Rulebook: Special Scenario Rule – Tower Defense, L1237); "
         "count them and give --models \"Vile Spawn=N\" --models \"Coiled Harridan=N\" once; drunagor remembers it "
         "under [cards] in story.toml\n"))
     r = run("battalion", "Vile Spawn", "Coiled Harridan", "--models", "2")
@@ -48,8 +48,8 @@ def test_a_chapter_07_battalion_asks_each_siege_monsters_models_once(run, root):
     r = ok(run("battalion", "Vile Spawn", "Coiled Harridan", "Coiled Harridan", "--near", "1", "--models",
                "Vile Spawn=2", "--models", "Coiled Harridan=1"))
     assert r.stdout.splitlines()[-4:] == [
-        "Not placed (all its models are on the board, RB L311): Coiled Harridan",
-        "Siege of Everedge: each activates the first monster of its own kind instead (RB L1237):",
+        "Not placed (all its models are on the board, Rulebook: Dreadful Raid, L311): Coiled Harridan",
+        "Siege of Everedge: each activates the first monster of its own kind instead (Rulebook: Special Scenario Rule – Tower Defense, L1237):",
         "  Coiled Harridan: activate Coiled Harridan in slot 2 (dark blue)",
         "Vile Spawn: 2 models recorded under [cards]; Coiled Harridan: 1 model recorded under [cards]; battalion: "
         "Vile Spawn in slot 1 (yellow), Coiled Harridan in slot 2 (dark blue) placed near 1; 1 not placed: "
@@ -72,18 +72,18 @@ def test_monster_add_counts_the_models_a_battalion_recorded(run, root):
     ok(run("battalion", "Coiled Harridan", "--models", "1"))
     r = run("monster", "add", "Coiled Harridan")
     assert r.exit_code == 1 and "the one model of Coiled Harridan is on the board: it cannot spawn; activate the " \
-                                "first Coiled Harridan, in slot 1 (yellow), instead (RB L1237)" in r.stderr
+                                "first Coiled Harridan, in slot 1 (yellow), instead (Rulebook: Special Scenario Rule – Tower Defense, L1237)" in r.stderr
 
 
 # ------------------------------------------ 3. the Nagian Hunter miniatures are the Tidehunter's (05)
 
 
 @pytest.mark.parametrize("chapter, name, rule, minion", [
-    ("05", "Nagian Hunter", "RB L1199", "Tidehunter"),
-    ("04", "Nagian Hunter", "RB L1171", "Tidehunter"),
-    ("04", "Executioner", "RB L1171", "Boatswain"),
-    ("02", "Night Stalker", "RB L1102", "Nightmare"),
-    ("08", "Hellspawn Brute", "RB L1271", "Fell Woodman"),
+    ("05", "Nagian Hunter", "Rulebook: Special Mechanics – Monster Raid, L1199", "Tidehunter"),
+    ("04", "Nagian Hunter", "Rulebook: Special Mechanic – Naval Raid, L1171", "Tidehunter"),
+    ("04", "Executioner", "Rulebook: Special Mechanic – Naval Raid, L1171", "Boatswain"),
+    ("02", "Night Stalker", "Rulebook: Special Mechanic – Nightmare Raid, L1102", "Nightmare"),
+    ("08", "Hellspawn Brute", "Rulebook: Special Mechanics – Fell Woodmen Raid, L1271", "Fell Woodman"),
 ])
 def test_a_raid_cards_miniatures_are_not_a_random_monster(run, root, chapter, name, rule, minion):
     started(run, root, chapter)
@@ -112,7 +112,7 @@ def test_the_tidehunters_four_models_count_the_nagian_hunters_on_the_board(run, 
     before = snapshot(root)
     r = run("monster", "add", "Tidehunter")
     assert (r.exit_code, r.stderr) == (1, (
-        "error: campaigns/test/adventure.toml: models (RB L311): all 4 models of Tidehunter are on the board "
+        "error: campaigns/test/adventure.toml: models (Rulebook: Dreadful Raid, L311): all 4 models of Tidehunter are on the board "
         "(Nagian Hunter plays the same miniatures); remove a defeated one first: drunagor monster remove SLOT "
         "(Tidehunter holds slots 1, 3; Nagian Hunter holds slots 2, 4)\n"))
     r = ok(run("battalion", "Tidehunter", "--near", "1", "--dry-run", "--json"))
@@ -129,7 +129,7 @@ def test_check_counts_the_nagian_hunters_among_the_tidehunters_models(run, root)
     adventure(root, monsters=[("Tidehunter", "Minion", 1), ("Nagian Hunter", "White", 2),
                               ("Tidehunter", "Minion", 3), ("Nagian Hunter", "White", 4), ("Tidehunter", "Minion", 5)])
     r = run("-C", str(root), "check")
-    assert "adventure: 5 Tidehunter and Nagian Hunter on the board, but the box holds 4 models (RB L311); remove " \
+    assert "adventure: 5 Tidehunter and Nagian Hunter on the board, but the box holds 4 models (Rulebook: Dreadful Raid, L311); remove " \
            "the extra ones (drunagor monster remove SLOT)\n" in r.stdout
 
 
@@ -184,7 +184,7 @@ def test_check_counts_a_common_scroll_against_its_grid_cell_before_the_deck_is_r
     r = run("check")
     assert (r.exit_code, r.stdout) == (0, (
         "campaigns/t/heroes/vacrem.toml:13: chest-copies: 5 Scroll of Incinerate are held (Andreas, Nyx, Vacrem), but "
-        "the Chest deck has at most 4: it holds 4 Common Scrolls in all (RB L357); drop the extra ones (drunagor hero "
+        "the Chest deck has at most 4: it holds 4 Common Scrolls in all (Rulebook: Preparing the Chest Deck, L357); drop the extra ones (drunagor hero "
         "drop HERO ITEM) (warning)\n"))
 
 
@@ -194,7 +194,7 @@ def test_check_counts_a_card_recorded_rare_under_cards(run, tmp_path):
     for hero in ("Andreas", "Nyx", "Vacrem"):
         ok(run("hero", "gain", hero, "Potion of Haste", "--bag"))
     assert "3 Potion of Haste are held (Andreas, Nyx, Vacrem), but the Chest deck has at most 2: it holds 2 Rare " \
-           "Potions in all (RB L357)" in run("check").stdout
+           "Potions in all (Rulebook: Preparing the Chest Deck, L357)" in run("check").stdout
 
 
 def test_check_counts_the_epic_pair_in_the_stash_and_when_epic_is_not_recorded(run, tmp_path):
@@ -204,11 +204,11 @@ def test_check_counts_the_epic_pair_in_the_stash_and_when_epic_is_not_recorded(r
     ok(run("stash", "add", "Treasure Trove"))
     r = run("check")
     assert r.stdout.endswith(
-        "chest-copies: 2 Treasure Trove are held (the stash), but the Chest deck has one copy (RB L371); take the "
+        "chest-copies: 2 Treasure Trove are held (the stash), but the Chest deck has one copy (Rulebook: Compulsory Replacement, L371); take the "
         "extra ones out (drunagor stash remove \"Treasure Trove\") (warning)\n")
     ok(run("stash", "remove", "Treasure Trove"))
     ok(run("hero", "gain", "Nyx", "Artisan's Tools", "--bag"))
     ok(run("hero", "gain", "Andreas", "Artisan's Tools", "--bag"))
     text = story.read_text()
     write(story, text.replace(text[text.index("epic = ["):text.index("]", text.index("epic = ["))+1], "epic = []"))
-    assert "2 Artisan's Tools are held (Andreas, Nyx), but the Chest deck has one copy (RB L371)" in run("check").stdout
+    assert "2 Artisan's Tools are held (Andreas, Nyx), but the Chest deck has one copy (Rulebook: Compulsory Replacement, L371)" in run("check").stdout

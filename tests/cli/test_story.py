@@ -131,7 +131,7 @@ def test_a_retired_hero_cannot_lead(run, sgc):
 def test_follower_add_uses_the_catalog_spelling_and_goes_one_per_line(run, sgc):
     r = run("follower", "add", "maya")
     assert (r.exit_code, r.stderr) == (0, ""), r
-    assert r.stdout == "Maya the Ranger follows the party: Follower written on the Story Record (RB L455)\n"
+    assert r.stdout == "Maya the Ranger follows the party: Follower written on the Story Record (Rulebook: Recruiting Followers and Cohorts, L455)\n"
     assert story(sgc) == STORY.lstrip().replace(
         'followers = ["Vorn the Warrior"]',
         'followers = [\n  "Vorn the Warrior",\n  "Maya the Ranger",\n]')
@@ -170,7 +170,7 @@ def test_a_duplicate_follower_is_refused(run, sgc):
 
 def test_follower_remove(run, sgc):
     r = run("follower", "remove", "vorn")
-    assert (r.exit_code, r.stdout) == (0, "Vorn the Warrior erased from the Story Record's Followers (RB L459)\n")
+    assert (r.exit_code, r.stdout) == (0, "Vorn the Warrior erased from the Story Record's Followers (Rulebook: Recruiting Followers and Cohorts, L459)\n")
     assert story(sgc) == STORY.lstrip().replace('followers = ["Vorn the Warrior"]', "followers = []")
 
 
@@ -179,7 +179,7 @@ def test_removing_an_absent_follower_is_refused(run, sgc):
     r = run("follower", "remove", "Maya")
     assert r.exit_code == 1
     assert r.stderr == ("error: campaigns/sgc/story.toml:7: followers: there is no Follower 'Maya' on the Story "
-                        "Record (RB L455-459); the followers recorded are: Vorn the Warrior\n")
+                        "Record (Rulebook: Recruiting Followers and Cohorts, L455-459); the followers recorded are: Vorn the Warrior\n")
     assert snapshot(sgc) == before
 
 
@@ -201,7 +201,7 @@ def test_a_missing_list_is_written_after_its_neighbour(run, sgc):
     r = run("status", "add", "imminent danger")
     assert (r.exit_code, r.stdout) == (0, "Story Record status Imminent Danger written\n"), r
     r = run("outcome", "add", "Pirate's Gift")
-    assert (r.exit_code, r.stdout) == (0, "Outcome Pirate's Gift written on the Story Record (RB L962)\n"), r
+    assert (r.exit_code, r.stdout) == (0, "Outcome Pirate's Gift written on the Story Record (Rulebook: Story Record, L962)\n"), r
     assert story(sgc) == STORY.lstrip().replace(
         'outcomes = []\nstatuses = []\n', 'outcomes = [\n  "Pirate\'s Gift",\n]\nstatuses = [\n  "Imminent Danger",\n]\n')
 
@@ -236,7 +236,7 @@ def test_complete_the_next_chapter_lists_what_each_hero_owes(run, sgc):
     assert r.exit_code == 0, r
     assert r.stdout == (
         "chapter 03 completed\n"
-        "Chapter 03 rewards each hero: 1 Class Ability, 1 Spoils of the Hero (Standard) (RB L1005-1016).\n"
+        "Chapter 03 rewards each hero: 1 Class Ability, 1 Spoils of the Hero (Standard) (Rulebook: One-Shot Adventures, L1005-1016).\n"
         "Andreas now owes: 1 Class Ability, 1 Spoils of the Hero (Standard)\n"
         "Nyx now owes: 1 Class Ability, 1 Spoils of the Hero (Standard)\n"
         "Record them with drunagor hero ability and hero gain.\n")  # the commands for what is owed, only
@@ -247,14 +247,14 @@ def test_a_chapter_without_rewards(run, sgc):
     with_story(sgc, '"02" = "completed"\n', "")
     r = run("chapter", "complete", "02")
     assert r.stdout == ("chapter 02 completed\n"
-                        "Chapter 02 gives the heroes no rewards to record (RB L1005-1016).\n"
+                        "Chapter 02 gives the heroes no rewards to record (Rulebook: One-Shot Adventures, L1005-1016).\n"
                         "Andreas now owes: nothing\n"
                         "Nyx now owes: nothing\n")
 
 
 def test_skip_gives_no_rewards(run, sgc):
     r = run("chapter", "skip", "3")
-    assert (r.exit_code, r.stdout) == (0, "chapter 03 skipped\nSkipped chapters give no rewards (RB L1084).\n")
+    assert (r.exit_code, r.stdout) == (0, "chapter 03 skipped\nSkipped chapters give no rewards (Rulebook: Rewards (end of Chapter), L1084).\n")
     assert story(sgc) == STORY.lstrip().replace('"02" = "completed"\n', '"02" = "completed"\n"03" = "skipped"\n')
     shown = json.loads(run("show", "--json").stdout)
     assert [h["owes"]["class_abilities"] for h in shown["heroes"] if not h["retired"]] == [0, 0]
@@ -264,7 +264,7 @@ def test_fail_records_an_attempt_and_leaves_the_slot_open(run, sgc):
     r = run("chapter", "fail", "3")
     assert r.exit_code == 0, r
     assert r.stdout.startswith("chapter 03: failed attempt recorded (1 so far)\n"
-                               "Chapter 03 stays open on the Adventure Track: play it again (RB L961).\n")
+                               "Chapter 03 stays open on the Adventure Track: play it again (Rulebook: Story Record, L961).\n")
     assert run("chapter", "fail", "3").stdout.startswith("chapter 03: failed attempt recorded (2 so far)\n")
     assert story(sgc) == STORY.lstrip().replace(
         '"02" = "completed"\n\n', '"02" = "completed"\n\n[failures]\n"03" = 2\n\n')
@@ -278,7 +278,7 @@ def test_an_out_of_order_chapter_is_refused(run, sgc):
     assert r.exit_code == 1
     assert r.stderr == (
         "error: campaigns/sgc/story.toml:11: adventure-track: chapter 05 is not the next unfilled slot of the "
-        "Adventure Track: chapter 03 is, and the track is filled in order (RB L961); play chapter 03 first "
+        "Adventure Track: chapter 03 is, and the track is filled in order (Rulebook: Story Record, L961); play chapter 03 first "
         "(drunagor chapter complete|skip|fail 3), or correct history with `drunagor chapter complete 5 --force` "
         "(recorded in story.toml)\n")
     assert run("chapter", "fail", "4").exit_code == 1
@@ -290,11 +290,11 @@ def test_a_filled_chapter_is_refused(run, sgc):
     r = run("chapter", "complete", "2")
     assert r.exit_code == 1
     assert r.stderr == ("error: campaigns/sgc/story.toml:13: adventure-track: chapter 02 is already completed on "
-                        "the Adventure Track (RB L961); nothing to record; the next unfilled slot is chapter 03\n")
+                        "the Adventure Track (Rulebook: Story Record, L961); nothing to record; the next unfilled slot is chapter 03\n")
     r = run("chapter", "skip", "1")
     assert r.exit_code == 1
     assert r.stderr == ("error: campaigns/sgc/story.toml:12: adventure-track: chapter 01 is already completed on "
-                        "the Adventure Track (RB L961); to correct history: drunagor chapter skip 1 --force "
+                        "the Adventure Track (Rulebook: Story Record, L961); to correct history: drunagor chapter skip 1 --force "
                         "(recorded in story.toml)\n")
     assert snapshot(sgc) == before
 
@@ -330,7 +330,7 @@ def test_check_reports_a_gap_on_the_track(run, sgc):
     r = run("check")
     assert r.exit_code == 1
     assert story_lines(r) == ("campaigns/sgc/story.toml:13: track-order: chapter 04 is completed but chapter 02 before it "
-                        "is still open; the Adventure Track is filled in order (RB L961): fill chapter 02 (drunagor "
+                        "is still open; the Adventure Track is filled in order (Rulebook: Story Record, L961): fill chapter 02 (drunagor "
                         "chapter complete|skip 2), or write under `corrections` why chapter 04 was filled out of "
                         "order\n")
 
@@ -358,8 +358,8 @@ def test_the_campaign_ends_with_chapter_09(run, sgc):
 def test_record_chapter_edits_without_saving(sgc):
     with Campaign(sgc) as c:
         lines = record_chapter(c, "03", "completed").notes
-        assert lines[0] == ("Chapter 03 rewards each hero: 1 Class Ability, 1 Spoils of the Hero (Standard) "
-                            "(RB L1005-1016).")
+        assert lines[0] == (  # short citation: the operation's own notes
+            "Chapter 03 rewards each hero: 1 Class Ability, 1 Spoils of the Hero (Standard) (RB L1005-1016).")
         assert '"03" = "completed"' not in story(sgc)  # the caller saves (finish)
         c.save()
     assert '"03" = "completed"' in story(sgc)
@@ -402,32 +402,32 @@ def test_chapter_show_7_for_three_heroes_recruits_two_followers(run, sgc):
     assert r.stdout == (
         "Chapter 07: Siege of Everedge, for 3 heroes\n"
         "Stirring Darkness: none\n"
-        "Recall penalty: 2 Curse Cubes per Recall Action (RB L1241)\n"
+        "Recall penalty: 2 Curse Cubes per Recall Action (Rulebook: Chapter 07 › Recall Action Curse Penalty – Double, L1241)\n"
         "Raid: none\n"
-        "Mechanic: Siege of Everedge (RB L1235)\n"
+        "Mechanic: Siege of Everedge (Rulebook: Special Scenario Rule – Tower Defense, L1235)\n"
         "Siege: a monster that cannot spawn activates the first monster of its own kind on the Monster Status "
-        "board, not the strongest (RB L1237)\n"
+        "board, not the strongest (Rulebook: Special Scenario Rule – Tower Defense, L1237)\n"
         "Camaraderie: recruit 2 Followers (5 - 3 heroes) from Elros the Assassin, Lorelai the Mage, Maya the "
-        "Ranger, Vorn the Warrior (RB L1247)\n"
-        "Trauma limit: 1 Trauma Cube per hero; the second defeats the hero and the adventure fails (RB L1026-1032)\n"
-        "End of the round: the Siege of Everedge deck at the end of the Initiative Track (RB L1235; drunagor round "
+        "Ranger, Vorn the Warrior (Rulebook: Special Preparation – Camaraderie, L1247)\n"
+        "Trauma limit: 1 Trauma Cube per hero; the second defeats the hero and the adventure fails (Rulebook: Increasing Trauma Cube Limits, L1026-1032)\n"
+        "End of the round: the Siege of Everedge deck at the end of the Initiative Track (Rulebook: Special Scenario Rule – Tower Defense, L1235; drunagor round "
         "end)\n"
-        "Monsters: only the Scenario Monsters, Vicious Mauler, Vile Spawn, Coiled Harridan (RB L1245)\n"
-        "Fails when: a Hero receives more Curse Cubes or Trauma Cubes than they can hold (RB L1251; drunagor cube "
+        "Monsters: only the Scenario Monsters, Vicious Mauler, Vile Spawn, Coiled Harridan (Rulebook: Special Preparation – Siege Monsters, L1245)\n"
+        "Fails when: a Hero receives more Curse Cubes or Trauma Cubes than they can hold (Rulebook: Chapter 07 › Winning and Losing the Adventure, L1251; drunagor cube "
         "HERO trauma|curse +1; drunagor recall HERO)\n"
         "Fails when: the last of the 3 Barricade tokens is removed (a Vicious Mauler's attack removes one): the "
-        "Seabreeze Tavern barricade is destroyed (RB L1243, L1251; drunagor adventure event barricade)\n"
-        "Ends when: a player reads an entry that says \"The Adventure ends here.\" (RB L1251; drunagor adventure end "
+        "Seabreeze Tavern barricade is destroyed (Rulebook: Special Preparation – Barricade, L1243; Chapter 07 › Winning and Losing the Adventure, L1251; drunagor adventure event barricade)\n"
+        "Ends when: a player reads an entry that says \"The Adventure ends here.\" (Rulebook: Chapter 07 › Winning and Losing the Adventure, L1251; drunagor adventure end "
         "--won)\n"
-        "Counter: 3 Barricade tokens (RB L1243; drunagor adventure event barricade)\n"
-        "Counter: the 10 cards of the Siege of Everedge deck (RB L1235; drunagor round end)\n"
+        "Counter: 3 Barricade tokens (Rulebook: Special Preparation – Barricade, L1243; drunagor adventure event barricade)\n"
+        "Counter: the 10 cards of the Siege of Everedge deck (Rulebook: Special Scenario Rule – Tower Defense, L1235; drunagor round end)\n"
         "Adventure Track: open; chapter 03 is the next unfilled slot\n")
 
 
 def test_chapter_show_9_for_four_heroes_gives_the_king_160_health(run, example):
     r = run("chapter", "show", "9")  # the example party: four active heroes
     assert r.exit_code == 0, r
-    assert "Boss: Awakened King, 160 Health (40 x 4 heroes) (RB L1297-1299)\n" in r.stdout
+    assert "Boss: Awakened King, 160 Health (40 x 4 heroes) (Rulebook: Boss Fight Preparation – Awakened King, L1297-1299)\n" in r.stdout
     assert r.stdout.startswith("Chapter 09: The Stand, for 4 heroes\n")
 
 
@@ -435,9 +435,9 @@ def test_chapter_show_2_for_five_heroes_returns_one_rune_per_tie_breaker(run, sg
     r = run("chapter", "show", "2", "--heroes", "5")
     assert r.exit_code == 0, r
     assert ("Tie Breaker: 1 Rune per Tie Breaker (6 - 5 heroes) back to the bag, for 1 AC next to a Pile of "
-            "Runes (RB L1100)\n") in r.stdout
+            "Runes (Rulebook: Special Mechanic – Tie Breaker, L1100)\n") in r.stdout
     assert ("Raid: Dreadful Raid card (Nightmare Raid), face A up; summons Nightmare (Scenario Monster card, "
-            "Night Stalker models); raid party of 3 minions for 5 heroes (RB L1102, L305-308)\n") in r.stdout
+            "Night Stalker models); raid party of 3 minions for 5 heroes (Rulebook: Special Mechanic – Nightmare Raid, L1102; Dreadful Raid, L305-308)\n") in r.stdout
     assert r.stdout.endswith("Adventure Track: completed\n")
 
 
@@ -472,7 +472,7 @@ def test_chapter_show_needs_a_party_size(run, camp):
     r = run("chapter", "show", "2", "--heroes", "6")
     assert r.exit_code == 2
     assert r.stderr == ("error: --heroes must be from 1 to 5, not 6; 4 heroes; 5 with extra-hero content "
-                        "(RB L941-943)\n")
+                        "(Rulebook: Hero Limitations, L941-943)\n")
     assert run("chapter", "show", "0", "--heroes", "4").exit_code == 1  # no chapter 00: a name of the game
     assert run("chapter", "show", "1", "--heroes", "4").exit_code == 0
 

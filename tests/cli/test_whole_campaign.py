@@ -56,7 +56,7 @@ class Party:
             self.held.setdefault(hero, []).append(card)
         for _ in range(owes["spoils_upgrades"]):
             r = ok(run("spoils", "upgrade", hero, self.held[hero][-1], "--reward"))  # one they still hold
-            assert "the Spoils upgrade owed as a reward (RB L1015-1016; nothing disposed of)" in r.stdout
+            assert "the Spoils upgrade owed as a reward (Rulebook: One-Shot Adventures, L1015-1016; nothing disposed of)" in r.stdout
 
     def _name(self, what: str) -> str:
         self.names += 1
@@ -124,7 +124,7 @@ def test_a_whole_campaign_through_the_commands_only(run, tmp_path):
     players.settle()
 
     r = ok(run("hero", "return", "Vacrem"))  # back before chapter 06, the fifth hero
-    assert "Starting Gear: 0 of 2 recorded (RB L989)" in r.stdout  # his went back to the box (RB L972-974)
+    assert "Starting Gear: 0 of 2 recorded (Rulebook: Recruiting a New Hero to Your Party, L989)" in r.stdout  # his went back to the box (RB L972-974)
     for gear in ("Jagged Blade Axe", "Plate Armor"):
         ok(run("hero", "gain", "Vacrem", gear, "--kind", "starting"))
     assert len(heroes(run)) == 5

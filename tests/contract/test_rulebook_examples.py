@@ -24,7 +24,7 @@ def test_rb_l359_eight_common_potions_is_no_grid(run, fresh):
     before = snapshot(fresh)
     r = run("chest", "add", "Potion of Fortitude", "--copies", "4", "--rarity", "common")
     assert r.exit_code == 1
-    assert "8 Common Potions: the grid holds 4 (RB L357-359)" in r.stderr
+    assert "8 Common Potions: the grid holds 4 (Rulebook: Preparing the Chest Deck, L357-359)" in r.stderr
     assert snapshot(fresh) == before
 
 
@@ -41,10 +41,10 @@ def test_rb_l365_two_incinerate_and_two_beguile_are_the_four_common_scrolls(run,
 
 
 @pytest.mark.parametrize("n, key, value, rule", [
-    ("5", "tie_breaker_runes", 1, "RB L1197: 6 minus the number of Heroes"),
-    ("7", "camaraderie_followers", 0, "RB L1247: 5 minus the number of Heroes"),
-    ("9", "boss_health", 200, "RB L1299: 40 Health per Hero"),
-    ("5", "raid_party", 3, "RB L308: 5 Heroes, 3 Minions"),
+    ("5", "tie_breaker_runes", 1, "(Rulebook: Chapter 05 › Special Mechanics – Tie Breaker, L1197): 6 minus the number of Heroes"),
+    ("7", "camaraderie_followers", 0, "(Rulebook: Special Preparation – Camaraderie, L1247): 5 minus the number of Heroes"),
+    ("9", "boss_health", 200, "(Rulebook: Boss Fight Preparation – Awakened King, L1299): 40 Health per Hero"),
+    ("5", "raid_party", 3, "(Rulebook: Dreadful Raid, L308): 5 Heroes, 3 Minions"),
 ])
 def test_a_party_of_five_heroes(run, fresh, n, key, value, rule):
     """RB L943: five heroes with extra-hero content; each briefing's numbers for five."""

@@ -109,6 +109,29 @@ def test_the_session_words_run_what_they_name(dispatcher, capsys):
     assert dispatcher.handle("   ").code == 0 and dispatcher.handle("# a note").code == 0
 
 
+@pytest.mark.parametrize(("line", "usage", "hint", "error"), [
+    ("raid --bogus", "drunagor raid [OPTIONS]", "help raid", "No such option: --bogus"),
+    ("nosuch", "drunagor [OPTIONS] COMMAND [ARGS]...", "help", "No such command 'nosuch'."),
+    ("odds x", "drunagor odds [OPTIONS]", "help odds", "Got unexpected extra argument(s) (x)"),
+    ("drunagor adventure end --won --nope", "drunagor adventure end [OPTIONS]", "help adventure end",
+     "No such option: --nope"),
+])
+def test_a_usage_slip_in_the_session_points_to_help_the_one_shot_to_drunagor_help(
+        dispatcher, capsys, run, example, line, usage, hint, error):
+    assert dispatcher.handle(line).code == 2
+    assert capsys.readouterr() == ("", f"Usage: {usage}\nTry '{hint}' for help.\n\nError: {error}\n")
+    words = split(line)[1:] if line.startswith("drunagor ") else split(line)
+    r = run("-C", str(example), *words)  # the command line's own words, unchanged
+    assert (r.exit_code, r.stdout) == (2, "")
+    one_shot = " ".join(["drunagor", *hint.split()[1:], "--help"])
+    assert r.stderr == f"Usage: {usage}\nTry '{one_shot}' for help.\n\nError: {error}\n"
+
+
+def test_a_group_typed_alone_in_the_session_shows_its_help(dispatcher, capsys):
+    assert dispatcher.handle("monster").code == 2  # as the one-shot `drunagor monster`
+    assert capsys.readouterr().err.startswith("Usage: drunagor monster [OPTIONS] COMMAND [ARGS]...\n")
+
+
 def test_an_exit_with_a_message_prints_it_and_exits_1_as_python_does(capsys):
     assert [exit_code(SystemExit(c)) for c in (None, 0, 3, "stopped: the bag is empty")] == [0, 0, 3, 1]
     assert capsys.readouterr() == ("", "stopped: the bag is empty\n")
@@ -282,7 +305,7 @@ def finish(example) -> None:
 def test_a_finished_campaign_says_so_in_the_toolbar_and_undo_has_nothing_to_undo(example, dispatcher, capsys):
     finish(example)
     assert _text(status.Status(example, colour=False).read()) == [
-        "example  the campaign is finished: Baptism of Fire (RB L1309)"]
+        "example  the campaign is finished: Baptism of Fire (Rulebook: Chapter 09 › Endgame Trigger, L1309)"]
     assert dispatcher.handle("undo").code == 0
     assert capsys.readouterr().err == "nothing to undo: the campaign is finished (its last adventure is archived)\n"
 

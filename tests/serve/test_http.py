@@ -47,6 +47,8 @@ def test_the_table_now(served):
     assert '<div class="who">Fell Asteris<small>Gray</small></div>' in page
     assert "<b>Dreadful Raid</b>, face B<br>summons Tidehunter (Minion, 4 models)" in page
     assert "<li>Chance it summons: 2/7 (28.6%)</li>" in page
+    # citations as a player reads them (SPEC 11), as the terminal prints them
+    assert "drawn (Rulebook: Chapter 05 \u203a Winning and Losing the Adventure, L1203)." in page and "RB L" not in page
     assert page.count("(capacity not recorded)") == 4
     assert '<script src="/static/serve.js" defer></script>' in page and "<script>" not in page
     assert 'style="' not in page  # the CSP allows no inline style

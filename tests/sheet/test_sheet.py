@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from drunagor_log.catalog.headings import rendered
 from tests.conftest import snapshot, write
 from tests.sheet.dom import parse
 
@@ -135,10 +136,10 @@ def test_the_example_adventure_as_a_picture(run, example):
     assert "round 1" in adventure.find("div", "meta").text()  # SPEC 10: the round, its end, the counters
     assert adventure.find("p", "next-round").text() == (
         "At the end of round 1: the Growing Influence card, face A, draws its runes (how many: not recorded), then "
-        "flips (RB L1187)")
+        "flips (Rulebook: Chapter 05 › Darkness Spawning Rule – Growing Influence, L1187)")
     assert [li.text() for li in adventure.find("ul", "counters").find_all("li")] == [
-        "Mending Rope collected: 0 (RB L1205)", "Plenty of Provisions collected: 0 (RB L1205)",
-        "Spare Wood collected: 0 (RB L1205)"]
+        "Mending Rope collected: 0 (Rulebook: Chapter 05 › Endgame Trigger, L1205)", "Plenty of Provisions collected: 0 (Rulebook: Chapter 05 › Endgame Trigger, L1205)",
+        "Spare Wood collected: 0 (Rulebook: Chapter 05 › Endgame Trigger, L1205)"]
 
 
 def test_the_example_timeline(run, example):
@@ -204,7 +205,7 @@ def test_every_kind_of_entry_in_the_decks(run, full):
     assert [li.text() for li in decks.find("ul", "unplaced").find_all("li")] == [
         "Mystery Draught: type unknown, rarity unknown"]
     assert [li.text() for li in decks.find("ul", "problems").find_all("li")] == [
-        "5 Common Scrolls: the grid holds 4 (RB L357-359)"]
+        "5 Common Scrolls: the grid holds 4 (Rulebook: Preparing the Chest Deck, L357-359)"]
     held = {td.get("data-position"): td.text() for td in decks.find("table", "commander").find_all("td")}
     assert held["red-top"] == "Gloom Strike"  # a position recorded under [cards]
     assert decks.find("p", "unknown").text() == "Position not recorded: Unplaced Blow"
@@ -370,7 +371,7 @@ def test_the_markdown_shows_the_same_facts(run, request, which):
         data = sheet.view(c)
     page = " ".join(parse(sheet_of(run, root)).text().split())
     md = md_text(sheet_of(run, root, "--format", "md"))
-    wanted = [f for f in facts(data) if f]
+    wanted = [rendered(f) for f in facts(data) if f]  # the view's words cite short; the pages as a player reads
     assert len(wanted) > 40
     assert [f for f in wanted if f not in page] == []
     assert [f for f in wanted if f not in md] == []
@@ -385,7 +386,7 @@ def test_the_markdown_of_the_example(run, example):
     assert "| 2 | dark blue | Tidehunter | Minion |\n" in md
     assert "- **Piles of Runes:** Pile 1 (1 blue, 1 green, 1 orange); Pile 2 (1 blue, 1 green, 1 orange)\n" in md
     assert ("- **Round 1:** At the end of round 1: the Growing Influence card, face A, draws its runes (how many: not "
-            "recorded), then flips (RB L1187)\n- Mending Rope collected: 0 (RB L1205)\n") in md
+            "recorded), then flips (Rulebook: Chapter 05 › Darkness Spawning Rule – Growing Influence, L1187)\n- Mending Rope collected: 0 (Rulebook: Chapter 05 › Endgame Trigger, L1205)\n") in md
     assert "| **top** | — | — | — | Flame Swipe | — |\n" in md
     assert "- **04 Battle on the High Sea**, attempt 1: **won** · 4 heroes · 6 runes drawn · Naval Raid card\n" in md
     assert md.count("\n## ") == 8

@@ -82,7 +82,7 @@ def _said(hero: str, item: str) -> tuple[str, str]:
     """What `hero gain HERO ITEM --kind starting` prints on stdout and stderr (a third piece of gear)."""
     return (f"{hero} gains {item} (starting, equipped)\n",
             f"warning: {hero} now has 3 pieces of Starting Gear, but a hero starts with 2 and finds no more "
-            "(RB L989; drunagor check reports it)\n")
+            "(Rulebook: Recruiting a New Hero to Your Party, L989; drunagor check reports it)\n")
 
 
 @pytest.fixture
@@ -282,7 +282,7 @@ def test_two_real_commands_started_at_once_both_succeed(night, tmp_path):
     go.touch()
     outs = [p.communicate(timeout=120) for p in procs]
     assert [p.returncode for p in procs] == [0, 0], outs
-    assert [o for o, _ in outs] == [f"Watcher {x} follows the party: Follower written on the Story Record (RB L455)\n"
+    assert [o for o, _ in outs] == [f"Watcher {x} follows the party: Follower written on the Story Record (Rulebook: Recruiting Followers and Cohorts, L455)\n"
                                     for x in ("Alpha", "Beta")]
     text = (night / "story.toml").read_text()
     assert "Watcher Alpha" in text and "Watcher Beta" in text and "# the scribe keeps this comment" in text

@@ -75,7 +75,7 @@ def rules_cite(
     if json:
         term.json({"line": number, "path": list(found), "section": found[-1]})
     else:
-        term.line(f"RB L{number}: {headings.JOIN.join(found)}")
+        term.line(f"Rulebook L{number}: {headings.JOIN.join(found)}")  # the whole path: no short form
 
 
 def register(app: typer.Typer) -> None:

@@ -1,0 +1,70 @@
+"""Citations as a player reads them (SPEC 11, issue 35.7): `RB L285` is printed `(Rulebook: Dreadful Raid,
+L285)` wherever a person reads it, the line kept; `--json` keeps the short form."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from drunagor_log.catalog import headings
+from tests.tools import rewrite_citations
+
+
+@pytest.mark.parametrize(("short", "read"), [
+    ("a raid (RB L285)", "a raid (Rulebook: Dreadful Raid, L285)"),
+    ("the adventure fails, RB L1026.", "the adventure fails, (Rulebook: Increasing Trauma Cube Limits, L1026)."),
+    ("a party (RB L305-315)", "a party (Rulebook: Dreadful Raid, L305-315)"),
+    ("(chapter 04, RB L1161)", "(chapter 04, Rulebook: Chapter 04 \u2013 Battle on the High Sea, L1161)"),
+    ("(RB L1147, L1149)", "(Rulebook: Clarifications \u2013 Soul Hunt, L1147, L1149)"),
+    ("(RB L1066, L1191)", "(Rulebook: Chapter 01 \u203a Recall Action Curse Penalty \u2013 Single, L1066; "
+                          "Chapter 05 \u203a Recall Action Curse Penalty \u2013 Double, L1191)"),
+    ("fails (RB L1203; drunagor draw)",
+     "fails (Rulebook: Chapter 05 \u203a Winning and Losing the Adventure, L1203; drunagor draw)"),
+    ("A Hero Undone (RB L1309): x", "A Hero Undone (Rulebook: Chapter 09 \u203a Endgame Trigger, L1309): x"),
+    ("(x) then RB L285\n(RB L286", "(x) then (Rulebook: Dreadful Raid, L285)\n(Rulebook: Dreadful Raid, L286"),
+    ("past the end (RB L99999)", "past the end (RB L99999)"),  # no section to name: kept
+    ("no citation, RB, L12", "no citation, RB, L12"),
+])
+def test_a_short_citation_is_rendered_with_its_section_and_line(short, read):
+    assert headings.rendered(short) == read
+    assert headings.rendered(read) == read  # idempotent: the golden-output rewrite relies on it
+
+
+def test_every_lines_section_is_its_innermost_heading_a_repeated_title_with_its_chapter():
+    for line in range(0, headings.last_line() + 3):
+        path = headings.path(line)
+        name = headings.cited_section(line)
+        if not path:
+            assert name is None, line
+        elif path[-1].startswith("Winning and Losing"):
+            assert name == path[0].split(" \u2013 ")[0] + headings.JOIN + path[-1], line
+        else:
+            assert name is not None and name.endswith(path[-1]), line
+
+
+def test_the_terminal_prints_the_rendered_form_and_json_keeps_the_short_one(run, example):
+    r = run("-C", str(example), "odds")
+    assert r.exit_code == 0
+    assert ("The adventure fails when the last rune in the bag is drawn (Rulebook: Chapter 05 \u203a Winning and "
+            "Losing the Adventure, L1203).\n") in r.stdout
+    assert "RB L" not in r.stdout
+    r = run("-C", str(example), "cube", "Nyx", "trauma", "+2", "--json")
+    assert r.exit_code == 0
+    assert "the adventure fails, RB L1026" in json.loads(r.stdout)["lost"]
+    r = run("-C", str(example), "cube", "Nyx", "trauma", "+1")
+    assert r.exit_code == 1
+    assert "the adventure fails, (Rulebook: Increasing Trauma Cube Limits, L1026)" in r.stderr
+
+
+def test_the_rewrite_keeps_commands_json_output_docstrings_and_marked_lines():
+    page = "```console\n$ drunagor odds (RB L1)\n(RB L285)\n$ drunagor odds --json\n\"RB L285\"\n```\n(RB L285)\n"
+    assert rewrite_citations.markdown(page) == (
+        "```console\n$ drunagor odds (RB L1)\n(Rulebook: Dreadful Raid, L285)\n$ drunagor odds --json\n"
+        "\"RB L285\"\n```\n(RB L285)\n")
+    module = ('"""RB L285"""\n'
+              'A = "(RB L285)"\n'
+              'B = data["lost"] == "RB L285"\n'
+              'C = "RB L285"  # short citation\n')
+    assert rewrite_citations.python(module) == module.replace('A = "(RB L285)"',
+                                                              'A = "(Rulebook: Dreadful Raid, L285)"')
