@@ -21,6 +21,7 @@ from .. import catalog
 from ..errors import RuleError, UsageError
 from ..names import lookup
 from ..store import edit
+from ..text import plural
 from . import Change
 from .losing import trauma_bonus
 from .words import typed_number
@@ -121,7 +122,7 @@ def _write(c: Campaign, rules: Rules, limit: int | None, max_heroes: int | None,
     if max_heroes is not None:
         edit.set_value(tbl, "max_heroes", max_heroes)
         after["max_heroes"] = max_heroes
-        said.append(f"at most {max_heroes} heroes")
+        said.append(f"at most {plural(max_heroes, 'hero', 'heroes')}")
     if new_bag is not None:
         edit.set_value(tbl, "rune_bag", new_bag)
         after["rune_bag"] = new_bag

@@ -26,6 +26,7 @@ from ..model.adventure import (
     canonical_rank,
     slot_label,
 )
+from ..text import plural
 from ..values import DIGITS, is_digits
 from .board import all_models_on_board, models_on_board, next_free_slot
 
@@ -136,14 +137,14 @@ def tiebreak(state: AdventureState, pile_id: str, chosen: Sequence[str] | None =
     if chosen is None:
         if held > due:
             raise Refused(f"Pile {pile.id} holds {held} runes ({_runes_text(pile.runes)}); the Tie Breaker "
-                          f"returns {due} of the party's choice (6 - {state.heroes} heroes)",
+                          f"returns {due} of the party's choice (6 - {plural(state.heroes, 'hero', 'heroes')})",
                           "tie-breaker (RB L1100)", f"choose {due} with --runes COLOUR,...")
         returned = {c: n for c, n in pile.runes.items() if n}
     else:
         returned = counts_of(chosen)
         if sum(returned.values()) != takes:
             raise Refused(f"the Tie Breaker returns {takes} rune{'s' if takes != 1 else ''} from Pile "
-                          f"{pile.id} (6 - {state.heroes} heroes"
+                          f"{pile.id} (6 - {plural(state.heroes, 'hero', 'heroes')}"
                           f"{'' if takes == due else f', and the Pile holds only {held}'}), "
                           f"not {sum(returned.values())}", "tie-breaker (RB L1100)",
                           f"give exactly {takes} with --runes")

@@ -16,7 +16,7 @@ from .. import catalog
 from ..errors import RuleError, UsageError
 from ..model import CHAPTERS, EQUIPMENT_KINDS, QUALITIES, Hero, Story
 from ..names import closest, lookup, match, near_miss, resolve_known
-from ..text import shell_word
+from ..text import plural, shell_word
 from ..values import record
 
 # The command that records each kind of reward (rewards.FIELDS), and where it lives in a log.
@@ -126,8 +126,9 @@ def party_full(active: Sequence[Hero], max_heroes: int) -> Finding | None:
     remedy = ("a hero must leave first (drunagor hero remove NAME)" if max_heroes >= 5 else
               "a hero must leave first (drunagor hero remove NAME), or, with extra-hero content such as "
               "Spoils of War or Hero Pack #1, allow five: drunagor rules set --max-heroes 5")
-    return Finding("max-heroes", f"the party already has {len(active)} heroes ({names}) and max_heroes is "
-                   f"{max_heroes} (RB L943)", remedy, None, ("rules", "max_heroes"))
+    party = plural(len(active), "hero", "heroes")
+    return Finding("max-heroes", f"the party already has {party} ({names}) and max_heroes is {max_heroes} (RB L943)",
+                   remedy, None, ("rules", "max_heroes"))
 
 
 def role_taken(role: str, active: Sequence[Hero]) -> Finding | None:

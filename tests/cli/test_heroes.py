@@ -966,7 +966,7 @@ def test_a_returning_hero_meets_the_rules_of_hero_add(run, party):
                                           "hero return brings back a hero who left (drunagor hero list shows them)\n")
     write(party / "story.toml", STORY.format(track=track("01"), max_heroes=1))
     r = run("hero", "return", "Andreas", "--role", "Leader")
-    assert r.exit_code == 1 and "max-heroes: the party already has 1 heroes (Nyx) and max_heroes is 1" in r.stderr
+    assert r.exit_code == 1 and "max-heroes: the party already has 1 hero (Nyx) and max_heroes is 1" in r.stderr
     write(party / "story.toml", STORY.format(track=track("01"), max_heroes=4))
     before = snapshot(party)
     r = run("hero", "return", "Andreas", "--role", "Leader")

@@ -9,6 +9,7 @@ import typer
 from ...campaign import Campaign, list_campaigns
 from ...errors import DataError, ExitCode
 from ...ops import campaign as campaign_ops
+from ...text import plural
 from ..common import CommitOpt, JsonOpt, campaign_root, look, print_change
 from ..terminal import term
 
@@ -90,7 +91,7 @@ def _print_track(data: dict) -> None:
 
 
 def _print_adventure(adv: dict) -> None:
-    term.line(f"Adventure under way: chapter {adv['chapter']}, {adv['heroes']} heroes"
+    term.line(f"Adventure under way: chapter {adv['chapter']}, {plural(adv['heroes'], 'hero', 'heroes')}"
               + (f", raid card face {adv['raid_face']}" if adv.get("raid_face") else ""))
     piles = "; ".join(f"Pile {p['id']} ({', '.join(p['runes'])})" for p in adv["piles"]) or "none"
     board = ", ".join(f"{m['name']} ({m['slot'] if m['slot'] else 'boss'})" for m in
