@@ -299,7 +299,8 @@ def test_a_pile_and_an_archive_named_in_other_digits_are_names(example, run):
     assert run("pile", "add").stdout.startswith("Pile 2 on the board")
 
 
-@given(st.one_of(hostile_numbers(), huge_numbers()))
+# A number followed by a line break is a number to TOML too (`heroes = 1` and an empty line): not hostile there.
+@given(st.one_of(hostile_numbers().filter(lambda v: not v.endswith("\n")), huge_numbers()))
 @FEW
 def test_hostile_numbers_in_adventure_toml(tmp_path_factory, value):
     """Whatever stands where adventure.toml has a number, every reading command says exit 3 (syntax,
