@@ -5,7 +5,8 @@ takes, then released) and gathers one plain dict from the same operations and `-
 commands have: the sheets' view (`sheet.view`: the Story Record, the Campaign Logs, the decks, the
 adventure as a picture), `adventure show --json` (cubes against their limits, counters, the losing
 condition, the table events), `odds` and, between adventures, the next chapter's briefing
-(`chapter show`). A campaign that cannot be read gives the message `check` prints for it instead.
+(`chapter show`). A campaign that cannot be read gives the message `check` prints for it instead
+(at the start, `Board.load` raises it: `serve` stops there as every command does).
 
 `Board` keeps the latest read and its version: a change on disk makes one re-read (never one per
 viewer), and a viewer waits for a version newer than the one it has.
@@ -27,16 +28,21 @@ from ..store import display
 def read(root: Path) -> dict[str, Any]:
     """The campaign as the pages show it; `{"error": message}` when a file cannot be read."""
     try:
-        with Campaign(root) as c:
-            data = sheet.view(c)
-            data["warnings"] = list(c.warnings)
-            data["table"] = adventure.show(c).data if c.adventure_file is not None else None
-            data["odds"] = [str(line) for line in odds.odds(c).notes] if data["table"] else []
-            data["briefing"] = _briefing(c) if data["table"] is None else []
+        return gather(root)
     except DrunagorError as exc:
         return {"error": exc.render()}
     except OSError as exc:  # the folder itself gone or unreadable (a `git checkout` under way)
         return {"error": f"{display(root)}: cannot read the campaign: {exc.strerror or exc}"}
+
+
+def gather(root: Path) -> dict[str, Any]:
+    """The campaign as the pages show it; raises what a reading command would (DrunagorError)."""
+    with Campaign(root) as c:
+        data = sheet.view(c)
+        data["warnings"] = list(c.warnings)
+        data["table"] = adventure.show(c).data if c.adventure_file is not None else None
+        data["odds"] = [str(line) for line in odds.odds(c).notes] if data["table"] else []
+        data["briefing"] = _briefing(c) if data["table"] is None else []
     return data
 
 
@@ -66,9 +72,16 @@ class Board:
         self.rendered: dict[tuple[int, str], str] = {}
 
     def load(self) -> None:
-        """The first read, before the server answers anyone."""
+        """The first read, before the server listens: a campaign that cannot be read then stops `serve`
+        as it stops every command (its message, exit 3); once serving, a file broken on disk is shown
+        on the pages instead, until it is fixed."""
+        from ..errors import DataError
+
         self.reads += 1
-        self.data = read(self.root)
+        try:
+            self.data = gather(self.root)
+        except OSError as exc:  # the folder unreadable
+            raise DataError(f"{display(self.root)}: cannot read the campaign: {exc.strerror or exc}") from None
         self.version = 1
 
     def changed(self) -> None:

@@ -108,14 +108,14 @@ def prepare(root: Path, port: int, lan: bool,
     import sse_starlette  # noqa: F401 (before uvicorn's signal handlers: it closes the live streams at Ctrl-C)
     import uvicorn
 
+    board = Board(root)
+    board.load()  # a campaign unreadable now stops here, before anything listens (exit 3)
     host = os.environ.get(LAN_BIND, "0.0.0.0") if lan else LOCAL
     sock = bind(host, port)
     port = int(sock.getsockname()[1])
     key = secrets.token_urlsafe(18) if lan else None
     shown = lan_address() if lan and host == "0.0.0.0" else host
     url = f"http://{shown}:{port}/" + (f"?key={key}" if key else "")
-    board = Board(root)
-    board.load()
     served = Served(url, host, port, key, _qr(url) if lan else None, board)
     hosts = None if lan else frozenset({f"{LOCAL}:{port}", f"localhost:{port}"})
     ready = None if said is None else (lambda: said(served))
