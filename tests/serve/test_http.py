@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 import socket
 import subprocess
+import time
+from urllib.parse import urlsplit
 
 import pytest
 from markupsafe import escape
@@ -211,3 +213,25 @@ def test_a_campaign_unreadable_at_the_start_stops_it_as_every_command(example, n
     assert (r.returncode, r.stdout, r.stderr) == (3, "", show.stderr)
     assert {p: p.read_bytes() for p in example.rglob("*") if p.is_file()} == before
 
+
+@pytest.mark.parametrize("args", [(), ("--lan", "--no-qr")])
+def test_open_opens_the_served_url_in_the_browser(example, tmp_path, args):
+    # a browser that writes down what it was asked to open (webbrowser takes $BROWSER before any other)
+    opened = tmp_path / "opened"
+    browser = tmp_path / "browser"
+    browser.write_text(f'#!/bin/sh\nprintf "%s\\n" "$1" >> "{opened}"\n')
+    browser.chmod(0o755)
+    server = Server(example, "--open", *args, env={"BROWSER": str(browser)})
+    try:
+        deadline = time.monotonic() + 20
+        while not opened.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        [url] = opened.read_text().splitlines()
+        assert url == server.url
+        parts = urlsplit(url)
+        assert (parts.hostname, parts.port) == ("127.0.0.1", server.port)
+        status, _, page = server.request(parts.path + (f"?{parts.query}" if parts.query else ""))
+        assert status == 200 and "<h1>Tempest Island</h1>" in page.decode()  # the page it serves, key and all
+    finally:
+        assert server.stop() == 0
+    assert opened.read_text() == url + "\n"  # opened once
