@@ -71,17 +71,21 @@ class Board:
         # campaign, each hero's), or the one page of a broken campaign
         self.rendered: dict[tuple[int, str], str] = {}
 
-    def load(self) -> None:
-        """The first read, before the server listens: a campaign that cannot be read then stops `serve`
-        as it stops every command (its message, exit 3); once serving, a file broken on disk is shown
-        on the pages instead, until it is fixed."""
+    def load(self, strict: bool = True) -> None:
+        """The first read, before the server listens. `strict` (`drunagor serve`): a campaign that cannot
+        be read then stops it as it stops every command (its message, exit 3). Otherwise (`play
+        --serve`, whose session starts on such a campaign and says what is wrong in its toolbar), and
+        once serving, a file broken on disk is shown on the pages until it is fixed."""
         from ..errors import DataError
 
         self.reads += 1
-        try:
-            self.data = gather(self.root)
-        except OSError as exc:  # the folder unreadable
-            raise DataError(f"{display(self.root)}: cannot read the campaign: {exc.strerror or exc}") from None
+        if not strict:
+            self.data = read(self.root)
+        else:
+            try:
+                self.data = gather(self.root)
+            except OSError as exc:  # the folder unreadable
+                raise DataError(f"{display(self.root)}: cannot read the campaign: {exc.strerror or exc}") from None
         self.version = 1
 
     def changed(self) -> None:
