@@ -20,7 +20,7 @@ from typing import Any
 
 from .. import sheet
 from ..campaign import Campaign
-from ..errors import DrunagorError
+from ..errors import DataError, DrunagorError
 from ..ops import adventure, odds, story
 from ..store import display
 
@@ -76,8 +76,6 @@ class Board:
         be read then stops it as it stops every command (its message, exit 3). Otherwise (`play
         --serve`, whose session starts on such a campaign and says what is wrong in its toolbar), and
         once serving, a file broken on disk is shown on the pages until it is fixed."""
-        from ..errors import DataError
-
         self.reads += 1
         if not strict:
             self.data = read(self.root)
