@@ -15,6 +15,7 @@ failed (0 when every line succeeded); the lines after it still run, as at the ta
 
 from __future__ import annotations
 
+import asyncio
 import sys
 import threading
 from collections.abc import Iterator
@@ -81,9 +82,18 @@ def prompt_loop(root: Path, front: list[str]) -> int:
         include_default_pygments_style=False,
         color_depth=None if colour else ColorDepth.DEPTH_1_BIT,
     )
+    # A redraw at once, not put off while the loop has other work: put off (prompt_toolkit's default),
+    # two redraws pending at once (the cursor position's answer, a key) each waited for the other to go,
+    # turning the loop for up to 10 ms
+    session.app.max_render_postpone_time = None
     waiting = threading.Event()  # set while the prompt waits for a line
     stop = threading.Event()
     threading.Thread(target=_watch, args=(status, session, waiting, stop), daemon=True).start()
+    # One event loop for the whole session, not one per line: session.prompt() runs asyncio.run, which
+    # makes a new loop, and a new thread pool for the completer that it joins, at every Enter. The loop
+    # runs only while the prompt waits, so a command runs as it does alone (Ctrl-C stops it, and its own
+    # asyncio.run works).
+    loop = asyncio.new_event_loop()
     try:
         while True:
             status.refresh()  # after the command: what it wrote (one stat of each file when nothing)
@@ -93,17 +103,42 @@ def prompt_loop(root: Path, front: list[str]) -> int:
             session.reserve_space_for_menu = RESERVED
             waiting.set()
             try:
-                line = session.prompt(PROMPT)
+                line = loop.run_until_complete(session.prompt_async(PROMPT))
             except KeyboardInterrupt:  # Ctrl-C: the line is dropped, the session goes on
                 continue
             except EOFError:  # Ctrl-D on an empty line
                 return 0
             finally:
                 waiting.clear()
+                _settle(loop, session.app)
             if dispatcher.handle(line).leave:
                 return 0
     finally:
         stop.set()
+        _close(loop)
+
+
+def _settle(loop: asyncio.AbstractEventLoop, app) -> None:
+    """Run what the prompt left scheduled (the redraw its Enter asked for) now that it is done, when
+    it draws nothing, rather than as one more drawing of the next prompt."""
+    for _ in range(8):  # one turn of the loop, mostly (a redraw is not put off, below)
+        if not app.invalidated:
+            return
+        loop.run_until_complete(asyncio.sleep(0))
+
+
+def _close(loop: asyncio.AbstractEventLoop) -> None:
+    """What asyncio.run does as it ends: the tasks left cancelled, the completer's thread pool shut down."""
+    try:
+        tasks = asyncio.all_tasks(loop)
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            loop.run_until_complete(asyncio.gather(*tasks, return_exceptions=True))
+        loop.run_until_complete(loop.shutdown_asyncgens())
+        loop.run_until_complete(loop.shutdown_default_executor())
+    finally:
+        loop.close()
 
 
 def _watch(status, session, waiting: threading.Event, stop: threading.Event) -> None:

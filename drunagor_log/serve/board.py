@@ -5,7 +5,8 @@ takes, then released) and gathers one plain dict from the same operations and `-
 commands have: the sheets' view (`sheet.view`: the Story Record, the Campaign Logs, the decks, the
 adventure as a picture), `adventure show --json` (cubes against their limits, counters, the losing
 condition, the table events), `odds` and, between adventures, the next chapter's briefing
-(`chapter show`). A campaign that cannot be read gives the message `check` prints for it instead.
+(`chapter show`). A campaign that cannot be read gives the message `check` prints for it instead
+(at the start, `Board.load` raises it: `serve` stops there as every command does).
 
 `Board` keeps the latest read and its version: a change on disk makes one re-read (never one per
 viewer), and a viewer waits for a version newer than the one it has.
@@ -19,7 +20,7 @@ from typing import Any
 
 from .. import sheet
 from ..campaign import Campaign
-from ..errors import DrunagorError
+from ..errors import DataError, DrunagorError
 from ..ops import adventure, odds, story
 from ..store import display
 
@@ -27,16 +28,21 @@ from ..store import display
 def read(root: Path) -> dict[str, Any]:
     """The campaign as the pages show it; `{"error": message}` when a file cannot be read."""
     try:
-        with Campaign(root) as c:
-            data = sheet.view(c)
-            data["warnings"] = list(c.warnings)
-            data["table"] = adventure.show(c).data if c.adventure_file is not None else None
-            data["odds"] = [str(line) for line in odds.odds(c).notes] if data["table"] else []
-            data["briefing"] = _briefing(c) if data["table"] is None else []
+        return gather(root)
     except DrunagorError as exc:
         return {"error": exc.render()}
     except OSError as exc:  # the folder itself gone or unreadable (a `git checkout` under way)
         return {"error": f"{display(root)}: cannot read the campaign: {exc.strerror or exc}"}
+
+
+def gather(root: Path) -> dict[str, Any]:
+    """The campaign as the pages show it; raises what a reading command would (DrunagorError)."""
+    with Campaign(root) as c:
+        data = sheet.view(c)
+        data["warnings"] = list(c.warnings)
+        data["table"] = adventure.show(c).data if c.adventure_file is not None else None
+        data["odds"] = [str(line) for line in odds.odds(c).notes] if data["table"] else []
+        data["briefing"] = _briefing(c) if data["table"] is None else []
     return data
 
 
@@ -65,10 +71,19 @@ class Board:
         # campaign, each hero's), or the one page of a broken campaign
         self.rendered: dict[tuple[int, str], str] = {}
 
-    def load(self) -> None:
-        """The first read, before the server answers anyone."""
+    def load(self, strict: bool = True) -> None:
+        """The first read, before the server listens. `strict` (`drunagor serve`): a campaign that cannot
+        be read then stops it as it stops every command (its message, exit 3). Otherwise (`play
+        --serve`, whose session starts on such a campaign and says what is wrong in its toolbar), and
+        once serving, a file broken on disk is shown on the pages until it is fixed."""
         self.reads += 1
-        self.data = read(self.root)
+        if not strict:
+            self.data = read(self.root)
+        else:
+            try:
+                self.data = gather(self.root)
+            except OSError as exc:  # the folder unreadable
+                raise DataError(f"{display(self.root)}: cannot read the campaign: {exc.strerror or exc}") from None
         self.version = 1
 
     def changed(self) -> None:

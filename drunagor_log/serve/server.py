@@ -101,21 +101,22 @@ def _free_port(host: str, taken: int) -> int:
     raise AssertionError("binding port 0 always succeeds")  # pragma: no cover
 
 
-def prepare(root: Path, port: int, lan: bool,
-            said: Callable[[Served], None] | None = None) -> tuple[Any, socket.socket, Served]:
+def prepare(root: Path, port: int, lan: bool, said: Callable[[Served], None] | None = None,
+            strict: bool = True) -> tuple[Any, socket.socket, Served]:
     """The server, its bound socket and what to print, for the campaign at `root`; nothing served yet.
-    `said(served)` is called once the server runs (its Ctrl-C handler in place), to print the URL."""
+    `said(served)` is called once the server runs (its Ctrl-C handler in place), to print the URL.
+    `strict`: a campaign that cannot be read now raises its error (Board.load)."""
     import sse_starlette  # noqa: F401 (before uvicorn's signal handlers: it closes the live streams at Ctrl-C)
     import uvicorn
 
+    board = Board(root)
+    board.load(strict)  # strict: a campaign unreadable now stops here, before anything listens (exit 3)
     host = os.environ.get(LAN_BIND, "0.0.0.0") if lan else LOCAL
     sock = bind(host, port)
     port = int(sock.getsockname()[1])
     key = secrets.token_urlsafe(18) if lan else None
     shown = lan_address() if lan and host == "0.0.0.0" else host
     url = f"http://{shown}:{port}/" + (f"?key={key}" if key else "")
-    board = Board(root)
-    board.load()
     served = Served(url, host, port, key, _qr(url) if lan else None, board)
     hosts = None if lan else frozenset({f"{LOCAL}:{port}", f"localhost:{port}"})
     ready = None if said is None else (lambda: said(served))
@@ -168,7 +169,7 @@ def run(root: Path, port: int, lan: bool, said: Callable[[Served], None],
 @contextmanager
 def running(root: Path, port: int = 0, lan: bool = False) -> Iterator[Served]:
     """The server in a thread beside the caller (`play --serve`), stopped when the block ends."""
-    server, sock, served = prepare(root, port, lan)
+    server, sock, served = prepare(root, port, lan, strict=False)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, name="drunagor-serve", daemon=True)
     thread.start()
     try:

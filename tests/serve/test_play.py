@@ -63,3 +63,28 @@ def test_the_session_serves_the_table_and_stops_with_it(example):
     except OSError as exc:
         refused = exc
     assert isinstance(refused, ConnectionRefusedError)
+
+
+def test_a_broken_hero_file_leaves_the_session_and_its_page_to_say_so(example):
+    # `drunagor serve` stops at it (exit 3, tests/serve/test_http.py); the session starts on it, as
+    # `play` does, and its page shows the message until the file is fixed
+    (example / "heroes" / "nyx.toml").write_bytes((example / "heroes" / "nyx.toml").read_bytes() + b"name = [\n")
+    proc = subprocess.Popen([drunagor_script(), "-C", str(example), "play", "--serve", "--port", "0"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env={**os.environ, "NO_COLOR": "1"})
+    try:
+        line = _first_line(proc)
+        found = re.fullmatch(r"the table's screen: http://127\.0\.0\.1:(\d+)/ \(until the session ends\)", line)
+        assert found, line
+        conn = http.client.HTTPConnection("127.0.0.1", int(found.group(1)), timeout=10)
+        conn.request("GET", "/")
+        page = conn.getresponse().read().decode()
+        conn.close()
+        out, err = proc.communicate(b"", timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert "<h1>The campaign cannot be read</h1>" in page
+    assert "heroes/nyx.toml:18: toml-syntax: " in page
+    assert (proc.returncode, err) == (0, b"")
