@@ -182,7 +182,10 @@ def test_autocommit_commits_without_the_flag(repo, camp, run):
     repo.commit_all("autocommit on")
     r = ok(run("follower", "add", "Minerva"))
     assert r.stdout.splitlines()[-1] == f"committed {short(repo)}: drunagor: {r.stdout.splitlines()[0]}"
-    message = "drunagor: " + r.stdout.splitlines()[0]  # 83 characters: the subject keeps its first words
+    # the commit keeps the short citation, as --json does (data); drunagor prints it with its section
+    message = "drunagor: Minerva follows the party: Follower written on the Story Record (RB L455)"  # short citation
+    assert r.stdout.splitlines()[0] == ("Minerva follows the party: Follower written on the Story Record (Rulebook: "
+                                        "Recruiting Followers and Cohorts, L455)")
     assert (len(message), repo.subjects()[0]) == (83, "drunagor: Minerva follows the party: Follower written on the Story...")
     assert repo("log", "-1", "--format=%b").strip() == message  # the whole message in the body
     assert repo.files_of() == ["M\tcampaigns/test/story.toml"]
