@@ -69,13 +69,15 @@ def test_a_citation_left_out_of_a_one_liner_is_in_the_commands_own_help(helps):
     assert left == 5  # leader, follower, chapter, recruit, spoils
 
 
-def test_uncited_leaves_the_sentence_whole():
-    assert uncited("Set the party's name (RB L959).") == "Set the party's name."
-    assert uncited("The Adventure Track (RB L961) and the chapter briefings.") == (
-        "The Adventure Track and the chapter briefings.")
-    assert uncited("Chapters skipped (RB L1084: no rewards).") == "Chapters skipped (no rewards)."
-    assert uncited("1 in chapters 01-04 (e.g. RB L1066), 2 after") == "1 in chapters 01-04, 2 after"
-    assert uncited("the adventure fails, RB L1026, L1028.") == "the adventure fails."
+@pytest.mark.parametrize(("text", "left"), [  # short citation: what the help texts hold
+    ("Set the party's name (RB L959).", "Set the party's name."),
+    ("The Adventure Track (RB L961) and the chapter briefings.", "The Adventure Track and the chapter briefings."),
+    ("Chapters skipped (RB L1084: no rewards).", "Chapters skipped (no rewards)."),
+    ("1 in chapters 01-04 (e.g. RB L1066), 2 after", "1 in chapters 01-04, 2 after"),
+    ("the adventure fails, RB L1026, L1028.", "the adventure fails."),
+])
+def test_uncited_leaves_the_sentence_whole(text, left):
+    assert uncited(text) == left
 
 
 class _Command:
@@ -86,8 +88,11 @@ class _Command:
         return f"Click's own, {limit}"
 
 
-def test_one_liner_renders_what_fits_and_leaves_out_what_does_not():
-    assert one_liner(_Command(short_help="Name it (RB L959)."), 64) == "Name it (Rulebook: Story Record, L959)."
-    assert one_liner(_Command(short_help="Name it (RB L959)."), 30) == "Name it."
-    assert one_liner(_Command(help="Erase one (RB L459), or more of them.\n\nMore."), 45) == "Erase one, or more of them."
-    assert one_liner(_Command(help="No citation here."), 45) == "Click's own, 45"
+@pytest.mark.parametrize(("command", "limit", "line"), [  # short citation: what the help texts hold
+    (_Command(short_help="Name it (RB L959)."), 64, "Name it (Rulebook: Story Record, L959)."),
+    (_Command(short_help="Name it (RB L959)."), 30, "Name it."),
+    (_Command(help="Erase one (RB L459), or more of them.\n\nMore."), 45, "Erase one, or more of them."),
+    (_Command(help="No citation here."), 45, "Click's own, 45"),
+])
+def test_one_liner_renders_what_fits_and_leaves_out_what_does_not(command, limit, line):
+    assert one_liner(command, limit) == line
