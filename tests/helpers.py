@@ -4,6 +4,7 @@ git runner of the tests) and `write_campaign` (a campaign's files written from t
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import textwrap
 from collections.abc import Mapping
@@ -72,3 +73,49 @@ def on_a_pty(args: list[str], cols: int, env_extra: dict[str, str] | None = None
     proc.wait(timeout=20)
     os.close(master)
     return out.decode().replace("\r\n", "\n")
+
+
+SHORT_CITATION = re.compile(r"\bRB\s+L\d+")
+_LINES = r"L\d+(?:[-\u2013]L?\d+)?(?:, L\d+(?:[-\u2013]L?\d+)?)*"
+_GROUP = re.compile(rf"(?P<section>[^()`]{{1,100}}?(?:\([^()`]{{1,100}}\)[^()`]{{0,40}}?)?), (?P<lines>{_LINES})")
+
+
+def citation_problems(text: str, *, wrapped: bool = False) -> list[str]:
+    """What a reader of `text` (a help, a page's prose) could not follow: a short citation (`RB L285`)
+    outside a `code span`, a `Rulebook:` without a section and line, or a section the line does not stand
+    in (SPEC 11, "Citations"). `wrapped`: Click wrapped it, breaking a hyphenated title ("One-\\nShot")."""
+    if wrapped:
+        text = re.sub(r"-\n\s*", "-", text)
+    flat = re.sub(r"`[^`]*`", "``", " ".join(text.split()))
+    problems = [f"short citation {m.group(0)!r}: ...{flat[max(m.start() - 40, 0):m.end() + 10]}"
+                for m in SHORT_CITATION.finditer(flat)]
+    for m in re.finditer(r"Rulebook: ", flat):
+        problems += cited_problems(flat[m.end():], require=True)
+    return problems
+
+
+def cited_problems(rest: str, *, require: bool, whole: bool = False) -> list[str]:
+    """The problems of the citation `rest` begins with: its groups `Section, L1, L2-3` joined by "; ",
+    each section the one its first line stands in (catalog/headings.cited_section). After the first group
+    a "; " begins another where `Title, L...` follows (else it is prose: "; drunagor draw").
+    `whole`: `rest` is all citation (a cell of a column headed Rulebook)."""
+    from drunagor_log.catalog import headings
+
+    problems: list[str] = []
+    first, pos = True, 0
+    while True:
+        m = _GROUP.match(rest, pos)
+        if m is None or "Rulebook: " in m["section"]:  # prose, then the next citation
+            if first and require:
+                problems.append(f"no section and line: Rulebook: {rest[:60]}")
+            break
+        line = int(re.match(r"L(\d+)", m["lines"]).group(1))
+        if m["section"] != headings.cited_section(line):
+            problems.append(f"L{line} stands in {headings.cited_section(line)!r}, not {m['section']!r}")
+        first, pos = False, m.end()
+        if not rest.startswith("; ", pos):
+            break
+        pos += 2
+    if whole and rest[pos:].strip():
+        problems.append(f"not a citation: {rest!r}")
+    return problems

@@ -58,13 +58,43 @@ def test_the_terminal_prints_the_rendered_form_and_json_keeps_the_short_one(run,
 
 
 def test_the_rewrite_keeps_commands_json_output_docstrings_and_marked_lines():
-    page = "```console\n$ drunagor odds (RB L1)\n(RB L285)\n$ drunagor odds --json\n\"RB L285\"\n```\n(RB L285)\n"
+    page = ("```console\n$ drunagor odds (RB L1)\n(RB L285)\n$ drunagor odds --json\n\"RB L285\"\n```\n"
+            "```json\n{\"rule\": \"RB L285\"}\n```\n(RB L285)\n")
     assert rewrite_citations.markdown(page) == (
         "```console\n$ drunagor odds (RB L1)\n(Rulebook: Dreadful Raid, L285)\n$ drunagor odds --json\n"
-        "\"RB L285\"\n```\n(RB L285)\n")
+        "\"RB L285\"\n```\n```json\n{\"rule\": \"RB L285\"}\n```\n(Rulebook: Dreadful Raid, L285)\n")
     module = ('"""RB L285"""\n'
               'A = "(RB L285)"\n'
               'B = data["lost"] == "RB L285"\n'
               'C = "RB L285"  # short citation\n')
     assert rewrite_citations.python(module) == module.replace('A = "(RB L285)"',
                                                               'A = "(Rulebook: Dreadful Raid, L285)"')
+
+
+def test_the_rewrite_of_prose_keeps_code_spans_and_wraps_what_it_changed():
+    page = ("Untouched (`RB L1`), a line\nof its own.\n"
+            "\n"
+            "- A raid (RB L285; `drunagor rules cite RB L285`) and the party of\n"
+            "  RB L305-308, which\n"
+            "  stays.\n"
+            "\n"
+            "| rule | Rulebook |\n|---|---|\n| the raid (RB L286) | RB L285, L1203 |\n"
+            "## A heading (RB L285)\n")
+    assert rewrite_citations.markdown(page) == (
+        "Untouched (`RB L1`), a line\nof its own.\n"
+        "\n"
+        "- A raid (Rulebook: Dreadful Raid, L285; `drunagor rules cite RB L285`) and the party of (Rulebook: Dreadful\n"
+        "  Raid, L305-308), which stays.\n"
+        "\n"
+        "| rule | Rulebook |\n|---|---|\n"
+        "| the raid (Rulebook: Dreadful Raid, L286) | Dreadful Raid, L285; Chapter 05 \u203a Winning and Losing the "
+        "Adventure, L1203 |\n"
+        "## A heading (RB L285)\n")  # a heading is its anchor: rewritten by hand
+    again = rewrite_citations.markdown(page)
+    assert rewrite_citations.markdown(again) == again
+
+
+def test_a_wrapped_line_never_starts_a_list_or_a_heading():
+    words = "x" * 107 + " (6 - heroes) and"  # "-" would begin the next line: it stays
+    assert rewrite_citations._wrapped(["y"], words) == ["x" * 107 + " (6 -", "heroes) and"]
+    assert rewrite_citations._wrapped(["- y", "  z"], "- a `b c d` e") == ["- a `b c d` e"]

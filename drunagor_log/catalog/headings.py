@@ -121,13 +121,32 @@ def rendered(text: str) -> str:
     end keeps the short form (there is no section to name)."""
     if SHORT not in text:
         return text
+    return _rendered(text, text)
+
+
+CODE = re.compile(r"`[^`]*`")
+PROSE = re.compile(rf"\bRB\s+({_PART}(?:,\s+{_PART})*)")  # a citation the source's lines may break
+
+
+def rendered_prose(text: str) -> str:
+    """`rendered` for one paragraph of prose (a help text's, a page's item or table row): a citation
+    may run across its lines (`RB\\n  L1287`), parentheses count from the paragraph's start, and a
+    `code span` keeps what it shows: what a user types, a --json value (`"lost": "... RB L1026"`)."""
+    if "RB" not in text:
+        return text
+    return _rendered(text, CODE.sub(lambda m: "\0" * len(m.group(0)), text), PROSE, paragraph=True)
+
+
+def _rendered(text: str, seen: str, pattern: re.Pattern = CITATION, paragraph: bool = False) -> str:
+    """`text` rendered where `seen` (the same length: text with some spans blanked) shows a citation;
+    its parentheses counted from the line's start, or the paragraph's."""
     out: list[str] = []
     pos = 0
-    for m in CITATION.finditer(text):
+    for m in pattern.finditer(seen):
         words = _words(m.group(1))
         if words is None:
             continue
-        before = text[text.rfind("\n", 0, m.start()) + 1:m.start()]
+        before = seen[0 if paragraph else seen.rfind("\n", 0, m.start()) + 1:m.start()]
         inside = before.count("(") > before.count(")")
         out.append(text[pos:m.start()])
         out.append(f"{PREFIX}{words}" if inside else f"({PREFIX}{words})")
@@ -136,9 +155,17 @@ def rendered(text: str) -> str:
     return "".join(out)
 
 
+def named(citation: str) -> str | None:
+    """A whole citation (`RB L941-943, L986-989`) as a column headed "Rulebook" shows it: its sections
+    and lines without the prefix (`Choosing Heroes, L941-943; ...`); None if it is not one citation or
+    names a line past the book."""
+    match = CITATION.fullmatch(citation.strip())
+    return _words(match.group(1)) if match else None
+
+
 def _words(parts: str) -> str | None:
     groups: list[tuple[str, list[str]]] = []
-    for part in parts.split(", "):
+    for part in re.split(r",\s+", parts):
         name = cited_section(int(_FIRST.match(part).group(1)))  # type: ignore[union-attr]
         if name is None:
             return None

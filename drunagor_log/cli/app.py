@@ -8,14 +8,16 @@ and for `from drunagor_log.cli.app import app` (tests). Heavy modules (tomlkit, 
 inside the commands that need them.
 """
 
+import re
 import sys
 from typing import Annotated, Any
 
 import typer
-from typer.core import TyperGroup
+from typer.core import TyperCommand, TyperGroup
 
 from .. import installed_version
 from ..errors import DrunagorError
+from .click import Context, HelpFormatter, make_default_short_help
 from .common import Options, whole_numbers
 from .terminal import term
 
@@ -143,9 +145,103 @@ def _waiting(folder: str, what: str, timeout: float) -> None:
     sys.stderr.flush()
 
 
+# ------------------------------------------------------------------ citations in the help (issue 35.7)
+# Every help text cites the rulebook short (`RB L959`), as the code writes it; what `--help` prints names
+# the section too (SPEC 11, "Citations"): the help formatter renders a citation where it writes a text or
+# a row, so no headings work happens until a help is printed. A one-liner (a panel's line, a group's list
+# of commands) keeps its citation only if the rendered line still fits its row; else it drops it, and the
+# command's own help, which names the same lines, keeps it (tests/cli/test_help_citations.py).
+HELP_WIDTH = 78  # Click's help width on an 80-column terminal (its formatter keeps 2 columns spare)
+
+
+def _prose(text: str) -> str:
+    """`text` with its citations in the reader's form, paragraph by paragraph (a citation may run across
+    the source's lines); `code spans` and `\\b` blocks as they are."""
+    if "RB" not in text:
+        return text
+    from ..catalog.headings import rendered_prose
+
+    return "\n\n".join(par if par.lstrip().startswith("\b") else rendered_prose(par) for par in text.split("\n\n"))
+
+
+class CitingFormatter(HelpFormatter):
+    """Click's help formatter, writing each text and row with its citations rendered (then wrapped)."""
+
+    def write_text(self, text: str) -> None:
+        super().write_text(_prose(text))
+
+    def write_dl(self, rows, col_max: int = 30, col_spacing: int = 2) -> None:
+        super().write_dl([(first, _prose(second)) for first, second in rows], col_max, col_spacing)
+
+
+class CitingContext(Context):
+    formatter_class = CitingFormatter
+
+
+_CITED = r"RB L\d+(?:[-\u2013]L?\d+)?(?:, L\d+(?:[-\u2013]L?\d+)?)*"
+_UNCITED = (  # in order: a citation alone in its parentheses; first in them; after a word
+    (rf"\s*\((?:e\.g\.\s+)?{_CITED}\)", ""),
+    (rf"(?<=\()(?:e\.g\.\s+)?{_CITED}[:;,]\s*", ""),
+    (rf"[,;]?\s*(?:e\.g\.\s+)?{_CITED}", ""),
+)
+
+
+def uncited(text: str) -> str:
+    """`text` without its short citations: "Set the party's name (RB L959)." -> "Set the party's name."."""
+    for pattern, by in _UNCITED:
+        text = re.sub(pattern, by, text)
+    return text
+
+
+def one_liner(command, limit: int) -> str:
+    """A command's line in its group's list, within `limit` columns: its short help (a panel's line),
+    else the first sentence of its help as Click shortens it; its citations rendered if the line still
+    fits whole so, else left out (the command's own `--help` names them)."""
+    given = command.short_help
+    first = (given or command.help or "").split("\n\n")[0]
+    if "RB" not in first:
+        return command.get_short_help_str(limit)
+    if given:
+        line = " ".join(_prose(first).split())
+        return line if len(line) <= limit else " ".join(uncited(first).split())
+    line = make_default_short_help(_prose(first), limit)
+    return line if not line.endswith("...") else make_default_short_help(uncited(first), limit)
+
+
+class CitingCommand(TyperCommand):
+    context_class = CitingContext
+
+
+class CitingGroup(TyperGroup):
+    """A group of the tree (`hero`, `chapter`): its list of commands with their one-liners."""
+
+    context_class = CitingContext
+
+    def format_commands(self, ctx, formatter):
+        shown = [(name, cmd) for name in self.list_commands(ctx)
+                 if (cmd := self.get_command(ctx, name)) is not None and not cmd.hidden]
+        if shown:
+            limit = formatter.width - 6 - max(len(name) for name, _ in shown)  # as Click's
+            with formatter.section("Commands"):
+                formatter.write_dl([(name, one_liner(cmd, limit)) for name, cmd in shown])
+
+
+def citing(typer_app: typer.Typer) -> None:
+    """Every command and group under `typer_app` built with the citing help (Typer's `cls`)."""
+    for info in typer_app.registered_commands:
+        if info.cls in (None, TyperCommand):  # Typer's default (`app.command()` writes it in)
+            info.cls = CitingCommand
+    for group in typer_app.registered_groups:
+        if group.typer_instance is not None:
+            group.cls = CitingGroup
+            citing(group.typer_instance)
+
+
 class DrunagorGroup(TyperGroup):
     """Turns every user-facing failure into one message and its exit code (SPEC section 6), and
     takes the global options anywhere on the line."""
+
+    context_class = CitingContext
 
     def __init__(self, **attrs):
         super().__init__(**attrs)
@@ -164,10 +260,17 @@ class DrunagorGroup(TyperGroup):
         sections = [(title, [n for n in panel if n in shown]) for title, panel in PANELS.items()]
         sections.append(("Commands", [n for n in shown if n not in placed]))
         width = max((len(n) for n in shown), default=0)
+        limit = self.panel_limit(shown)
         for title, names in sections:
             if names:
                 with formatter.section(title):
-                    formatter.write_dl([(n.ljust(width), shown[n].get_short_help_str(200)) for n in names])
+                    formatter.write_dl([(n.ljust(width), one_liner(shown[n], limit)) for n in names])
+
+    @staticmethod
+    def panel_limit(names) -> int:
+        """The columns of a panel's one-liner: what stays on one row at 80 columns, on any terminal (the
+        indent, the names' column and its spacing, and the 2 Click keeps spare)."""
+        return HELP_WIDTH - (max((len(n) for n in names), default=0) + 2) - 2
 
     def invoke(self, ctx):
         from ..store import lock
@@ -220,6 +323,7 @@ def build_app(only: str | None = None, sub: str | None = None) -> typer.Typer:
     app.callback()(_global)
     for name in MODULES if only is None else (COMMANDS[only],):
         importlib.import_module(name if "." in name else f"{__package__}.commands.{name}").register(app)
+    citing(app)
     infos: list[Any] = [*app.registered_commands, *app.registered_groups]
     for info in infos:
         name = _name(info) or ""

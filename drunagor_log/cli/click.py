@@ -7,9 +7,11 @@ from __future__ import annotations
 
 from typer._click import Context, types
 from typer._click.exceptions import ClickException, NoArgsIsHelpError, UsageError
+from typer._click.formatting import HelpFormatter
 from typer._click.globals import get_current_context
 from typer._click.shell_completion import CompletionItem, ShellComplete
+from typer._click.utils import make_default_short_help
 from typer.exceptions import Abort
 
-__all__ = ["Abort", "ClickException", "CompletionItem", "Context", "NoArgsIsHelpError", "ShellComplete", "UsageError",
-           "get_current_context", "types"]
+__all__ = ["Abort", "ClickException", "CompletionItem", "Context", "HelpFormatter", "NoArgsIsHelpError",
+           "ShellComplete", "UsageError", "get_current_context", "make_default_short_help", "types"]

@@ -50,9 +50,11 @@ def anchor(path: list[str]) -> str:
 
 
 def section(path: list[str], cmd, ctx) -> list[str]:
+    from .app import _prose
+
     help_text = inspect.cleandoc(cmd.help or "")
     examples = EXAMPLE.findall(help_text)
-    body = EXAMPLE.sub("", help_text).strip()
+    body = _prose(EXAMPLE.sub("", help_text).strip())  # its citations as `--help` prints them
     usage = " ".join(["Usage:", ctx.command_path, *cmd.collect_usage_pieces(ctx)])  # never wrapped
     out = [f"## {' '.join(path)}", "", "```text", usage, "```", ""]
     if body:
@@ -62,7 +64,7 @@ def section(path: list[str], cmd, ctx) -> list[str]:
         rows = [rec for p, rec in params if rec and p.param_type_name == kind and p.name != "help"]
         if rows:
             out += [f"{title}:", ""]
-            out += [f"- `{name}`" + (f": {text(' '.join(h.split()))}" if h else "") for name, h in rows]
+            out += [f"- `{name}`" + (f": {text(' '.join(_prose(h).split()))}" if h else "") for name, h in rows]
             out.append("")
     subs: list[str] = getattr(cmd, "list_commands", lambda _ctx: [])(ctx)
     if subs:
@@ -81,7 +83,10 @@ def panel_order(name: str) -> int:
 
 
 def render() -> str:
+    from .app import one_liner
+
     found = list(commands())
+    limit = found[0][1].panel_limit([path[1] for path, _, _ in found if len(path) == 2])
     out = [
         "# Command reference",
         "",
@@ -98,7 +103,7 @@ def render() -> str:
         if len(path) == 2 and cmd.rich_help_panel != panel:
             panel = cmd.rich_help_panel
             out += ([""] if out[-1] else []) + [f"**{panel or 'Commands'}**", ""]
-        line = f": {text(cmd.short_help)}" if len(path) == 2 and cmd.short_help else ""
+        line = f": {text(one_liner(cmd, limit))}" if len(path) == 2 and cmd.short_help else ""
         out.append(f"{'  ' * (len(path) - 2)}- [{' '.join(path)}](#{anchor(path)}){line}")
     out.append("")
     for path, cmd, ctx in found:

@@ -5,10 +5,16 @@ citations to expected output can be brought in line after a merge:
     python -m tests.tools.rewrite_citations          # rewrite, and list the files changed
     python -m tests.tools.rewrite_citations --check  # only list them; exit 1 if any would change
 
-Idempotent: the rendered form holds no `RB L`, so a second run changes nothing. What it rewrites:
+Idempotent: the rendered form holds no `RB L`, so a second run changes nothing (an unchanged paragraph
+is not wrapped again). What it rewrites:
 
-- README.md and docs/*.md (not the generated reference.md): the output lines of each ```console block,
-  not its `$ ...` lines, and not the output of a `--json` command (--json keeps the short form);
+- README.md and docs/*.md (not the generated reference.md, whose help texts `--help`'s formatter renders):
+  the output lines of each ```console block, not its `$ ...` lines, and not the output of a `--json`
+  command (--json keeps the short form); and the prose outside the fenced blocks (`prose`): each paragraph
+  and list item in the reader's form, `(Rulebook: Dreadful Raid, L285)`, its `code spans` kept (what a
+  user types, a --json value), wrapped again within WIDTH when it changed; a table cell that is a citation
+  alone in its column's sections and lines, `Dreadful Raid, L285` (docs/rules.md's column is headed
+  Rulebook); a heading kept (its anchor: rewrite one by hand). Other fenced blocks are kept;
 - tests/errors/*/expected.txt: `drunagor check`'s text output;
 - the string literals of the test modules under OUTPUT_TESTS, but not a docstring, not a comment, not a
   literal on a logical line that mentions `json`, `data`, a key (`d["lost"]`) or `read_text` (a --json value and a
@@ -29,7 +35,7 @@ import sys
 import tokenize
 from pathlib import Path
 
-from drunagor_log.catalog.headings import CITATION, SHORT, rendered
+from drunagor_log.catalog.headings import CITATION, SHORT, named, rendered, rendered_prose
 
 REPO = Path(__file__).resolve().parents[2]
 OUTPUT_TESTS = ("cli", "play", "sheet", "serve", "store", "contract", "docs", "interop", "sync", "attack",
@@ -52,22 +58,98 @@ def transcript(text: str) -> str:
 
 
 def markdown(text: str) -> str:
-    """The output lines of each ```console block of a page."""
-    out, block = [], None
+    """A page: the output lines of each ```console block (`transcript`), and its prose (`prose`); any
+    other fenced block (python, json, toml, text) as it is."""
+    out, block, fence, prose_lines = [], None, None, []
+
+    def flush() -> None:
+        out.extend(prose("\n".join(prose_lines)).split("\n") if prose_lines else [])
+        prose_lines.clear()
+
     for line in text.split("\n"):
-        if block is None:
+        if block is not None:
+            if line.strip() == "```":
+                out.append(transcript("\n".join(block)))
+                out.append(line)
+                block = None
+            else:
+                block.append(line)
+        elif fence is not None:
+            out.append(line)
+            if line.strip() == fence:
+                fence = None
+        elif line.lstrip().startswith("```"):
+            flush()
             out.append(line)
             if line.strip() == "```console":
                 block = []
-        elif line.strip() == "```":
-            out.append(transcript("\n".join(block)))
-            out.append(line)
-            block = None
+            else:
+                fence = line.strip()[:3]
         else:
-            block.append(line)
+            prose_lines.append(line)
+    flush()
     if block is not None:
         out.append("\n".join(block))
     return "\n".join(out)
+
+
+WIDTH = 110  # the pages' prose wraps at about 100-110 columns; a rewritten paragraph is wrapped within this
+_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])\s")
+_TOKEN = re.compile(r"(?:[^\s`]|`[^`]*`)+")  # a word, a `code span` whole (its spaces kept together)
+_LINE_START = re.compile(r"(?:[-+*]|#{1,6}|\d{1,9}[.)]|[>|].*)")  # would make a list, a heading, a quote
+
+
+def prose(text: str) -> str:
+    """The prose of a page outside its fenced blocks: each paragraph or list item with its citations in
+    the reader's form (headings.rendered_prose: `code spans` kept), and wrapped again within WIDTH if
+    that changed it (an unchanged paragraph keeps its bytes); each table row cell by cell, a cell that is a
+    citation alone as a column headed Rulebook shows it (`Dreadful Raid, L285`, headings.named); a
+    heading or an HTML comment as it is."""
+    out: list[str] = []
+    item: list[str] = []
+
+    def flush() -> None:
+        if item:
+            old = "\n".join(item)
+            new = rendered_prose(old)
+            out.extend(item if new == old else _wrapped(item, new))
+            item.clear()
+
+    for line in text.split("\n"):
+        stripped = line.strip()
+        if not stripped or stripped.startswith(("#", "<", "|")):
+            flush()
+            out.append(_row(line) if stripped.startswith("|") else line)
+        else:
+            if _ITEM.match(line):
+                flush()
+            item.append(line)
+    flush()
+    return "\n".join(out)
+
+
+def _row(line: str) -> str:
+    cells = re.split(r"(?<!\\)\|", line)
+    return "|".join(f" {named(cell)} " if named(cell) else rendered_prose(cell) for cell in cells)
+
+
+def _wrapped(lines: list[str], text: str) -> list[str]:
+    """`text` (a paragraph or list item, once `lines`) wrapped within WIDTH: its first line's indent and
+    list marker, then its continuation lines' indent; a `code span` never broken, and no line starting
+    with what Markdown would read as a list, a heading or a quote."""
+    first = _ITEM.match(lines[0])
+    lead = first.group(0) if first else lines[0][:len(lines[0]) - len(lines[0].lstrip())]
+    hang = (lines[1][:len(lines[1]) - len(lines[1].lstrip())] if len(lines) > 1 else " " * len(lead))
+    words = [re.sub(r"\s+", " ", w) for w in _TOKEN.findall(text[len(lead):])]
+    out, current = [], lead + words[0]
+    for word in words[1:]:
+        if len(current) + 1 + len(word) > WIDTH and not _LINE_START.fullmatch(word):
+            out.append(current)
+            current = hang + word
+        else:
+            current += " " + word
+    out.append(current)
+    return out
 
 
 def python(source: str) -> str:

@@ -51,15 +51,15 @@ def rules_set(
 
 @rules_app.command("cite")
 def rules_cite(
-    line: Annotated[str, typer.Argument(metavar="LINE", help="A rulebook line as drunagor cites it: L1203 (or "
-                                                             "1203, RB L1203).")],
+    line: Annotated[str, typer.Argument(metavar="LINE", help="A rulebook line: `L1203`, `1203`, or `RB L1203` "
+                                                             "as --json cites it.")],
     json: JsonOpt = False,
 ) -> None:
     """Where a rulebook line stands in the book: its heading path, as the table of contents names it.
 
-    drunagor cites the rulebook by line (RB L1203); this names the chapter and the paragraph's title a
-    player finds in the printed book. Titles only: drunagor ships no sentence of the book.
-    --json: {"line", "path", "section"}.
+    drunagor cites the rulebook by section and line, `(Rulebook: Dreadful Raid, L285)` (--json: `RB L285`);
+    this names every title above the line, the chapter and the paragraph a player finds in the printed
+    book. Titles only: drunagor ships no sentence of the book. --json: {"line", "path", "section"}.
 
     Example: drunagor rules cite L1203
     """

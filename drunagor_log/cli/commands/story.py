@@ -20,7 +20,7 @@ def party(
     name: Annotated[str, typer.Argument(help="The party's name, as on the Story Record.")],
     commit: CommitOpt = False,
 ) -> None:
-    """Set the party's name (Story Record, RB L959).
+    """Set the party's name on the Story Record (RB L959).
 
     Example: drunagor party "Safeguard Corporation"
     """
