@@ -20,7 +20,7 @@ from typing import Any
 
 from .. import sheet
 from ..campaign import Campaign
-from ..errors import DataError, DrunagorError
+from ..errors import DrunagorError
 from ..ops import adventure, odds, story
 from ..store import display
 
@@ -71,19 +71,12 @@ class Board:
         # campaign, each hero's), or the one page of a broken campaign
         self.rendered: dict[tuple[int, str], str] = {}
 
-    def load(self, strict: bool = True) -> None:
-        """The first read, before the server listens. `strict` (`drunagor serve`): a campaign that cannot
-        be read then stops it as it stops every command (its message, exit 3). Otherwise (`play
-        --serve`, whose session starts on such a campaign and says what is wrong in its toolbar), and
-        once serving, a file broken on disk is shown on the pages until it is fixed."""
+    def load(self) -> None:
+        """The first read, before the server listens. A campaign file broken on disk, now or later, is
+        shown on the pages as `check`'s message until it is fixed (SPEC 11), where every other reading
+        command stops at it (exit 3): the table keeps its screen through a half-done merge."""
         self.reads += 1
-        if not strict:
-            self.data = read(self.root)
-        else:
-            try:
-                self.data = gather(self.root)
-            except OSError as exc:  # the folder unreadable
-                raise DataError(f"{display(self.root)}: cannot read the campaign: {exc.strerror or exc}") from None
+        self.data = read(self.root)
         self.version = 1
 
     def changed(self) -> None:

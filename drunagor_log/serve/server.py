@@ -101,16 +101,15 @@ def _free_port(host: str, taken: int) -> int:
     raise AssertionError("binding port 0 always succeeds")  # pragma: no cover
 
 
-def prepare(root: Path, port: int, lan: bool, said: Callable[[Served], None] | None = None,
-            strict: bool = True) -> tuple[Any, socket.socket, Served]:
+def prepare(root: Path, port: int, lan: bool,
+            said: Callable[[Served], None] | None = None) -> tuple[Any, socket.socket, Served]:
     """The server, its bound socket and what to print, for the campaign at `root`; nothing served yet.
-    `said(served)` is called once the server runs (its Ctrl-C handler in place), to print the URL.
-    `strict`: a campaign that cannot be read now raises its error (Board.load)."""
+    `said(served)` is called once the server runs (its Ctrl-C handler in place), to print the URL."""
     import sse_starlette  # noqa: F401 (before uvicorn's signal handlers: it closes the live streams at Ctrl-C)
     import uvicorn
 
     board = Board(root)
-    board.load(strict)  # strict: a campaign unreadable now stops here, before anything listens (exit 3)
+    board.load()
     host = os.environ.get(LAN_BIND, "0.0.0.0") if lan else LOCAL
     sock = bind(host, port)
     port = int(sock.getsockname()[1])
@@ -169,7 +168,7 @@ def run(root: Path, port: int, lan: bool, said: Callable[[Served], None],
 @contextmanager
 def running(root: Path, port: int = 0, lan: bool = False) -> Iterator[Served]:
     """The server in a thread beside the caller (`play --serve`), stopped when the block ends."""
-    server, sock, served = prepare(root, port, lan, strict=False)
+    server, sock, served = prepare(root, port, lan)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, name="drunagor-serve", daemon=True)
     thread.start()
     try:

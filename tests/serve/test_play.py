@@ -66,8 +66,8 @@ def test_the_session_serves_the_table_and_stops_with_it(example):
 
 
 def test_a_broken_hero_file_leaves_the_session_and_its_page_to_say_so(example):
-    # `drunagor serve` stops at it (exit 3, tests/serve/test_http.py); the session starts on it, as
-    # `play` does, and its page shows the message until the file is fixed
+    # the session starts on it, as `play` does, and its page shows the message until the file is
+    # fixed, as `drunagor serve`'s does (SPEC 11, tests/serve/test_http.py)
     (example / "heroes" / "nyx.toml").write_bytes((example / "heroes" / "nyx.toml").read_bytes() + b"name = [\n")
     proc = subprocess.Popen([drunagor_script(), "-C", str(example), "play", "--serve", "--port", "0"],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
