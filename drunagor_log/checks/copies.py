@@ -6,7 +6,7 @@ more than its cell of the grid holds (4 Common, 3 Uncommon, 2 Rare of its type, 
 and rarity are known (the catalog's, or `[cards]`). A card whose copies nobody knows is not counted.
 A warning: the party may be mid-way through recording a trade.
 
-chest.py registers the check; this module holds its body (checks/__init__.py is the registry).
+chest.py registers the check; this module holds its body (checks/registry.py is the registry).
 """
 
 from __future__ import annotations
@@ -30,11 +30,11 @@ def chest_copies(c: Campaign) -> Iterator[Problem]:
     for slug, hero in c.active_heroes().items():
         for i, item in enumerate(hero.equipment):
             if _epic(item.name, story) or (item.kind == "consumable" and chest.is_potion_or_scroll(item.name, story)):
-                held.setdefault(chest._key(item.name), []).append((slug, i, item.name))
+                held.setdefault(chest.card_key(item.name), []).append((slug, i, item.name))
     stashed: dict[str, list[str]] = {}
     for name in story.stash:
         if _epic(name, story) or chest.is_potion_or_scroll(name, story):
-            stashed.setdefault(chest._key(name), []).append(name)
+            stashed.setdefault(chest.card_key(name), []).append(name)
     for key in dict.fromkeys([*held, *stashed]):
         where, stash = held.get(key, []), stashed.get(key, [])
         name = where[0][2] if where else stash[0]
@@ -42,13 +42,14 @@ def chest_copies(c: Campaign) -> Iterator[Problem]:
         count = len(where) + len(stash)
         if most is None or count <= most[0]:
             continue
-        deck, why, remedy = most
+        _, why, remedy = most
         holders = ", ".join(dict.fromkeys(c.heroes[s].name for s, _, _ in where))
         holders = " and ".join(p for p in (holders, "the stash" if stash else "") if p)
         at: tuple[str, ...] | tuple[str, int]
         if where:
             slug, i, _ = where[-1]
-            f, at, drop = c.hero_files[slug], ("equipment", i), "drop the extra ones (drunagor hero drop HERO ITEM)"
+            drop = f"drop the extra ones (drunagor hero drop {shell_word(c.heroes[slug].name)} {shell_word(name)})"
+            f, at = c.hero_files[slug], ("equipment", i)
         else:
             drop = f"take the extra ones out (drunagor stash remove {shell_word(name)})"
             f, at = c.story_file, ("stash",)

@@ -20,12 +20,13 @@ from ..rules.adventure import new_adventure, with_log
 from ..rules.losing import counters_at_start, held
 from ..rules.losing import ending as ending_of
 from ..store import adventure as codec
-from ..store.edit import add_key, item, set_card_facts
+from ..store.edit import add_key, item
 from . import Change, Line
 from .losing import hero_limits, lost_refusal
+from .models import in_range, record_models
 from .round import round_json
 from .story import record_chapter
-from .words import chapter_ref, forget_command, forget_note, plural, typed_chapter
+from .words import chapter_ref, forget_note, plural, typed_chapter
 
 if TYPE_CHECKING:
     from ..campaign import Campaign
@@ -220,15 +221,7 @@ def _scenario_models(c: Campaign, summon, models: int | None, info) -> int:
                 f"and a raid stops when all of them are on the board (RB L311, {info.raid.source})",
                 remedy="count them and give --models N once; drunagor remembers it under [cards] in story.toml")
         return known
-    if models < 1 or models > 12:
-        raise UsageError(f"--models must be from 1 to 12, not {models}")
-    if known is not None and known != models:
-        raise UsageError(f"{summon.models} has {known} models on record", file=c.story_file.shown,
-                         remedy="leave out --models; if the record is a slip: "
-                                + forget_command(summon.models, "model_count"))
-    if known is None:
-        set_card_facts(c.story_file.edit(), summon.models, {"model_count": models}, match=str.__eq__)
-    return models
+    return record_models(c, summon.models, in_range(models), known, match=str.__eq__)[0]
 
 
 def end(c: Campaign, outcome: str) -> Change:

@@ -24,17 +24,16 @@ from ..rules import miniatures
 from ..rules.board import all_models_on_board
 from ..rules.chapters import check_monster, last_enemy_defeated, pile_left_board
 from ..rules.losing import last_rune
-from ..store.edit import set_card_facts
 from ..text import shell_word
 from . import Change, Line
 from .losing import table_state
+from .models import in_range, record_models, recorded_models
 from .words import (
     RANK_HINT,
     canonical,
     chapter_list,
     chapter_ref,
     colours,
-    forget_command,
     parse_slot,
     pile_runes,
     plural,
@@ -195,12 +194,6 @@ def resolve_monster(query: str, state: AdventureState | None, *, new: bool = Fal
                    new_hint=f"if it is a monster drunagor does not know, give its rank once with {rank_flag}")
 
 
-def recorded_models(c: Campaign, name: str) -> int | None:
-    """A model count the party recorded under [cards] (SPEC "User-recorded facts")."""
-    facts = c.story.cards.get(name) or {}
-    return facts["model_count"] if isinstance(facts.get("model_count"), int) else None
-
-
 def _monster_facts(c: Campaign, state: AdventureState, name: str, rank: str | None
                    ) -> tuple[str, str | None, bool, int | None, bool]:
     """(name as known, rank, boss, model limit, unknown to the catalog) for a monster to place."""
@@ -244,9 +237,8 @@ def _siege_models(c: Campaign, state: AdventureState, name: str, limit: int | No
                   ) -> tuple[int | None, list[str]]:
     """Chapter 07 (RB L1237, L1245): a Siege Monster's models, asked once (--models N, remembered under
     [cards]), for "all of that Monster's models are on the board"."""
-    if models is not None and not 1 <= models <= 12:
-        raise UsageError(f"--models must be from 1 to 12, not {models}: a monster has at least one model, and the "
-                         "Monster Status board 12 tracks (RB L311)")
+    if models is not None:
+        in_range(models)
     siege = bool(catalog.chapter(state.chapter).siege)
     if models is None:
         if limit is None and siege:
@@ -255,18 +247,7 @@ def _siege_models(c: Campaign, state: AdventureState, name: str, limit: int | No
                              remedy=f"count them and give --models N once; drunagor remembers it under [cards] in "
                                     f"story.toml (drunagor monster add {shell_word(name)} --models N)")
         return limit, []
-    known = recorded_models(c, name)
-    if known is not None and known != models:
-        raise UsageError(f"{name} has {known} models on record", file=c.story_file.shown,
-                         remedy="leave out --models; if the record is a slip: "
-                                + forget_command(name, "model_count"))
-    if limit is not None and known is None:
-        raise UsageError(f"{name} has {limit} models (RB L311): --models has nothing to record",
-                         remedy="leave out --models")
-    if known is None:
-        set_card_facts(c.story_file.edit(), name, {"model_count": models})
-        return models, [f"{name}: {plural(models, 'model')} recorded under [cards]"]
-    return known, []
+    return record_models(c, name, models, recorded_models(c, name), limit)
 
 
 def add_monster(c: Campaign, name: str, *, count: int = 1, rank: str | None = None, slot: str | int | None = None,

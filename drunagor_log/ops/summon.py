@@ -28,9 +28,9 @@ from ..rules.raid import manifest, no_summon_reason, resolve_raid
 from ..text import shell_word
 from ..values import record, replace
 from . import Change, Line
-from .board import new_seed, recorded_models, resolve_monster
+from .board import new_seed, resolve_monster
 from .losing import table_state
-from .siege import battalion_models
+from .models import battalion_models, recorded_models
 from .words import canonical, chapter_list, colours, pile_runes, plural, slot_text
 
 if TYPE_CHECKING:

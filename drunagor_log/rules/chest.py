@@ -32,13 +32,14 @@ DECK_SIZE = 18  # Potions and Scrolls; the Epic Rare pair comes on top (RB L349)
 SWAP = "chest-swap"
 
 
-def _key(name: str) -> str:
+def card_key(name: str) -> str:
+    """A card's name as the catalog compares it: any case, straight or curly apostrophes, spaces folded."""
     return " ".join(name.replace("\u2019", "'").replace("\u2018", "'").split()).casefold()
 
 
 def same_card(a: str, b: str) -> bool:
     """Names compared as the catalog compares them: any case, straight or curly apostrophes."""
-    return _key(a) == _key(b)
+    return card_key(a) == card_key(b)
 
 
 def grid_target() -> dict[str, dict[str, int]]:
@@ -57,9 +58,9 @@ def epic_pair() -> tuple[str, ...]:
 
 def recorded(cards: dict, name: str) -> tuple[str | None, dict]:
     """The `[cards]` entry for name: (the key as written, its facts); (None, {}) when absent."""
-    wanted = _key(name)
+    wanted = card_key(name)
     for key, facts in cards.items():
-        if _key(key) == wanted and isinstance(facts, dict):
+        if card_key(key) == wanted and isinstance(facts, dict):
             return key, facts
     return None, {}
 
@@ -266,10 +267,10 @@ def _entry_problems(card: ChestCard, f: CardFacts, i: int, seen: set[str]) -> li
     recorded as neither a Potion nor a Scroll."""
     at = ("chest", "cards", i)
     found = []
-    if _key(card.name) in seen:
+    if card_key(card.name) in seen:
         found.append(Finding(f"{card.name} is listed twice in the Chest deck; keep one entry "
                              f"with the copies added up", at))
-    seen.add(_key(card.name))
+    seen.add(card_key(card.name))
     if f.type == "treasure":
         why = ("was replaced for good before the campaign (RB L369-371)" if f.retired else
                "is an Epic Rare treasure: the pair goes in `epic` and cannot be replaced (RB L345, L349-353)")
@@ -442,7 +443,7 @@ def find_in_deck(story: Story, name: str) -> ChestCard | None:
     exact = [c for c in story.chest_cards if same_card(c.name, name)]
     if exact:
         return exact[0]
-    pre = [c for c in story.chest_cards if _key(c.name).startswith(_key(name))] if name.strip() else []
+    pre = [c for c in story.chest_cards if card_key(c.name).startswith(card_key(name))] if name.strip() else []
     return pre[0] if len(pre) == 1 else None
 
 
@@ -472,7 +473,7 @@ def _swap_out(story: Story, out: str, into: CardFacts) -> ChestCard:
     pair = epic_pair()
     entry = find_in_deck(story, out)
     epic_named = [p for p in (*pair, *story.chest_epic)
-                  if same_card(out, p) or (out.strip() and _key(p).startswith(_key(out)))]
+                  if same_card(out, p) or (out.strip() and card_key(p).startswith(card_key(out)))]
     if (entry is None and epic_named) or card_facts(entry.name if entry else out, story.cards).epic_rare:
         named = epic_named[0] if epic_named else entry.name  # type: ignore[union-attr]
         raise RuleError(f"{named} is an Epic Rare treasure: the two Epic Rare cards cannot be replaced (RB L345)",

@@ -125,7 +125,7 @@ def test_serve_imports_them(example):
 # one module more for odds and the raid (latency.py --before 489cc21, 11 runs, long campaign: odds 60.0 ->
 # 57.7 ms, raid --dry-run 61.2 -> 65.4 ms, raid 68.4 -> 67.6 ms: within this shared machine's noise).
 # Issue 34.3 and 34.7: the raid and the battalion count the miniatures cards share (rules/miniatures.py) and ask
-# the Siege Monsters' models (ops/siege.py); check counts every card's copies (checks/copies.py): two modules
+# the Siege Monsters' models (ops/models.py); check counts every card's copies (checks/copies.py): two modules
 # more for the raid and for check, 0.08 ms each (python -X importtime, self time: 76-79 and 85-87 us).
 HOT = [
     (["show"], 45), (["hero", "show", "Andreas"], 51), (["hero", "list"], 51), (["odds"], 46),

@@ -10,16 +10,12 @@ import pytest
 
 from tests.cli.test_losing import started, table
 from tests.conftest import snapshot
+from tests.helpers import ok
 
 
 @pytest.fixture
 def root(tmp_path) -> Path:
     return tmp_path / "campaigns" / "test"
-
-
-def ok(r):
-    assert r.exit_code == 0, r
-    return r
 
 
 def _to_the_cutscene(run, root):
@@ -306,7 +302,7 @@ def test_check_warns_when_heroes_hold_more_copies_of_an_epic_chest_card_than_the
     r = run("check")
     assert (r.exit_code, r.stdout) == (0, (
         "campaigns/t/heroes/vacrem.toml:12: chest-copies: 3 Treasure Trove are held (Andreas, Nyx, Vacrem), but the Chest deck "
-        "has one copy (Rulebook: Compulsory Replacement, L371); drop the extra ones (drunagor hero drop HERO ITEM) (warning)\n"))
+        "has one copy (Rulebook: Compulsory Replacement, L371); drop the extra ones (drunagor hero drop Vacrem \"Treasure Trove\") (warning)\n"))
     assert run("check", "--strict").exit_code == 1
 
 

@@ -420,7 +420,7 @@ def test_check_strict_finds_more_chest_copies_and_starting_gear_than_there_can_b
         "Nyx \"Iron Helm\", then drunagor hero gain Nyx \"Iron Helm\" --kind spoils|adventure|epic|consumable; else "
         "drop it: drunagor hero drop Nyx \"Iron Helm\"\n"
         "campaigns/example/heroes/nyx.toml:18: chest-copies: 3 Scroll of Incinerate are held (Andreas, Nyx), but the "
-        "Chest deck has 2 (Rulebook: Preparing the Chest Deck, L349-359); drop the extra ones (drunagor hero drop HERO ITEM), or correct the deck "
+        "Chest deck has 2 (Rulebook: Preparing the Chest Deck, L349-359); drop the extra ones (drunagor hero drop Nyx \"Scroll of Incinerate\"), or correct the deck "
         "(drunagor chest swap OUT \"Scroll of Incinerate\", or chest add while it is being recorded)\n")
     assert ok(run("check")).stdout.count("(warning)") == 2
     ok(run("hero", "drop", "Nyx", "Iron Helm"))

@@ -12,16 +12,12 @@ import pytest
 from tests.cli.test_losing import started, table
 from tests.cli.test_raid import STORY, adventure
 from tests.conftest import snapshot, write
+from tests.helpers import ok
 
 
 @pytest.fixture
 def root(tmp_path) -> Path:
     return tmp_path / "campaigns" / "test"
-
-
-def ok(r):
-    assert r.exit_code == 0, r
-    return r
 
 
 # ---------------------------------------------------- 3. a Siege Monster's models in a battalion
@@ -65,6 +61,33 @@ def test_a_chapter_07_battalion_asks_each_siege_monsters_models_once(run, root):
     undone = ok(run("adventure", "undo")).stdout
     assert "drunagor card forget \"Vile Spawn\" --fact model_count" in undone
     assert "drunagor card forget \"Coiled Harridan\" --fact model_count" in undone
+
+
+def test_a_battalion_refuses_two_counts_for_one_kind(run, root):
+    """--models given twice for one kind with two counts is a slip: refused, nothing recorded (it kept the last)."""
+    started(run, root, "07")
+    before = snapshot(root)
+    for models in (("2", "3"), ("vile spawn=2", "Vile Spawn=3")):
+        r = run("battalion", "Vile Spawn", "--near", "1", "--models", models[0], "--models", models[1])
+        assert (r.exit_code, r.stderr) == (2, "error: --models gives Vile Spawn 2 and 3 models; give Vile Spawn's "
+                                              "count once\n")
+    assert snapshot(root) == before
+    ok(run("battalion", "Vile Spawn", "--near", "1", "--models", "2", "--models", "Vile Spawn=2"))  # the same twice
+
+
+def test_one_model_on_record_reads_in_the_singular(run, root):
+    started(run, root, "07")
+    ok(run("monster", "add", "Coiled Harridan", "--models", "1"))
+    for args in (("monster", "add", "Coiled Harridan", "--models", "2"),
+                 ("battalion", "Coiled Harridan", "--near", "1", "--models", "2")):
+        r = run(*args)
+        assert (r.exit_code, r.stderr) == (2, "error: campaigns/test/story.toml: Coiled Harridan has 1 model on "
+                                              "record; leave out --models; if the record is a slip: drunagor card "
+                                              "forget \"Coiled Harridan\" --fact model_count\n")
+    r = run("monster", "add", "Vile Spawn", "--models", "13")
+    assert (r.exit_code, r.stderr) == (2, "error: --models must be from 1 to 12, not 13: a monster has at least one "
+                                          "model, and the Monster Status board has 12 tracks (Rulebook: Dreadful "
+                                          "Raid, L311)\n")
 
 
 def test_monster_add_counts_the_models_a_battalion_recorded(run, root):
@@ -185,7 +208,7 @@ def test_check_counts_a_common_scroll_against_its_grid_cell_before_the_deck_is_r
     assert (r.exit_code, r.stdout) == (0, (
         "campaigns/t/heroes/vacrem.toml:13: chest-copies: 5 Scroll of Incinerate are held (Andreas, Nyx, Vacrem), but "
         "the Chest deck has at most 4: it holds 4 Common Scrolls in all (Rulebook: Preparing the Chest Deck, L357); drop the extra ones (drunagor hero "
-        "drop HERO ITEM) (warning)\n"))
+        "drop Vacrem \"Scroll of Incinerate\") (warning)\n"))
 
 
 def test_check_counts_a_card_recorded_rare_under_cards(run, tmp_path):
