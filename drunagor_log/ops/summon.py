@@ -308,7 +308,7 @@ def battalion(c: Campaign, monsters: Sequence[str], *, near: str | None = None, 
     (RB L1311-1321; siege, RB L1237). `ranks` gives monsters the catalog does not know ("NAME=RANK");
     `on_board` is the monsters on the board when no adventure is under way (then required); `new`: a
     monster name drunagor does not know is meant as typed (--new); `models`: --models N or NAME=N, a
-    kind's model count, asked once in chapter 07 (ops/siege.py)."""
+    kind's model count, asked once in chapter 07 (ops/models.py)."""
     _check_board_flag(c, on_board)
     given = rank_options(ranks)
     state = table_state(c, dry_run=dry_run) if c.adventure_file is not None else None
