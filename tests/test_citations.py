@@ -13,7 +13,7 @@ from tests.tools import rewrite_citations
 
 @pytest.mark.parametrize(("short", "read"), [
     ("a raid (RB L285)", "a raid (Rulebook: Dreadful Raid, L285)"),
-    ("the adventure fails, RB L1026.", "the adventure fails, (Rulebook: Increasing Trauma Cube Limits, L1026)."),
+    ("the adventure fails, RB L1026.", "the adventure fails (Rulebook: Increasing Trauma Cube Limits, L1026)."),
     ("a party (RB L305-315)", "a party (Rulebook: Dreadful Raid, L305-315)"),
     ("(chapter 04, RB L1161)", "(chapter 04, Rulebook: Chapter 04 \u2013 Battle on the High Sea, L1161)"),
     ("(RB L1147, L1149)", "(Rulebook: Clarifications \u2013 Soul Hunt, L1147, L1149)"),
@@ -54,7 +54,7 @@ def test_the_terminal_prints_the_rendered_form_and_json_keeps_the_short_one(run,
     assert "the adventure fails, RB L1026" in json.loads(r.stdout)["lost"]
     r = run("-C", str(example), "cube", "Nyx", "trauma", "+1")
     assert r.exit_code == 1
-    assert "the adventure fails, (Rulebook: Increasing Trauma Cube Limits, L1026)" in r.stderr
+    assert "the adventure fails (Rulebook: Increasing Trauma Cube Limits, L1026)" in r.stderr
 
 
 def test_the_rewrite_keeps_commands_json_output_docstrings_and_marked_lines():

@@ -116,7 +116,8 @@ def cited_section(line: int) -> str | None:
 
 def rendered(text: str) -> str:
     """`text` with each short citation in the reader's form. Inside parentheses (`(RB L285)`,
-    `(chapter 04, RB L1161)`) the citation takes the parentheses' place; elsewhere it brings its own.
+    `(chapter 04, RB L1161)`) the citation takes the parentheses' place; elsewhere it brings its own,
+    in the place of a comma before it (`fails, RB L1026.`: `fails (Rulebook: ..., L1026).`).
     Lines of different sections are grouped: `Rulebook: A, L1147; B, L1191`. A line past the book's
     end keeps the short form (there is no section to name)."""
     if SHORT not in text:
@@ -137,6 +138,9 @@ def rendered_prose(text: str) -> str:
     return _rendered(text, CODE.sub(lambda m: "\0" * len(m.group(0)), text), PROSE, paragraph=True)
 
 
+AFTER_COMMA = re.compile(r"(?<=\S),\s+$")  # "fails, RB L1026": the parentheses take the comma's place
+
+
 def _rendered(text: str, seen: str, pattern: re.Pattern = CITATION, paragraph: bool = False) -> str:
     """`text` rendered where `seen` (the same length: text with some spans blanked) shows a citation;
     its parentheses counted from the line's start, or the paragraph's."""
@@ -148,8 +152,9 @@ def _rendered(text: str, seen: str, pattern: re.Pattern = CITATION, paragraph: b
             continue
         before = seen[0 if paragraph else seen.rfind("\n", 0, m.start()) + 1:m.start()]
         inside = before.count("(") > before.count(")")
-        out.append(text[pos:m.start()])
-        out.append(f"{PREFIX}{words}" if inside else f"({PREFIX}{words})")
+        comma = None if inside else AFTER_COMMA.search(before)
+        out.append(text[pos:m.start() - len(comma.group(0)) if comma else m.start()])
+        out.append(f"{PREFIX}{words}" if inside else f"{' ' if comma else ''}({PREFIX}{words})")
         pos = m.end()
     out.append(text[pos:])
     return "".join(out)

@@ -79,10 +79,10 @@ End of round 5: chapter 01, Growing Influence card face A (draws 2); runes drawn
    Face A draws 2, but the bag held only 1: blue.
 2. Place the drawn Runes on the Initiative Track (Rulebook: Chapter 01 › Darkness Spawning Rule – Growing Influence, L1062)
    blue on the track; 0 runes left in the bag. The last rune in the bag was drawn: the adventure fails (Rulebook: Chapter 01 › Winning and Losing the Adventure, L1076).
-the last rune in the bag is drawn: the adventure fails, (Rulebook: Chapter 01 › Winning and Losing the Adventure, L1076). Record it with `drunagor adventure end --lost`.
+the last rune in the bag is drawn: the adventure fails (Rulebook: Chapter 01 › Winning and Losing the Adventure, L1076). Record it with `drunagor adventure end --lost`.
 round 5: drew blue; the adventure fails (seed 8)
 $ drunagor round end --seed 9
-error: campaigns/test/adventure.toml: adventure: the adventure is lost: drunagor adventure end --lost; lost by: the last rune in the bag is drawn: the adventure fails, (Rulebook: Chapter 01 › Winning and Losing the Adventure, L1076); if that was a slip, take it back: drunagor adventure undo
+error: campaigns/test/adventure.toml: adventure: the adventure is lost: drunagor adventure end --lost; lost by: the last rune in the bag is drawn: the adventure fails (Rulebook: Chapter 01 › Winning and Losing the Adventure, L1076); if that was a slip, take it back: drunagor adventure undo
 [exit 1]
 $ drunagor adventure end --lost
 chapter 01 failed (attempt 1); the slot stays open; adventure archived as adventures/01-1.toml
@@ -200,7 +200,7 @@ End of round 4: chapter 03, Harvester's Hunt card face A (draws 2); runes drawn 
    Face A draws 2: orange, red.
 2. Place the drawn Runes on the Initiative Track (Rulebook: Clarifications – Soul Hunt, L1142-1144)
    orange, red on the track; 0 runes left in the bag. The last rune in the bag was drawn: the adventure fails (Rulebook: Chapter 03 › Winning and Losing the Adventure, L1136).
-the last rune in the bag is drawn: the adventure fails, (Rulebook: Chapter 03 › Winning and Losing the Adventure, L1136). Record it with `drunagor adventure end --lost`.
+the last rune in the bag is drawn: the adventure fails (Rulebook: Chapter 03 › Winning and Losing the Adventure, L1136). Record it with `drunagor adventure end --lost`.
 dry run: nothing written
 $ drunagor adventure end --won
 chapter 03 completed; adventure archived as adventures/03-1.toml
@@ -348,10 +348,10 @@ End of round 3: chapter 06, Growing Influence card face A (draws 3); runes drawn
    Face A draws 3, but the bag held only 1: green.
 2. Place the drawn Runes on the Initiative Track (Rulebook: Chapter 06 › Darkness Spawning Rule – Growing Influence, L1213)
    green on the track; 0 runes left in the bag. The last rune in the bag was drawn: the adventure fails (Rulebook: Chapter 06 › Winning and Losing the Adventure, L1225).
-the last rune in the bag is drawn: the adventure fails, (Rulebook: Chapter 06 › Winning and Losing the Adventure, L1225). Record it with `drunagor adventure end --lost`.
+the last rune in the bag is drawn: the adventure fails (Rulebook: Chapter 06 › Winning and Losing the Adventure, L1225). Record it with `drunagor adventure end --lost`.
 round 3: drew green; the adventure fails (seed 4)
 $ drunagor round end --seed 5
-error: campaigns/test/adventure.toml: adventure: the adventure is lost: drunagor adventure end --lost; lost by: the last rune in the bag is drawn: the adventure fails, (Rulebook: Chapter 06 › Winning and Losing the Adventure, L1225); if that was a slip, take it back: drunagor adventure undo
+error: campaigns/test/adventure.toml: adventure: the adventure is lost: drunagor adventure end --lost; lost by: the last rune in the bag is drawn: the adventure fails (Rulebook: Chapter 06 › Winning and Losing the Adventure, L1225); if that was a slip, take it back: drunagor adventure undo
 [exit 1]
 $ drunagor adventure end --lost
 chapter 06 failed (attempt 1); the slot stays open; adventure archived as adventures/06-1.toml
@@ -399,9 +399,9 @@ $ drunagor adventure event barricade --count 2
 a Barricade token removed: 2 of 3 left (Rulebook: Special Preparation – Barricade, L1243); a Barricade token removed: 1 of 3 left (Rulebook: Special Preparation – Barricade, L1243)
 $ drunagor adventure event barricade
 the last Barricade token removed (Rulebook: Special Preparation – Barricade, L1243)
-the last Barricade token is removed and the Seabreeze Tavern barricade is destroyed: the adventure fails, (Rulebook: Special Preparation – Barricade, L1243; Chapter 07 › Winning and Losing the Adventure, L1251). Record it with `drunagor adventure end --lost`.
+the last Barricade token is removed and the Seabreeze Tavern barricade is destroyed: the adventure fails (Rulebook: Special Preparation – Barricade, L1243; Chapter 07 › Winning and Losing the Adventure, L1251). Record it with `drunagor adventure end --lost`.
 $ drunagor round end
-error: campaigns/test/adventure.toml: adventure: the adventure is lost: drunagor adventure end --lost; lost by: the last Barricade token is removed and the Seabreeze Tavern barricade is destroyed: the adventure fails, (Rulebook: Special Preparation – Barricade, L1243; Chapter 07 › Winning and Losing the Adventure, L1251); if that was a slip, take it back: drunagor adventure undo
+error: campaigns/test/adventure.toml: adventure: the adventure is lost: drunagor adventure end --lost; lost by: the last Barricade token is removed and the Seabreeze Tavern barricade is destroyed: the adventure fails (Rulebook: Special Preparation – Barricade, L1243; Chapter 07 › Winning and Losing the Adventure, L1251); if that was a slip, take it back: drunagor adventure undo
 [exit 1]
 $ drunagor adventure show
 Chapter 07, Siege of Everedge: 2 heroes, round 3
@@ -416,7 +416,7 @@ Slot  Base       Monster          Rank
 No next end of round: the adventure is lost (drunagor adventure end --lost)
 Barricade: 0 of 3 tokens left (Rulebook: Special Preparation – Barricade, L1243)
 Siege of Everedge cards drawn: 2 of 10 (Rulebook: Special Scenario Rule – Tower Defense, L1235)
-The adventure is lost: the last Barricade token is removed and the Seabreeze Tavern barricade is destroyed: the adventure fails, (Rulebook: Special Preparation – Barricade, L1243; Chapter 07 › Winning and Losing the Adventure, L1251). Record it with `drunagor adventure end --lost`.
+The adventure is lost: the last Barricade token is removed and the Seabreeze Tavern barricade is destroyed: the adventure fails (Rulebook: Special Preparation – Barricade, L1243; Chapter 07 › Winning and Losing the Adventure, L1251). Record it with `drunagor adventure end --lost`.
 ...
 $ drunagor adventure end --lost
 chapter 07 failed (attempt 1); the slot stays open; adventure archived as adventures/07-1.toml

@@ -218,7 +218,7 @@ def test_the_lost_and_ending_rows_name_their_citations_section_on_the_80_column_
     monkeypatch.setattr(status, "_table", lambda root: (data, []))
     board = status.Status(tmp_path / "ours", colour=False)
     assert "".join(t for _, t in board.fragments(80)).split("\n")[3:] == [
-        "LOST: Nyx receives a 2nd Trauma Cube and is defeated: the adventure fails,",
+        "LOST: Nyx receives a 2nd Trauma Cube and is defeated: the adventure fails",
         "      (Rulebook: Increasing Trauma Cube Limits, L1026)"]
     data.update(chapter="09", counters={"endgame": True}, lost="Nyx is defeated")
     board = status.Status(tmp_path / "ours", colour=False)
