@@ -182,8 +182,8 @@ def _card_steps(state: AdventureState, card: RoundCard, face: str | None, draws:
     elif drawn and not new.runes_in_bag():
         place += f" The bag is empty (chapter {state.chapter} does not fail on the last rune)."
     if card.name == AWAKENING:
-        _add(steps, "Place the drawn Runes on the Initiative Track", place + " The card is not flipped: RB L1285 does "
-             "not say to.", "as RB L1062; RB L1285 does not say")
+        _add(steps, "Place the drawn Runes on the Initiative Track", place + " Placed as in chapter 01 (RB L1062); "
+             "the card is not flipped: the book does not say to (RB L1285).", "RB L1062, L1285")
     elif card.name == HUNT and not lost:
         _add(steps, "Place the drawn Runes on the Initiative Track", place + " No Darkness tile is spawned (RB L1144); "
              "the card is not flipped: the book does not say to.", card.source)

@@ -476,8 +476,8 @@ End of round 1: chapter 09, Darkness Awakening card face A (draws 2); runes draw
    blue: a Chest or the blue Darkness tile, as the card shows, at the Spawning token the Party Leader (Andreas) chooses; red: a Chest or the red Darkness tile, as the card shows, at the red Spawning token.
 3. The Crush (Rulebook: Darkness Behavior – Standard, L1287)
    A Darkness tile that should spawn while every Hero is on top of Darkness is skipped: all Heroes take 2 non-preventable damage (2 heroes).
-4. Place the drawn Runes on the Initiative Track (as Rulebook: Chapter 01 › Darkness Spawning Rule – Growing Influence, L1062; Rulebook: Darkness Spawning Rule – Seeds of Darkness, L1285 does not say)
-   blue, red on the track; 4 runes left in the bag. The card is not flipped: (Rulebook: Darkness Spawning Rule – Seeds of Darkness, L1285) does not say to.
+4. Place the drawn Runes on the Initiative Track (Rulebook: Chapter 01 › Darkness Spawning Rule – Growing Influence, L1062; Darkness Spawning Rule – Seeds of Darkness, L1285)
+   blue, red on the track; 4 runes left in the bag. Placed as in chapter 01 (Rulebook: Chapter 01 › Darkness Spawning Rule – Growing Influence, L1062); the card is not flipped: the book does not say to (Rulebook: Darkness Spawning Rule – Seeds of Darkness, L1285).
 Round 2 begins.
 face A of the Darkness Awakening card draws 2 (recorded under [cards]); round 1 ended: drew blue, red; round 2 begins (seed 1)
 $ drunagor adventure event king-health --count 12
@@ -494,8 +494,8 @@ End of round 2: chapter 09, Darkness Awakening card face A (draws 2); runes draw
    blue: a Chest or the blue Darkness tile, as the card shows, at the Spawning token the Party Leader (Andreas) chooses; gray: a Chest or the gray Darkness tile, as the card shows, at the gray Spawning token.
 3. The Crush (Rulebook: Darkness Behavior – Standard, L1287)
    A Darkness tile that should spawn while every Hero is on top of Darkness is skipped: all Heroes take 2 non-preventable damage (2 heroes).
-4. Place the drawn Runes on the Initiative Track (as Rulebook: Chapter 01 › Darkness Spawning Rule – Growing Influence, L1062; Rulebook: Darkness Spawning Rule – Seeds of Darkness, L1285 does not say)
-   blue, gray on the track; 2 runes left in the bag. The card is not flipped: (Rulebook: Darkness Spawning Rule – Seeds of Darkness, L1285) does not say to.
+4. Place the drawn Runes on the Initiative Track (Rulebook: Chapter 01 › Darkness Spawning Rule – Growing Influence, L1062; Darkness Spawning Rule – Seeds of Darkness, L1285)
+   blue, gray on the track; 2 runes left in the bag. Placed as in chapter 01 (Rulebook: Chapter 01 › Darkness Spawning Rule – Growing Influence, L1062); the card is not flipped: the book does not say to (Rulebook: Darkness Spawning Rule – Seeds of Darkness, L1285).
 Round 3 begins.
 round 2 ended: drew blue, gray; round 3 begins (seed 2)
 $ drunagor adventure event king-health --count 70
