@@ -4,6 +4,7 @@ L285)` wherever a person reads it, the line kept; `--json` keeps the short form.
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -98,3 +99,12 @@ def test_a_wrapped_line_never_starts_a_list_or_a_heading():
     words = "x" * 107 + " (6 - heroes) and"  # "-" would begin the next line: it stays
     assert rewrite_citations._wrapped(["y"], words) == ["x" * 107 + " (6 -", "heroes) and"]
     assert rewrite_citations._wrapped(["- y", "  z"], "- a `b c d` e") == ["- a `b c d` e"]
+
+
+@pytest.mark.parametrize("chapter", [str(n) for n in range(1, 10)])
+def test_chapter_show_keeps_the_commands_outside_the_citations_parentheses(run, example, chapter):
+    r = run("-C", str(example), "chapter", "show", chapter, "--heroes", "3")
+    assert r.exit_code == 0, r
+    assert "(Rulebook: " in r.stdout
+    inside = re.findall(r"\(Rulebook: [^()]*\)", r.stdout)
+    assert inside and not [c for c in inside if "drunagor" in c or "`" in c], inside

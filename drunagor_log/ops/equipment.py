@@ -92,7 +92,7 @@ def gain(c: Campaign, name: str, item: str, *, kind: str | None = None, quality:
     gear = rules.starting_gear(hero) + (choice.kind == "starting")
     if gear > rules.STARTING_GEAR:  # said now, not only by `check` (RB L989)
         warnings.append(f"{hero.name} now has {gear} pieces of Starting Gear, but a hero starts with "
-                        f"{rules.STARTING_GEAR} and finds no more (RB L989; drunagor check reports it)")
+                        f"{rules.STARTING_GEAR} and finds no more (RB L989); drunagor check reports it")
     where = "in the bag" if place == "bag" else "equipped"
     q = f", {choice.quality}" if choice.kind == "spoils" else ""
     return Change(f"{hero.name} gains {item_name} ({choice.kind}{q}, {where})", notes, tuple(warnings),

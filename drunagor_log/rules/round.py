@@ -249,8 +249,8 @@ def _siege_step(state: AdventureState, card: RoundCard, steps: list[RoundStep]) 
         _add(steps, title, f"All {card.cards} cards are drawn: the deck is spent (the book says no more).", card.source)
         return state
     _add(steps, title, f"Card {drawn + 1} of {card.cards}: resolve its effects (the cards' text is not transcribed in "
-         "the book). A Monster it cannot Spawn activates the first Monster of its kind instead (RB L1237; drunagor "
-         "battalion --siege).", card.source)
+         "the book). A Monster it cannot Spawn activates the first Monster of its kind instead (RB L1237); with "
+         "`drunagor battalion --siege`.", card.source)
     return chapters.with_counters(state, siege_cards_drawn=drawn + 1)
 
 

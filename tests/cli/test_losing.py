@@ -411,7 +411,7 @@ def test_check_strict_finds_more_chest_copies_and_starting_gear_than_there_can_b
         ok(run("hero", "gain", "Nyx", "Scroll of Incinerate", "--kind", "consumable"))
     r = ok(run("hero", "gain", "Nyx", "Iron Helm", "--kind", "starting"))
     assert r.stderr == ("warning: Nyx now has 3 pieces of Starting Gear, but a hero starts with 2 and finds no more "
-                        "(Rulebook: Recruiting a New Hero to Your Party, L989; drunagor check reports it)\n")
+                        "(Rulebook: Recruiting a New Hero to Your Party, L989); drunagor check reports it\n")
     r = run("check", "--strict")
     assert r.exit_code == 1
     assert r.stdout == (

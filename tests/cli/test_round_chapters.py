@@ -380,7 +380,7 @@ Vile Spawn: 2 models recorded under [cards]; Coiled Harridan: 2 models recorded 
 $ drunagor round end
 End of round 1: chapter 07, Siege of Everedge deck
 1. Draw the top card of the Siege of Everedge deck (Rulebook: Special Scenario Rule – Tower Defense, L1235)
-   Card 1 of 10: resolve its effects (the cards' text is not transcribed in the book). A Monster it cannot Spawn activates the first Monster of its kind instead (Rulebook: Special Scenario Rule – Tower Defense, L1237; drunagor battalion --siege).
+   Card 1 of 10: resolve its effects (the cards' text is not transcribed in the book). A Monster it cannot Spawn activates the first Monster of its kind instead (Rulebook: Special Scenario Rule – Tower Defense, L1237); with `drunagor battalion --siege`.
 Round 2 begins.
 round 1 ended: Siege of Everedge deck: card 1 of 10; round 2 begins
 $ drunagor round end --draws 2
@@ -389,7 +389,7 @@ error: the Siege of Everedge deck draws a card, not runes: --draws has nothing t
 $ drunagor round end
 End of round 2: chapter 07, Siege of Everedge deck
 1. Draw the top card of the Siege of Everedge deck (Rulebook: Special Scenario Rule – Tower Defense, L1235)
-   Card 2 of 10: resolve its effects (the cards' text is not transcribed in the book). A Monster it cannot Spawn activates the first Monster of its kind instead (Rulebook: Special Scenario Rule – Tower Defense, L1237; drunagor battalion --siege).
+   Card 2 of 10: resolve its effects (the cards' text is not transcribed in the book). A Monster it cannot Spawn activates the first Monster of its kind instead (Rulebook: Special Scenario Rule – Tower Defense, L1237); with `drunagor battalion --siege`.
 Round 3 begins.
 round 2 ended: Siege of Everedge deck: card 2 of 10; round 3 begins
 $ drunagor raid
