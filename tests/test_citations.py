@@ -108,3 +108,12 @@ def test_chapter_show_keeps_the_commands_outside_the_citations_parentheses(run, 
     assert "(Rulebook: " in r.stdout
     inside = re.findall(r"\(Rulebook: [^()]*\)", r.stdout)
     assert inside and not [c for c in inside if "drunagor" in c or "`" in c], inside
+
+
+def test_a_citation_in_a_hint_in_parentheses_brings_no_second_closing_one(run, example):
+    r = run("-C", str(example), "hero", "add", "Andreas2", "--role", "Leader")
+    assert r.exit_code == 1
+    assert r.stderr.endswith("(if the hero is from another product, which the book welcomes (Rulebook: Hero "
+                             "Limitations, L943), give the class with --class, e.g. drunagor hero add Andreas2 "
+                             "--role ROLE --class Ranger)\n")
+    assert "))" not in r.stderr and "((" not in r.stderr

@@ -38,7 +38,7 @@ def _gained_item(c: Campaign, item: str, kind_given: bool, new: bool) -> str:
     kind given (--kind, the fact flag) for a name that is no near miss of a known card (SPEC 10:
     "Leathr Armor" is refused with "did you mean 'Leather Armor'", nothing written)."""
     remedy = ("if it is a card drunagor does not know, say its kind once with --kind "
-              "starting|spoils|adventure|epic|consumable (remembered under [cards] in story.toml)")
+              "starting|spoils|adventure|epic|consumable, remembered under [cards] in story.toml")
     return resolve_known(item, "items", extra=c.story.cards, new=new, facts=kind_given, new_hint=remedy)
 
 
