@@ -37,26 +37,61 @@ def _headings() -> list[dict[str, Any]]:
 
 
 def last_line() -> int:
-    return max(h["lines"][1] for h in _headings())
+    return _table()[0][-1] - 1
 
 
 def path(line: int) -> tuple[str, ...]:
     """The titles of the headings that hold `line`, outermost first (`()` past the book's end)."""
-    if not 1 <= line <= last_line():
-        return ()
-    found: list[str] = []
-    for h in _headings():
-        start, end = h["lines"]
-        if start <= line <= end:
-            del found[h["level"] - 1:]
-            found.append(h["title"])
-    return tuple(found) or (FRONT,)
+    found = _at(line)
+    return () if found is None else tuple(h["title"] for h in found) or (FRONT,)
 
 
-def section(line: int) -> str | None:
-    """The innermost heading of `line` ("Dreadful Raid" for 285)."""
-    found = path(line)
-    return found[-1] if found else None
+def cited_section(line: int) -> str | None:
+    """The section a player finds line `line` under ("Dreadful Raid" for 285); None past the book."""
+    found = _at(line)
+    return None if found is None else _name(found, _table()[2]) if found else FRONT
+
+
+def _at(line: int) -> tuple[dict, ...] | None:
+    """The headings that hold `line`, outermost first; None outside the book (a bisect in `_table`)."""
+    points, paths, _ = _table()
+    at = bisect.bisect_right(points, line) - 1
+    return paths[at] if at >= 0 and line >= 1 else None
+
+
+@functools.cache
+def _table() -> tuple[list[int], list[tuple[dict, ...] | None], Counter]:
+    """The one walk of the headings, on the first citation: the breakpoints (first lines, and the line
+    after each heading's last), the headings that hold each breakpoint's lines up to the next (None past
+    the book's end) and how often each title occurs."""
+    found = _headings()
+    twice = Counter(h["title"] for h in found)
+    points = sorted({1, *(h["lines"][0] for h in found), *(h["lines"][1] + 1 for h in found)})
+    paths: list[tuple[dict, ...] | None] = []
+    active: list[dict] = []
+    upcoming = iter(found)  # in the order of their first lines (the generator writes them so)
+    following = next(upcoming, None)
+    for point in points:
+        while following is not None and following["lines"][0] <= point:
+            active.append(following)
+            following = next(upcoming, None)
+        active = [h for h in active if h["lines"][1] >= point]
+        held: list[dict] = []
+        for h in active:  # a heading replaces those of its level and below
+            del held[h["level"] - 1:]
+            held.append(h)
+        paths.append(tuple(held) if held or point == 1 else None)
+    return points, paths, twice
+
+
+def _name(path: tuple[dict, ...], twice: Counter) -> str:
+    title = path[-1]["title"]
+    if twice[title] > 1 and len(path) > 1:
+        outer = path[-2]["title"]
+        if outer.startswith("Chapter "):
+            outer = outer.split(" \u2013 ")[0]  # "Chapter 05 – Tempest Island": "Chapter 05"
+        return f"{outer}{JOIN}{title}"
+    return title
 
 
 def cited_line(text: str) -> int | None:
@@ -72,46 +107,6 @@ PREFIX = "Rulebook: "
 _PART = r"L\d{1,7}(?:[-\u2013]L?\d{1,7})?"
 CITATION = re.compile(rf"\bRB ({_PART}(?:, {_PART})*)")
 _FIRST = re.compile(r"L(\d+)")
-
-
-@functools.cache
-def _table() -> tuple[list[int], list[str | None]]:
-    """Breakpoints (first lines) and the section name from each up to the next; None past the book."""
-    found = _headings()
-    twice = Counter(h["title"] for h in found)
-    points = sorted({1, *(h["lines"][0] for h in found), *(h["lines"][1] + 1 for h in found)})
-    names: list[str | None] = []
-    active: list[dict] = []
-    upcoming = iter(found)  # in the order of their first lines (the generator writes them so)
-    following = next(upcoming, None)
-    for point in points:
-        while following is not None and following["lines"][0] <= point:
-            active.append(following)
-            following = next(upcoming, None)
-        active = [h for h in active if h["lines"][1] >= point]
-        path: list[dict] = []
-        for h in active:  # as headings.path: a heading replaces those of its level and below
-            del path[h["level"] - 1:]
-            path.append(h)
-        names.append(_name(path, twice) if path else (FRONT if point == 1 else None))
-    return points, names
-
-
-def _name(path: list[dict], twice: Counter) -> str:
-    title = path[-1]["title"]
-    if twice[title] > 1 and len(path) > 1:
-        outer = path[-2]["title"]
-        if outer.startswith("Chapter "):
-            outer = outer.split(" \u2013 ")[0]  # "Chapter 05 – Tempest Island": "Chapter 05"
-        return f"{outer}{JOIN}{title}"
-    return title
-
-
-def cited_section(line: int) -> str | None:
-    """The section a player finds line `line` under ("Dreadful Raid" for 285); None past the book."""
-    points, names = _table()
-    at = bisect.bisect_right(points, line) - 1
-    return names[at] if at >= 0 and line >= 1 else None
 
 
 def rendered(text: str) -> str:
