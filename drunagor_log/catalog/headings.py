@@ -29,7 +29,6 @@ from .facts import _load
 
 JOIN = " \u203a "  # between the titles of a path, as the issue writes it: Chapter 05 › Winning ...
 FRONT = "Table of Contents"  # the lines before the first heading: the title and the contents
-CITED = re.compile(r"\s*(?:RB\s+)?L?(\d{1,7})(?:\s*[-\u2013]\s*L?\d{1,7})?\s*", re.I)
 
 
 def _headings() -> list[dict[str, Any]]:
@@ -94,10 +93,17 @@ def _name(path: tuple[dict, ...], twice: Counter) -> str:
     return title
 
 
-def cited_line(text: str) -> int | None:
-    """The line a citation names: `L1203`, `1203`, `RB L1203`, a range's first (`L1203-1205`)."""
-    match = CITED.fullmatch(text)
-    return int(match.group(1)) if match else None
+_LINES = re.compile(r"(?:RB\s+)?L?(\d{1,9})(?:\s*[-\u2013]\s*L?(\d{1,9}))?", re.I)
+
+
+def cited_lines(text: str) -> list[tuple[int, int]] | None:
+    """The lines a citation names, as (first, last) of each part, as drunagor writes it: `L1203`, `1203`,
+    `RB L1203`, a range `L1203-1205` (or `L1203-L1205`), a list `RB L1177, L1179`; None if it is not one.
+    The order of a range is not checked here (`rules cite` refuses a reversed one)."""
+    parts = [_LINES.fullmatch(part) for part in re.split(r"\s*,\s*", text.strip())]
+    if not all(parts):
+        return None
+    return [(int(m.group(1)), int(m.group(2) or m.group(1))) for m in parts if m]
 
 
 # ------------------------------------------------------------------ citations as a player reads them
