@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 
 import pytest
 
@@ -33,15 +34,47 @@ def test_a_short_citation_is_rendered_with_its_section_and_line(short, read):
 
 
 def test_every_lines_section_is_its_innermost_heading_a_repeated_title_with_its_chapter():
+    repeated = {t for t, n in Counter(h["title"] for h in headings._headings()).items() if n > 1}
+    assert len(repeated) == 14  # the chapters' paragraph titles, not only "Winning and Losing the Adventure"
     for line in range(0, headings.last_line() + 3):
         path = headings.path(line)
         name = headings.cited_section(line)
         if not path:
             assert name is None, line
-        elif path[-1].startswith("Winning and Losing"):
+        elif path[-1] in repeated:
+            assert path[0].startswith("Chapter ") and len(path) > 1, line
             assert name == path[0].split(" \u2013 ")[0] + headings.JOIN + path[-1], line
         else:
-            assert name is not None and name.endswith(path[-1]), line
+            assert name == path[-1], line
+
+
+@pytest.mark.parametrize(("line", "name"), [
+    (1076, "Chapter 01 \u203a Winning and Losing the Adventure"),
+    (1305, "Chapter 09 \u203a Winning and Losing the Adventure"),
+    (1179, "Chapter 04 \u203a Endgame Trigger"),
+    (1205, "Chapter 05 \u203a Endgame Trigger"),
+    (1309, "Chapter 09 \u203a Endgame Trigger"),
+    (1068, "Chapter 01 \u203a Special Preparation \u2013 Stirring Darkness"),
+    (1291, "Chapter 09 \u203a Special Preparation \u2013 Stirring Darkness"),
+    (1195, "Chapter 05 \u203a Special Preparation \u2013 Darkness Nodes"),
+    (1062, "Chapter 01 \u203a Darkness Spawning Rule \u2013 Growing Influence"),
+    (1239, "Chapter 07 \u203a Darkness Behavior \u2013 No Darkness"),
+    (1167, "Chapter 04 \u203a Recall Action Curse Penalty \u2013 Single"),
+    (1241, "Chapter 07 \u203a Recall Action Curse Penalty \u2013 Double"),
+    (1229, "Chapter 06 \u203a Special Rule \u2013 Locked Doors"),
+    (1253, "Chapter 07 \u203a Interaction Trigger"),
+    (1134, "Chapter 03 \u203a Cutscene Trigger"),
+    (1279, "Chapter 08 \u203a Startgame Trigger"),
+    (1269, "Chapter 08 \u203a Special Mechanics \u2013 Tie Breaker"),
+    (1307, "Chapter 09 \u203a Start the Adventure"),
+    (1243, "Special Preparation \u2013 Barricade"),  # once in the book: no chapter
+    (1235, "Special Scenario Rule \u2013 Tower Defense"),
+    (1161, "Chapter 04 \u2013 Battle on the High Sea"),  # a chapter's own lines: its whole title
+    (285, "Dreadful Raid"),
+    (1, "Table of Contents"),
+])
+def test_a_repeated_title_is_named_with_its_chapter(line, name):
+    assert headings.cited_section(line) == name
 
 
 def test_the_terminal_prints_the_rendered_form_and_json_keeps_the_short_one(run, example):
