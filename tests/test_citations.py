@@ -150,3 +150,14 @@ def test_a_citation_in_a_hint_in_parentheses_brings_no_second_closing_one(run, e
                              "Limitations, L943), give the class with --class, e.g. drunagor hero add Andreas2 "
                              "--role ROLE --class Ranger)\n")
     assert "))" not in r.stderr and "((" not in r.stderr
+
+
+@pytest.mark.parametrize("shell", ["zsh", "fish"])
+def test_a_completion_menus_description_drops_the_short_citation(shell):
+    from drunagor_log.cli.completion_shells import Request, answer
+
+    req = Request([], "", lambda value: value)
+    items = [("party", "Set the party's name (RB L959)."), ("--max-heroes", "4, or 5 with extra-hero content "
+             "(RB L941-943)."), ("chapter", "The Adventure Track (RB L961) and the chapter briefings.")]
+    assert answer(shell, req, items) == ("party\tSet the party's name.\n--max-heroes\t4, or 5 with extra-hero "
+                                         "content.\nchapter\tThe Adventure Track and the chapter briefings.\n")
