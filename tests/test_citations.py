@@ -4,6 +4,8 @@ L285)` wherever a person reads it, the line kept; `--json` keeps the short form.
 from __future__ import annotations
 
 import json
+import re
+from collections import Counter
 
 import pytest
 
@@ -13,7 +15,7 @@ from tests.tools import rewrite_citations
 
 @pytest.mark.parametrize(("short", "read"), [
     ("a raid (RB L285)", "a raid (Rulebook: Dreadful Raid, L285)"),
-    ("the adventure fails, RB L1026.", "the adventure fails, (Rulebook: Increasing Trauma Cube Limits, L1026)."),
+    ("the adventure fails, RB L1026.", "the adventure fails (Rulebook: Increasing Trauma Cube Limits, L1026)."),
     ("a party (RB L305-315)", "a party (Rulebook: Dreadful Raid, L305-315)"),
     ("(chapter 04, RB L1161)", "(chapter 04, Rulebook: Chapter 04 \u2013 Battle on the High Sea, L1161)"),
     ("(RB L1147, L1149)", "(Rulebook: Clarifications \u2013 Soul Hunt, L1147, L1149)"),
@@ -32,15 +34,47 @@ def test_a_short_citation_is_rendered_with_its_section_and_line(short, read):
 
 
 def test_every_lines_section_is_its_innermost_heading_a_repeated_title_with_its_chapter():
+    repeated = {t for t, n in Counter(h["title"] for h in headings._headings()).items() if n > 1}
+    assert len(repeated) == 14  # the chapters' paragraph titles, not only "Winning and Losing the Adventure"
     for line in range(0, headings.last_line() + 3):
         path = headings.path(line)
         name = headings.cited_section(line)
         if not path:
             assert name is None, line
-        elif path[-1].startswith("Winning and Losing"):
+        elif path[-1] in repeated:
+            assert path[0].startswith("Chapter ") and len(path) > 1, line
             assert name == path[0].split(" \u2013 ")[0] + headings.JOIN + path[-1], line
         else:
-            assert name is not None and name.endswith(path[-1]), line
+            assert name == path[-1], line
+
+
+@pytest.mark.parametrize(("line", "name"), [
+    (1076, "Chapter 01 \u203a Winning and Losing the Adventure"),
+    (1305, "Chapter 09 \u203a Winning and Losing the Adventure"),
+    (1179, "Chapter 04 \u203a Endgame Trigger"),
+    (1205, "Chapter 05 \u203a Endgame Trigger"),
+    (1309, "Chapter 09 \u203a Endgame Trigger"),
+    (1068, "Chapter 01 \u203a Special Preparation \u2013 Stirring Darkness"),
+    (1291, "Chapter 09 \u203a Special Preparation \u2013 Stirring Darkness"),
+    (1195, "Chapter 05 \u203a Special Preparation \u2013 Darkness Nodes"),
+    (1062, "Chapter 01 \u203a Darkness Spawning Rule \u2013 Growing Influence"),
+    (1239, "Chapter 07 \u203a Darkness Behavior \u2013 No Darkness"),
+    (1167, "Chapter 04 \u203a Recall Action Curse Penalty \u2013 Single"),
+    (1241, "Chapter 07 \u203a Recall Action Curse Penalty \u2013 Double"),
+    (1229, "Chapter 06 \u203a Special Rule \u2013 Locked Doors"),
+    (1253, "Chapter 07 \u203a Interaction Trigger"),
+    (1134, "Chapter 03 \u203a Cutscene Trigger"),
+    (1279, "Chapter 08 \u203a Startgame Trigger"),
+    (1269, "Chapter 08 \u203a Special Mechanics \u2013 Tie Breaker"),
+    (1307, "Chapter 09 \u203a Start the Adventure"),
+    (1243, "Special Preparation \u2013 Barricade"),  # once in the book: no chapter
+    (1235, "Special Scenario Rule \u2013 Tower Defense"),
+    (1161, "Chapter 04 \u2013 Battle on the High Sea"),  # a chapter's own lines: its whole title
+    (285, "Dreadful Raid"),
+    (1, "Table of Contents"),
+])
+def test_a_repeated_title_is_named_with_its_chapter(line, name):
+    assert headings.cited_section(line) == name
 
 
 def test_the_terminal_prints_the_rendered_form_and_json_keeps_the_short_one(run, example):
@@ -54,7 +88,7 @@ def test_the_terminal_prints_the_rendered_form_and_json_keeps_the_short_one(run,
     assert "the adventure fails, RB L1026" in json.loads(r.stdout)["lost"]
     r = run("-C", str(example), "cube", "Nyx", "trauma", "+1")
     assert r.exit_code == 1
-    assert "the adventure fails, (Rulebook: Increasing Trauma Cube Limits, L1026)" in r.stderr
+    assert "the adventure fails (Rulebook: Increasing Trauma Cube Limits, L1026)" in r.stderr
 
 
 def test_the_rewrite_keeps_commands_json_output_docstrings_and_marked_lines():
@@ -98,3 +132,32 @@ def test_a_wrapped_line_never_starts_a_list_or_a_heading():
     words = "x" * 107 + " (6 - heroes) and"  # "-" would begin the next line: it stays
     assert rewrite_citations._wrapped(["y"], words) == ["x" * 107 + " (6 -", "heroes) and"]
     assert rewrite_citations._wrapped(["- y", "  z"], "- a `b c d` e") == ["- a `b c d` e"]
+
+
+@pytest.mark.parametrize("chapter", [str(n) for n in range(1, 10)])
+def test_chapter_show_keeps_the_commands_outside_the_citations_parentheses(run, example, chapter):
+    r = run("-C", str(example), "chapter", "show", chapter, "--heroes", "3")
+    assert r.exit_code == 0, r
+    assert "(Rulebook: " in r.stdout
+    inside = re.findall(r"\(Rulebook: [^()]*\)", r.stdout)
+    assert inside and not [c for c in inside if "drunagor" in c or "`" in c], inside
+
+
+def test_a_citation_in_a_hint_in_parentheses_brings_no_second_closing_one(run, example):
+    r = run("-C", str(example), "hero", "add", "Andreas2", "--role", "Leader")
+    assert r.exit_code == 1
+    assert r.stderr.endswith("(if the hero is from another product, which the book welcomes (Rulebook: Hero "
+                             "Limitations, L943), give the class with --class, e.g. drunagor hero add Andreas2 "
+                             "--role ROLE --class Ranger)\n")
+    assert "))" not in r.stderr and "((" not in r.stderr
+
+
+@pytest.mark.parametrize("shell", ["zsh", "fish"])
+def test_a_completion_menus_description_drops_the_short_citation(shell):
+    from drunagor_log.cli.completion_shells import Request, answer
+
+    req = Request([], "", lambda value: value)
+    items = [("party", "Set the party's name (RB L959)."), ("--max-heroes", "4, or 5 with extra-hero content "
+             "(RB L941-943)."), ("chapter", "The Adventure Track (RB L961) and the chapter briefings.")]
+    assert answer(shell, req, items) == ("party\tSet the party's name.\n--max-heroes\t4, or 5 with extra-hero "
+                                         "content.\nchapter\tThe Adventure Track and the chapter briefings.\n")

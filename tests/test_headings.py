@@ -63,11 +63,14 @@ def test_every_line_drunagor_cites_stands_under_a_heading():
     assert [n for n in sorted(cited) if headings.path(n) in ((), (headings.FRONT,))] == []
 
 
-@pytest.mark.parametrize(("text", "line"), [("L1203", 1203), ("1203", 1203), ("RB L1203", 1203),
-                                            ("l1203", 1203), ("L1203-1205", 1203), ("RB L1020-L1034", 1020),
-                                            ("x", None), ("L", None), ("L12a", None), ("", None)])
-def test_a_citation_is_read_as_drunagor_writes_it(text, line):
-    assert headings.cited_line(text) == line
+@pytest.mark.parametrize(("text", "lines"), [
+    ("L1203", [(1203, 1203)]), ("1203", [(1203, 1203)]), ("RB L1203", [(1203, 1203)]), ("l1203", [(1203, 1203)]),
+    ("L1203-1205", [(1203, 1205)]), ("RB L1020-L1034", [(1020, 1034)]), ("L1210-L1200", [(1210, 1200)]),
+    ("L1177, L1179", [(1177, 1177), (1179, 1179)]), ("RB L941-943, L986-989", [(941, 943), (986, 989)]),
+    (" L0 ", [(0, 0)]), ("x", None), ("L", None), ("L12a", None), ("", None), ("L1177,", None),
+    ("1" * 10, None)])
+def test_a_citation_is_read_as_drunagor_writes_it(text, lines):
+    assert headings.cited_lines(text) == lines
 
 
 def test_rules_cite_prints_the_heading_path(run):
@@ -76,13 +79,38 @@ def test_rules_cite_prints_the_heading_path(run):
         0, "Rulebook L1203: Chapter 05 \u2013 Tempest Island \u203a Winning and Losing the Adventure\n", "")
     r = run("rules", "cite", "285", "--json")
     assert r.exit_code == 0
-    assert json.loads(r.stdout) == {"line": 285, "path": ["Dreadful Raid"], "section": "Dreadful Raid"}
+    assert json.loads(r.stdout) == {"line": 285, "last": 285, "path": ["Dreadful Raid"], "section": "Dreadful Raid"}
 
 
-def test_rules_cite_needs_no_campaign_and_refuses_what_is_not_a_line(run):
-    r = run("rules", "cite", "Dreadful")
-    assert (r.exit_code, r.stdout) == (2, "")
-    assert r.stderr == "error: 'Dreadful' is not a rulebook line; give it as drunagor cites it, e.g. L1203\n"
-    r = run("rules", "cite", "L99999")
-    assert (r.exit_code, r.stdout) == (1, "")
-    assert r.stderr == f"error: the rulebook has lines 1 to {headings.last_line()}, not 99999\n"
+def test_rules_cite_reads_a_range_and_a_list_as_drunagor_prints_them(run):
+    r = run("rules", "cite", "RB L1203-1205")
+    assert (r.exit_code, r.stdout) == (
+        0, "Rulebook L1203-1205: Chapter 05 \u2013 Tempest Island \u203a Winning and Losing the Adventure\n")
+    listed = ("Rulebook L1177: Chapter 04 \u2013 Battle on the High Sea \u203a Winning and Losing the Adventure\n"
+              "Rulebook L1179: Chapter 04 \u2013 Battle on the High Sea \u203a Endgame Trigger\n")
+    assert (run("rules", "cite", "L1177, L1179").stdout, run("rules", "cite", "L1177,", "L1179").stdout) == (
+        listed, listed)  # quoted, or as the shell splits it
+    r = run("rules", "cite", "L1177, L1179", "--json")
+    assert json.loads(r.stdout) == [
+        {"line": 1177, "last": 1177, "path": ["Chapter 04 \u2013 Battle on the High Sea",
+                                              "Winning and Losing the Adventure"],
+         "section": "Chapter 04 \u203a Winning and Losing the Adventure"},  # named as a citation names it
+        {"line": 1179, "last": 1179, "path": ["Chapter 04 \u2013 Battle on the High Sea", "Endgame Trigger"],
+         "section": "Chapter 04 \u203a Endgame Trigger"}]
+    assert json.loads(run("rules", "cite", "L1203-1205", "--json").stdout)["last"] == 1205
+
+
+@pytest.mark.parametrize(("line", "message"), [
+    ("Dreadful", "'Dreadful' is not a rulebook line; give it as drunagor cites it: L1203, L1203-1205 or L1177, L1179"),
+    ("L1210-L1200", "L1210-1200 runs backwards; give its first line first: L1200-1210"),
+    ("L0", "the rulebook has lines 1 to 1345, not 0"),
+    ("L1346", "the rulebook has lines 1 to 1345, not 1346"),
+    ("L2000", "the rulebook has lines 1 to 1345, not 2000"),
+    ("L1340-1350", "the rulebook has lines 1 to 1345, not 1350"),
+    ("99999999", "the rulebook has lines 1 to 1345, not 99999999"),
+])
+def test_rules_cite_needs_no_campaign_and_refuses_what_is_not_a_line_of_the_book_as_a_usage_slip(run, line, message):
+    assert headings.last_line() == 1345
+    r = run("rules", "cite", line)
+    assert (r.exit_code, r.stdout, r.stderr) == (2, "", f"error: {message}\n")
+

@@ -29,7 +29,6 @@ from .facts import _load
 
 JOIN = " \u203a "  # between the titles of a path, as the issue writes it: Chapter 05 › Winning ...
 FRONT = "Table of Contents"  # the lines before the first heading: the title and the contents
-CITED = re.compile(r"\s*(?:RB\s+)?L?(\d{1,7})(?:\s*[-\u2013]\s*L?\d{1,7})?\s*", re.I)
 
 
 def _headings() -> list[dict[str, Any]]:
@@ -37,32 +36,74 @@ def _headings() -> list[dict[str, Any]]:
 
 
 def last_line() -> int:
-    return max(h["lines"][1] for h in _headings())
+    return _table()[0][-1] - 1
 
 
 def path(line: int) -> tuple[str, ...]:
     """The titles of the headings that hold `line`, outermost first (`()` past the book's end)."""
-    if not 1 <= line <= last_line():
-        return ()
-    found: list[str] = []
-    for h in _headings():
-        start, end = h["lines"]
-        if start <= line <= end:
-            del found[h["level"] - 1:]
-            found.append(h["title"])
-    return tuple(found) or (FRONT,)
+    found = _at(line)
+    return () if found is None else tuple(h["title"] for h in found) or (FRONT,)
 
 
-def section(line: int) -> str | None:
-    """The innermost heading of `line` ("Dreadful Raid" for 285)."""
-    found = path(line)
-    return found[-1] if found else None
+def cited_section(line: int) -> str | None:
+    """The section a player finds line `line` under ("Dreadful Raid" for 285); None past the book."""
+    found = _at(line)
+    return None if found is None else _name(found, _table()[2]) if found else FRONT
 
 
-def cited_line(text: str) -> int | None:
-    """The line a citation names: `L1203`, `1203`, `RB L1203`, a range's first (`L1203-1205`)."""
-    match = CITED.fullmatch(text)
-    return int(match.group(1)) if match else None
+def _at(line: int) -> tuple[dict, ...] | None:
+    """The headings that hold `line`, outermost first; None outside the book (a bisect in `_table`)."""
+    points, paths, _ = _table()
+    at = bisect.bisect_right(points, line) - 1
+    return paths[at] if at >= 0 and line >= 1 else None
+
+
+@functools.cache
+def _table() -> tuple[list[int], list[tuple[dict, ...] | None], Counter]:
+    """The one walk of the headings, on the first citation: the breakpoints (first lines, and the line
+    after each heading's last), the headings that hold each breakpoint's lines up to the next (None past
+    the book's end) and how often each title occurs."""
+    found = _headings()
+    twice = Counter(h["title"] for h in found)
+    points = sorted({1, *(h["lines"][0] for h in found), *(h["lines"][1] + 1 for h in found)})
+    paths: list[tuple[dict, ...] | None] = []
+    active: list[dict] = []
+    upcoming = iter(found)  # in the order of their first lines (the generator writes them so)
+    following = next(upcoming, None)
+    for point in points:
+        while following is not None and following["lines"][0] <= point:
+            active.append(following)
+            following = next(upcoming, None)
+        active = [h for h in active if h["lines"][1] >= point]
+        held: list[dict] = []
+        for h in active:  # a heading replaces those of its level and below
+            del held[h["level"] - 1:]
+            held.append(h)
+        paths.append(tuple(held) if held or point == 1 else None)
+    return points, paths, twice
+
+
+def _name(path: tuple[dict, ...], twice: Counter) -> str:
+    title = path[-1]["title"]
+    if twice[title] > 1 and len(path) > 1:
+        outer = path[-2]["title"]
+        if outer.startswith("Chapter "):
+            outer = outer.split(" \u2013 ")[0]  # "Chapter 05 – Tempest Island": "Chapter 05"
+        return f"{outer}{JOIN}{title}"
+    return title
+
+
+_LINES = re.compile(r"(?:RB\s+)?L?(\d{1,9})(?:\s*[-\u2013]\s*L?(\d{1,9}))?", re.I)
+
+
+def cited_lines(text: str) -> list[tuple[int, int]] | None:
+    """The lines a citation names, as (first, last) of each part, as drunagor writes it: `L1203`, `1203`,
+    `RB L1203`, a range `L1203-1205` (or `L1203-L1205`), a list `RB L1177, L1179`; None if it is not one.
+    The order of a range is not checked here (`rules cite` refuses a reversed one)."""
+    parts = [_LINES.fullmatch(part) for part in re.split(r"\s*,\s*", text.strip())]
+    if not all(parts):
+        return None
+    return [(int(m.group(1)), int(m.group(2) or m.group(1))) for m in parts if m]
 
 
 # ------------------------------------------------------------------ citations as a player reads them
@@ -74,49 +115,10 @@ CITATION = re.compile(rf"\bRB ({_PART}(?:, {_PART})*)")
 _FIRST = re.compile(r"L(\d+)")
 
 
-@functools.cache
-def _table() -> tuple[list[int], list[str | None]]:
-    """Breakpoints (first lines) and the section name from each up to the next; None past the book."""
-    found = _headings()
-    twice = Counter(h["title"] for h in found)
-    points = sorted({1, *(h["lines"][0] for h in found), *(h["lines"][1] + 1 for h in found)})
-    names: list[str | None] = []
-    active: list[dict] = []
-    upcoming = iter(found)  # in the order of their first lines (the generator writes them so)
-    following = next(upcoming, None)
-    for point in points:
-        while following is not None and following["lines"][0] <= point:
-            active.append(following)
-            following = next(upcoming, None)
-        active = [h for h in active if h["lines"][1] >= point]
-        path: list[dict] = []
-        for h in active:  # as headings.path: a heading replaces those of its level and below
-            del path[h["level"] - 1:]
-            path.append(h)
-        names.append(_name(path, twice) if path else (FRONT if point == 1 else None))
-    return points, names
-
-
-def _name(path: list[dict], twice: Counter) -> str:
-    title = path[-1]["title"]
-    if twice[title] > 1 and len(path) > 1:
-        outer = path[-2]["title"]
-        if outer.startswith("Chapter "):
-            outer = outer.split(" \u2013 ")[0]  # "Chapter 05 – Tempest Island": "Chapter 05"
-        return f"{outer}{JOIN}{title}"
-    return title
-
-
-def cited_section(line: int) -> str | None:
-    """The section a player finds line `line` under ("Dreadful Raid" for 285); None past the book."""
-    points, names = _table()
-    at = bisect.bisect_right(points, line) - 1
-    return names[at] if at >= 0 and line >= 1 else None
-
-
 def rendered(text: str) -> str:
     """`text` with each short citation in the reader's form. Inside parentheses (`(RB L285)`,
-    `(chapter 04, RB L1161)`) the citation takes the parentheses' place; elsewhere it brings its own.
+    `(chapter 04, RB L1161)`) the citation takes the parentheses' place; elsewhere it brings its own,
+    in the place of a comma before it (`fails, RB L1026.`: `fails (Rulebook: ..., L1026).`).
     Lines of different sections are grouped: `Rulebook: A, L1147; B, L1191`. A line past the book's
     end keeps the short form (there is no section to name)."""
     if SHORT not in text:
@@ -137,6 +139,9 @@ def rendered_prose(text: str) -> str:
     return _rendered(text, CODE.sub(lambda m: "\0" * len(m.group(0)), text), PROSE, paragraph=True)
 
 
+AFTER_COMMA = re.compile(r"(?<=\S),\s+$")  # "fails, RB L1026": the parentheses take the comma's place
+
+
 def _rendered(text: str, seen: str, pattern: re.Pattern = CITATION, paragraph: bool = False) -> str:
     """`text` rendered where `seen` (the same length: text with some spans blanked) shows a citation;
     its parentheses counted from the line's start, or the paragraph's."""
@@ -148,8 +153,9 @@ def _rendered(text: str, seen: str, pattern: re.Pattern = CITATION, paragraph: b
             continue
         before = seen[0 if paragraph else seen.rfind("\n", 0, m.start()) + 1:m.start()]
         inside = before.count("(") > before.count(")")
-        out.append(text[pos:m.start()])
-        out.append(f"{PREFIX}{words}" if inside else f"({PREFIX}{words})")
+        comma = None if inside else AFTER_COMMA.search(before)
+        out.append(text[pos:m.start() - len(comma.group(0)) if comma else m.start()])
+        out.append(f"{PREFIX}{words}" if inside else f"{' ' if comma else ''}({PREFIX}{words})")
         pos = m.end()
     out.append(text[pos:])
     return "".join(out)

@@ -8,7 +8,6 @@ and for `from drunagor_log.cli.app import app` (tests). Heavy modules (tomlkit, 
 inside the commands that need them.
 """
 
-import re
 import sys
 from typing import Annotated, Any
 
@@ -19,7 +18,7 @@ from .. import installed_version
 from ..errors import DrunagorError
 from .click import Context, HelpFormatter, make_default_short_help
 from .common import Options, whole_numbers
-from .terminal import term
+from .terminal import term, uncited
 
 # Module under cli/commands/ of every top-level command, in the order `--help` lists them.
 MODULES = ("campaign", "story", "house", "heroes", "chest", "cards", "adventure", "round", "sheet", "serve",
@@ -176,21 +175,6 @@ class CitingFormatter(HelpFormatter):
 
 class CitingContext(Context):
     formatter_class = CitingFormatter
-
-
-_CITED = r"RB L\d+(?:[-\u2013]L?\d+)?(?:, L\d+(?:[-\u2013]L?\d+)?)*"
-_UNCITED = (  # in order: a citation alone in its parentheses; first in them; after a word
-    (rf"\s*\((?:e\.g\.\s+)?{_CITED}\)", ""),
-    (rf"(?<=\()(?:e\.g\.\s+)?{_CITED}[:;,]\s*", ""),
-    (rf"[,;]?\s*(?:e\.g\.\s+)?{_CITED}", ""),
-)
-
-
-def uncited(text: str) -> str:
-    """`text` without its short citations: "Set the party's name (RB L959)." -> "Set the party's name."."""
-    for pattern, by in _UNCITED:
-        text = re.sub(pattern, by, text)
-    return text
 
 
 def one_liner(command, limit: int) -> str:

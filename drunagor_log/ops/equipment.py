@@ -38,7 +38,7 @@ def _gained_item(c: Campaign, item: str, kind_given: bool, new: bool) -> str:
     kind given (--kind, the fact flag) for a name that is no near miss of a known card (SPEC 10:
     "Leathr Armor" is refused with "did you mean 'Leather Armor'", nothing written)."""
     remedy = ("if it is a card drunagor does not know, say its kind once with --kind "
-              "starting|spoils|adventure|epic|consumable (remembered under [cards] in story.toml)")
+              "starting|spoils|adventure|epic|consumable, remembered under [cards] in story.toml")
     return resolve_known(item, "items", extra=c.story.cards, new=new, facts=kind_given, new_hint=remedy)
 
 
@@ -92,7 +92,7 @@ def gain(c: Campaign, name: str, item: str, *, kind: str | None = None, quality:
     gear = rules.starting_gear(hero) + (choice.kind == "starting")
     if gear > rules.STARTING_GEAR:  # said now, not only by `check` (RB L989)
         warnings.append(f"{hero.name} now has {gear} pieces of Starting Gear, but a hero starts with "
-                        f"{rules.STARTING_GEAR} and finds no more (RB L989; drunagor check reports it)")
+                        f"{rules.STARTING_GEAR} and finds no more (RB L989); drunagor check reports it")
     where = "in the bag" if place == "bag" else "equipped"
     q = f", {choice.quality}" if choice.kind == "spoils" else ""
     return Change(f"{hero.name} gains {item_name} ({choice.kind}{q}, {where})", notes, tuple(warnings),

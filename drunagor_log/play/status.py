@@ -158,7 +158,10 @@ def _label(row: list[Item]) -> str:
 
 
 def board_rows(d: dict[str, Any], campaign: str, *, colour: bool) -> list[list[Item]]:
-    """The toolbar's rows: the chapter line, the monsters, the cubes and LOST."""
+    """The toolbar's rows: the chapter line, the monsters, the cubes and LOST (its citations in the
+    reader's form: the row is one item a word, so Status.read's rendering of each item would miss them)."""
+    from ..cli.terminal import cited
+
     def st(style: str) -> str:
         return f"class:{style}" if colour else ""
 
@@ -185,6 +188,7 @@ def board_rows(d: dict[str, Any], campaign: str, *, colour: bool) -> list[list[I
         ending = (d.get("counters") or {}).get("endgame") and d.get("chapter") == "09"
         label = "ENDING:" if ending else "LOST:"
         text = f"A Hero Undone (RB L1309): {d['lost']}" if ending else str(d["lost"])
+        text = cited(text)  # before the words are parted: "RB" and "L1026" alone are no citation
         rows.append([[(st("status.lost"), label)], *[[(st("status.lost"), w)] for w in text.split()]])
     return rows
 

@@ -361,7 +361,7 @@ def setup_lines(b: Mapping[str, Any]) -> list[str]:
     card = m.get("rune_card") or m.get("siege_deck")
     if card is not None:
         lines.append(f"End of the round: the {card['name']} {'deck' if 'siege_deck' in m else 'card'} at the end of "
-                     f"the Initiative Track ({card['source']}; drunagor round end)")
+                     f"the Initiative Track ({card['source']}){_with('drunagor round end')}")
     if b.get("setup_monsters") is not None:
         placed = ", ".join(f"{s['marker']} {s['monster']} ({s['level']})" for s in b["setup_monsters"])
         lines.append(f"Setup monsters for {k} hero{'' if k == 1 else 'es'}: {placed} ({m['setup_monsters_source']})")
@@ -491,7 +491,13 @@ def _decks_and_tokens(m: Mapping[str, Any], start: Mapping[str, Any]) -> list[di
 
 def winning_and_losing_lines(b: Mapping[str, Any]) -> list[str]:
     """`chapter show`'s lines for `losing`, `endings` and `chapter_counters`."""
-    lines = [f"Fails when: {e['what']} ({e['rule']}; {e['command']})" for e in b["losing"]]
-    lines += [f"Ends when: {e['what']} ({e['rule']}; {e['command']})" for e in b["endings"]]
-    lines += [f"Counter: {e['what']} ({e['rule']}; {e['command']})" for e in b["chapter_counters"]]
+    lines = [f"Fails when: {e['what']} ({e['rule']}){_with(e['command'])}" for e in b["losing"]]
+    lines += [f"Ends when: {e['what']} ({e['rule']}){_with(e['command'])}" for e in b["endings"]]
+    lines += [f"Counter: {e['what']} ({e['rule']}){_with(e['command'])}" for e in b["chapter_counters"]]
     return lines
+
+
+def _with(command: str | None) -> str:
+    """The commands of a line, after its citation's parentheses (which hold the book's words only):
+    "; with `drunagor draw`, `drunagor round end`"."""
+    return f"; with {', '.join(f'`{c}`' for c in command.split('; '))}" if command else ""

@@ -73,8 +73,8 @@ def identity(name: str, requested_class: str | None, new: bool = False) -> tuple
     flag: it says the hero is new, unless the name is a near miss of an Awakenings hero's, `new`)."""
     known = catalog.hero(name)
     if known is None:
-        remedy = (f'if the hero is from another product, give the class with --class (e.g. drunagor hero add '
-                  f'{shell_word(name)} --role ROLE --class Ranger): heroes of other products are welcome (RB L943)')
+        remedy = (f"if the hero is from another product, which the book welcomes (RB L943), give the class with "
+                  f"--class, e.g. drunagor hero add {shell_word(name)} --role ROLE --class Ranger")
         found = resolve_known(name, "heroes", new=new, facts=bool(requested_class and requested_class.strip()),
                               new_hint=remedy)
         known = catalog.hero(found)

@@ -182,8 +182,8 @@ def _card_steps(state: AdventureState, card: RoundCard, face: str | None, draws:
     elif drawn and not new.runes_in_bag():
         place += f" The bag is empty (chapter {state.chapter} does not fail on the last rune)."
     if card.name == AWAKENING:
-        _add(steps, "Place the drawn Runes on the Initiative Track", place + " The card is not flipped: RB L1285 does "
-             "not say to.", "as RB L1062; RB L1285 does not say")
+        _add(steps, "Place the drawn Runes on the Initiative Track", place + " Placed as in chapter 01 (RB L1062); "
+             "the card is not flipped: the book does not say to (RB L1285).", "RB L1062, L1285")
     elif card.name == HUNT and not lost:
         _add(steps, "Place the drawn Runes on the Initiative Track", place + " No Darkness tile is spawned (RB L1144); "
              "the card is not flipped: the book does not say to.", card.source)
@@ -249,8 +249,8 @@ def _siege_step(state: AdventureState, card: RoundCard, steps: list[RoundStep]) 
         _add(steps, title, f"All {card.cards} cards are drawn: the deck is spent (the book says no more).", card.source)
         return state
     _add(steps, title, f"Card {drawn + 1} of {card.cards}: resolve its effects (the cards' text is not transcribed in "
-         "the book). A Monster it cannot Spawn activates the first Monster of its kind instead (RB L1237; drunagor "
-         "battalion --siege).", card.source)
+         "the book). A Monster it cannot Spawn activates the first Monster of its kind instead (RB L1237); with "
+         "`drunagor battalion --siege`.", card.source)
     return chapters.with_counters(state, siege_cards_drawn=drawn + 1)
 
 

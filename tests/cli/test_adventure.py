@@ -471,7 +471,7 @@ def test_drawing_the_last_rune_fails_the_adventure(run, under_way):
     r = run("draw")  # the adventure is lost: nothing more is drawn
     assert (r.exit_code, r.stderr) == (1, "error: campaigns/test/adventure.toml: adventure: the adventure is lost: "
                                           "drunagor adventure end --lost; lost by: the last rune in the bag is drawn: "
-                                          "the adventure fails, (Rulebook: Chapter 05 › Winning and Losing the Adventure, L1203); if that was a slip, take it back: drunagor "
+                                          "the adventure fails (Rulebook: Chapter 05 › Winning and Losing the Adventure, L1203); if that was a slip, take it back: drunagor "
                                           "adventure undo\n")
 
 

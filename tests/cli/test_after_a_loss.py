@@ -8,7 +8,7 @@ import pytest
 from tests.conftest import snapshot
 
 LOST = ("error: campaigns/example/adventure.toml: adventure: the adventure is lost: drunagor adventure end --lost; "
-        "lost by: Nyx receives a 2nd Trauma Cube and is defeated: the adventure fails, (Rulebook: Increasing Trauma Cube Limits, L1026); if that was a slip, "
+        "lost by: Nyx receives a 2nd Trauma Cube and is defeated: the adventure fails (Rulebook: Increasing Trauma Cube Limits, L1026); if that was a slip, "
         "take it back: drunagor adventure undo\n")
 
 EVENTS = [
@@ -23,7 +23,7 @@ EVENTS = [
 @pytest.fixture
 def lost(run, example):
     r = run("cube", "Nyx", "trauma", "+2")
-    assert r.exit_code == 0 and "the adventure fails, (Rulebook: Increasing Trauma Cube Limits, L1026)" in r.stdout
+    assert r.exit_code == 0 and "the adventure fails (Rulebook: Increasing Trauma Cube Limits, L1026)" in r.stdout
     return example
 
 
@@ -50,6 +50,6 @@ def test_the_last_rune_drawn_stops_the_table_too(run, example):
     r = run("raid", "--seed", "3")
     assert r.exit_code == 1
     assert r.stderr == ("error: campaigns/example/adventure.toml: adventure: the adventure is lost: drunagor adventure "
-                        "end --lost; lost by: the last rune in the bag is drawn: the adventure fails, (Rulebook: Chapter 05 › Winning and Losing the Adventure, L1203); if "
+                        "end --lost; lost by: the last rune in the bag is drawn: the adventure fails (Rulebook: Chapter 05 › Winning and Losing the Adventure, L1203); if "
                         "that was a slip, take it back: drunagor adventure undo\n")
     assert snapshot(example) == before

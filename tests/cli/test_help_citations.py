@@ -45,7 +45,7 @@ def test_a_citation_in_a_help_text_an_option_and_an_argument(helps):
     assert ("--max-heroes <int>    4, or 5 with extra-hero content (Rulebook: Hero\n"
             "                        Limitations, L941-943).  [default: 4]") in helps["new"]
     # what the user types stays as typed: a `code span`
-    assert "LINE  A rulebook line: `L1203`, `1203`, or `RB L1203` as --json cites it." in helps["rules cite"]
+    assert "LINE...  A rulebook line as drunagor cites it: `L1203`, `RB L1203`, a range" in helps["rules cite"]
 
 
 def test_a_one_liner_keeps_its_citation_only_whole_within_its_row(helps):

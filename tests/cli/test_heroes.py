@@ -182,8 +182,8 @@ def test_a_duplicate_role_is_refused(run, party):
 
 @pytest.mark.parametrize("args, code, message", [
     (("Andreas2", "--role", "Leader"), 1, "error: no hero called 'Andreas2'; did you mean 'Andreas'? (if the hero "
-     "is from another product, give the class with --class (e.g. drunagor hero add Andreas2 --role ROLE --class "
-     "Ranger): heroes of other products are welcome (Rulebook: Hero Limitations, L943))\n"),
+     "is from another product, which the book welcomes (Rulebook: Hero Limitations, L943), give the class with "
+     "--class, e.g. drunagor hero add Andreas2 --role ROLE --class Ranger)\n"),
     (("Vacrem", "--role", "Leader", "--class", "Mage"), 1, "error: hero-class: Vacrem is a Warrior (or a Warlord "
      "with Hero Pack #1), not a Mage (Rulebook: Hero Limitations, L947-949); leave out --class, or use --class Warlord\n"),
     (("Vacrem", "--role", "Tank"), 1, "error: no Dungeon Role called 'Tank'; known: Controller, Defender, Leader, "
@@ -401,8 +401,8 @@ def test_gain_an_unknown_card_needs_its_kind_once(run, party):
     r = run("hero", "gain", "Nyx", "Silver Locket")
     assert (r.exit_code, r.stderr) == (1, "error: no card called 'Silver Locket'; check the spelling (if it is a "
                                           "card drunagor does not know, say its kind once with --kind "
-                                          "starting|spoils|adventure|epic|consumable (remembered under [cards] in "
-                                          "story.toml))\n")
+                                          "starting|spoils|adventure|epic|consumable, remembered under [cards] in "
+                                          "story.toml)\n")
     assert snapshot(party) == before
     r = run("hero", "gain", "Nyx", "Silver Locket", "--kind", "epic")
     assert r.stdout == ("Nyx gains Silver Locket (epic, equipped)\n"
@@ -1011,7 +1011,7 @@ def test_a_typo_is_refused_with_the_closest_name_and_never_recorded(run, party):
          "'Lifesaver'? (if it is a hero status drunagor does not know, add --new to record it)\n"),
         (("hero", "gain", "Nyx", "Potion of Heling"), 1, "error: no card called 'Potion of Heling'; did you mean "
          "'Potion of Healing'? (if it is a card drunagor does not know, say its kind once with --kind starting|spoils|"
-         "adventure|epic|consumable (remembered under [cards] in story.toml))\n"),
+         "adventure|epic|consumable, remembered under [cards] in story.toml)\n"),
         (("hero", "gain", "Nyx", "Potion of"), 2, "error: 'Potion of' could be any of: Potion of Fortitude, Potion of "
          "Haste, Potion of Healing, Potion of Preparation, Potion of Strength; type more of the card's name\n"),
         (("hero", "show", "Vacrum"), 1, "error: no hero called 'Vacrum'; known: Andreas, Nyx\n"),

@@ -114,7 +114,7 @@ def test_the_curse_capacity_is_asked_once_and_remembered(run, root):
     ok(run("cube", "Nyx", "curse", "-1"))  # removing needs no capacity, and a negative DELTA is no option
     r = ok(run("cube", "Nyx", "curse", "+3"))
     assert r.stdout.splitlines()[-1] == ("Nyx receives a 4th Curse Cube, more than the 3 their board holds, and is "
-                                         "defeated: the adventure fails, (Rulebook: Chapter 05 › Winning and Losing the Adventure, L1203). Record it with `drunagor "
+                                         "defeated: the adventure fails (Rulebook: Chapter 05 › Winning and Losing the Adventure, L1203). Record it with `drunagor "
                                          "adventure end --lost`.")
 
 
@@ -199,13 +199,13 @@ def test_chapter_07_the_barricade(run, root):
     r = ok(run("adventure", "event", "barricade"))
     assert r.stdout == ("the last Barricade token removed (Rulebook: Special Preparation – Barricade, L1243)\n"
                         "the last Barricade token is removed and the Seabreeze Tavern barricade is destroyed: the "
-                        "adventure fails, (Rulebook: Special Preparation – Barricade, L1243; Chapter 07 › Winning and Losing the Adventure, L1251). Record it with `drunagor adventure end --lost`.\n")
+                        "adventure fails (Rulebook: Special Preparation – Barricade, L1243; Chapter 07 › Winning and Losing the Adventure, L1251). Record it with `drunagor adventure end --lost`.\n")
     assert table(run)["counters"]["barricade"] == 0
     before = snapshot(root)
     r = run("adventure", "event", "barricade")
     assert (r.exit_code, r.stderr) == (1, "error: campaigns/test/adventure.toml: adventure: the adventure is lost: "
                                           "drunagor adventure end --lost; lost by: the last Barricade token is removed "
-                                          "and the Seabreeze Tavern barricade is destroyed: the adventure fails, "
+                                          "and the Seabreeze Tavern barricade is destroyed: the adventure fails "
                                           "(Rulebook: Special Preparation – Barricade, L1243; Chapter 07 › Winning and Losing the Adventure, L1251); if that was a slip, take it back: drunagor adventure undo\n")
     assert snapshot(root) == before
 
@@ -411,7 +411,7 @@ def test_check_strict_finds_more_chest_copies_and_starting_gear_than_there_can_b
         ok(run("hero", "gain", "Nyx", "Scroll of Incinerate", "--kind", "consumable"))
     r = ok(run("hero", "gain", "Nyx", "Iron Helm", "--kind", "starting"))
     assert r.stderr == ("warning: Nyx now has 3 pieces of Starting Gear, but a hero starts with 2 and finds no more "
-                        "(Rulebook: Recruiting a New Hero to Your Party, L989; drunagor check reports it)\n")
+                        "(Rulebook: Recruiting a New Hero to Your Party, L989); drunagor check reports it\n")
     r = run("check", "--strict")
     assert r.exit_code == 1
     assert r.stdout == (

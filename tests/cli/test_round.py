@@ -99,7 +99,7 @@ def test_round_end_is_refused_once_the_adventure_is_lost(run, tmp_path):
     assert (r.exit_code, r.stderr) == (1, "error: campaigns/test/adventure.toml: adventure: the adventure is lost: "
                                           "drunagor adventure end --lost; lost by: the last Barricade token is "
                                           "removed and the Seabreeze Tavern barricade is destroyed: the adventure "
-                                          "fails, (Rulebook: Special Preparation – Barricade, L1243; Chapter 07 › Winning and Losing the Adventure, L1251); if that was a slip, take it back: drunagor "
+                                          "fails (Rulebook: Special Preparation – Barricade, L1243; Chapter 07 › Winning and Losing the Adventure, L1251); if that was a slip, take it back: drunagor "
                                           "adventure undo\n")
     assert snapshot(root) == before
 

@@ -79,10 +79,10 @@ End of round 5: chapter 01, Growing Influence card face A (draws 2); runes drawn
    Face A draws 2, but the bag held only 1: blue.
 2. Place the drawn Runes on the Initiative Track (Rulebook: Chapter 01 › Darkness Spawning Rule – Growing Influence, L1062)
    blue on the track; 0 runes left in the bag. The last rune in the bag was drawn: the adventure fails (Rulebook: Chapter 01 › Winning and Losing the Adventure, L1076).
-the last rune in the bag is drawn: the adventure fails, (Rulebook: Chapter 01 › Winning and Losing the Adventure, L1076). Record it with `drunagor adventure end --lost`.
+the last rune in the bag is drawn: the adventure fails (Rulebook: Chapter 01 › Winning and Losing the Adventure, L1076). Record it with `drunagor adventure end --lost`.
 round 5: drew blue; the adventure fails (seed 8)
 $ drunagor round end --seed 9
-error: campaigns/test/adventure.toml: adventure: the adventure is lost: drunagor adventure end --lost; lost by: the last rune in the bag is drawn: the adventure fails, (Rulebook: Chapter 01 › Winning and Losing the Adventure, L1076); if that was a slip, take it back: drunagor adventure undo
+error: campaigns/test/adventure.toml: adventure: the adventure is lost: drunagor adventure end --lost; lost by: the last rune in the bag is drawn: the adventure fails (Rulebook: Chapter 01 › Winning and Losing the Adventure, L1076); if that was a slip, take it back: drunagor adventure undo
 [exit 1]
 $ drunagor adventure end --lost
 chapter 01 failed (attempt 1); the slot stays open; adventure archived as adventures/01-1.toml
@@ -200,7 +200,7 @@ End of round 4: chapter 03, Harvester's Hunt card face A (draws 2); runes drawn 
    Face A draws 2: orange, red.
 2. Place the drawn Runes on the Initiative Track (Rulebook: Clarifications – Soul Hunt, L1142-1144)
    orange, red on the track; 0 runes left in the bag. The last rune in the bag was drawn: the adventure fails (Rulebook: Chapter 03 › Winning and Losing the Adventure, L1136).
-the last rune in the bag is drawn: the adventure fails, (Rulebook: Chapter 03 › Winning and Losing the Adventure, L1136). Record it with `drunagor adventure end --lost`.
+the last rune in the bag is drawn: the adventure fails (Rulebook: Chapter 03 › Winning and Losing the Adventure, L1136). Record it with `drunagor adventure end --lost`.
 dry run: nothing written
 $ drunagor adventure end --won
 chapter 03 completed; adventure archived as adventures/03-1.toml
@@ -348,10 +348,10 @@ End of round 3: chapter 06, Growing Influence card face A (draws 3); runes drawn
    Face A draws 3, but the bag held only 1: green.
 2. Place the drawn Runes on the Initiative Track (Rulebook: Chapter 06 › Darkness Spawning Rule – Growing Influence, L1213)
    green on the track; 0 runes left in the bag. The last rune in the bag was drawn: the adventure fails (Rulebook: Chapter 06 › Winning and Losing the Adventure, L1225).
-the last rune in the bag is drawn: the adventure fails, (Rulebook: Chapter 06 › Winning and Losing the Adventure, L1225). Record it with `drunagor adventure end --lost`.
+the last rune in the bag is drawn: the adventure fails (Rulebook: Chapter 06 › Winning and Losing the Adventure, L1225). Record it with `drunagor adventure end --lost`.
 round 3: drew green; the adventure fails (seed 4)
 $ drunagor round end --seed 5
-error: campaigns/test/adventure.toml: adventure: the adventure is lost: drunagor adventure end --lost; lost by: the last rune in the bag is drawn: the adventure fails, (Rulebook: Chapter 06 › Winning and Losing the Adventure, L1225); if that was a slip, take it back: drunagor adventure undo
+error: campaigns/test/adventure.toml: adventure: the adventure is lost: drunagor adventure end --lost; lost by: the last rune in the bag is drawn: the adventure fails (Rulebook: Chapter 06 › Winning and Losing the Adventure, L1225); if that was a slip, take it back: drunagor adventure undo
 [exit 1]
 $ drunagor adventure end --lost
 chapter 06 failed (attempt 1); the slot stays open; adventure archived as adventures/06-1.toml
@@ -380,7 +380,7 @@ Vile Spawn: 2 models recorded under [cards]; Coiled Harridan: 2 models recorded 
 $ drunagor round end
 End of round 1: chapter 07, Siege of Everedge deck
 1. Draw the top card of the Siege of Everedge deck (Rulebook: Special Scenario Rule – Tower Defense, L1235)
-   Card 1 of 10: resolve its effects (the cards' text is not transcribed in the book). A Monster it cannot Spawn activates the first Monster of its kind instead (Rulebook: Special Scenario Rule – Tower Defense, L1237; drunagor battalion --siege).
+   Card 1 of 10: resolve its effects (the cards' text is not transcribed in the book). A Monster it cannot Spawn activates the first Monster of its kind instead (Rulebook: Special Scenario Rule – Tower Defense, L1237); with `drunagor battalion --siege`.
 Round 2 begins.
 round 1 ended: Siege of Everedge deck: card 1 of 10; round 2 begins
 $ drunagor round end --draws 2
@@ -389,7 +389,7 @@ error: the Siege of Everedge deck draws a card, not runes: --draws has nothing t
 $ drunagor round end
 End of round 2: chapter 07, Siege of Everedge deck
 1. Draw the top card of the Siege of Everedge deck (Rulebook: Special Scenario Rule – Tower Defense, L1235)
-   Card 2 of 10: resolve its effects (the cards' text is not transcribed in the book). A Monster it cannot Spawn activates the first Monster of its kind instead (Rulebook: Special Scenario Rule – Tower Defense, L1237; drunagor battalion --siege).
+   Card 2 of 10: resolve its effects (the cards' text is not transcribed in the book). A Monster it cannot Spawn activates the first Monster of its kind instead (Rulebook: Special Scenario Rule – Tower Defense, L1237); with `drunagor battalion --siege`.
 Round 3 begins.
 round 2 ended: Siege of Everedge deck: card 2 of 10; round 3 begins
 $ drunagor raid
@@ -399,9 +399,9 @@ $ drunagor adventure event barricade --count 2
 a Barricade token removed: 2 of 3 left (Rulebook: Special Preparation – Barricade, L1243); a Barricade token removed: 1 of 3 left (Rulebook: Special Preparation – Barricade, L1243)
 $ drunagor adventure event barricade
 the last Barricade token removed (Rulebook: Special Preparation – Barricade, L1243)
-the last Barricade token is removed and the Seabreeze Tavern barricade is destroyed: the adventure fails, (Rulebook: Special Preparation – Barricade, L1243; Chapter 07 › Winning and Losing the Adventure, L1251). Record it with `drunagor adventure end --lost`.
+the last Barricade token is removed and the Seabreeze Tavern barricade is destroyed: the adventure fails (Rulebook: Special Preparation – Barricade, L1243; Chapter 07 › Winning and Losing the Adventure, L1251). Record it with `drunagor adventure end --lost`.
 $ drunagor round end
-error: campaigns/test/adventure.toml: adventure: the adventure is lost: drunagor adventure end --lost; lost by: the last Barricade token is removed and the Seabreeze Tavern barricade is destroyed: the adventure fails, (Rulebook: Special Preparation – Barricade, L1243; Chapter 07 › Winning and Losing the Adventure, L1251); if that was a slip, take it back: drunagor adventure undo
+error: campaigns/test/adventure.toml: adventure: the adventure is lost: drunagor adventure end --lost; lost by: the last Barricade token is removed and the Seabreeze Tavern barricade is destroyed: the adventure fails (Rulebook: Special Preparation – Barricade, L1243; Chapter 07 › Winning and Losing the Adventure, L1251); if that was a slip, take it back: drunagor adventure undo
 [exit 1]
 $ drunagor adventure show
 Chapter 07, Siege of Everedge: 2 heroes, round 3
@@ -416,7 +416,7 @@ Slot  Base       Monster          Rank
 No next end of round: the adventure is lost (drunagor adventure end --lost)
 Barricade: 0 of 3 tokens left (Rulebook: Special Preparation – Barricade, L1243)
 Siege of Everedge cards drawn: 2 of 10 (Rulebook: Special Scenario Rule – Tower Defense, L1235)
-The adventure is lost: the last Barricade token is removed and the Seabreeze Tavern barricade is destroyed: the adventure fails, (Rulebook: Special Preparation – Barricade, L1243; Chapter 07 › Winning and Losing the Adventure, L1251). Record it with `drunagor adventure end --lost`.
+The adventure is lost: the last Barricade token is removed and the Seabreeze Tavern barricade is destroyed: the adventure fails (Rulebook: Special Preparation – Barricade, L1243; Chapter 07 › Winning and Losing the Adventure, L1251). Record it with `drunagor adventure end --lost`.
 ...
 $ drunagor adventure end --lost
 chapter 07 failed (attempt 1); the slot stays open; adventure archived as adventures/07-1.toml
@@ -476,8 +476,8 @@ End of round 1: chapter 09, Darkness Awakening card face A (draws 2); runes draw
    blue: a Chest or the blue Darkness tile, as the card shows, at the Spawning token the Party Leader (Andreas) chooses; red: a Chest or the red Darkness tile, as the card shows, at the red Spawning token.
 3. The Crush (Rulebook: Darkness Behavior – Standard, L1287)
    A Darkness tile that should spawn while every Hero is on top of Darkness is skipped: all Heroes take 2 non-preventable damage (2 heroes).
-4. Place the drawn Runes on the Initiative Track (as Rulebook: Chapter 01 › Darkness Spawning Rule – Growing Influence, L1062; Rulebook: Darkness Spawning Rule – Seeds of Darkness, L1285 does not say)
-   blue, red on the track; 4 runes left in the bag. The card is not flipped: (Rulebook: Darkness Spawning Rule – Seeds of Darkness, L1285) does not say to.
+4. Place the drawn Runes on the Initiative Track (Rulebook: Chapter 01 › Darkness Spawning Rule – Growing Influence, L1062; Darkness Spawning Rule – Seeds of Darkness, L1285)
+   blue, red on the track; 4 runes left in the bag. Placed as in chapter 01 (Rulebook: Chapter 01 › Darkness Spawning Rule – Growing Influence, L1062); the card is not flipped: the book does not say to (Rulebook: Darkness Spawning Rule – Seeds of Darkness, L1285).
 Round 2 begins.
 face A of the Darkness Awakening card draws 2 (recorded under [cards]); round 1 ended: drew blue, red; round 2 begins (seed 1)
 $ drunagor adventure event king-health --count 12
@@ -494,8 +494,8 @@ End of round 2: chapter 09, Darkness Awakening card face A (draws 2); runes draw
    blue: a Chest or the blue Darkness tile, as the card shows, at the Spawning token the Party Leader (Andreas) chooses; gray: a Chest or the gray Darkness tile, as the card shows, at the gray Spawning token.
 3. The Crush (Rulebook: Darkness Behavior – Standard, L1287)
    A Darkness tile that should spawn while every Hero is on top of Darkness is skipped: all Heroes take 2 non-preventable damage (2 heroes).
-4. Place the drawn Runes on the Initiative Track (as Rulebook: Chapter 01 › Darkness Spawning Rule – Growing Influence, L1062; Rulebook: Darkness Spawning Rule – Seeds of Darkness, L1285 does not say)
-   blue, gray on the track; 2 runes left in the bag. The card is not flipped: (Rulebook: Darkness Spawning Rule – Seeds of Darkness, L1285) does not say to.
+4. Place the drawn Runes on the Initiative Track (Rulebook: Chapter 01 › Darkness Spawning Rule – Growing Influence, L1062; Darkness Spawning Rule – Seeds of Darkness, L1285)
+   blue, gray on the track; 2 runes left in the bag. Placed as in chapter 01 (Rulebook: Chapter 01 › Darkness Spawning Rule – Growing Influence, L1062); the card is not flipped: the book does not say to (Rulebook: Darkness Spawning Rule – Seeds of Darkness, L1285).
 Round 3 begins.
 round 2 ended: drew blue, gray; round 3 begins (seed 2)
 $ drunagor adventure event king-health --count 70

@@ -77,6 +77,13 @@ def test_completion_offers_campaign_and_catalog_names(example):
     assert _complete(example, "bash", "drunagor -C . status remove ") == ["Imminent\\ Danger"]
 
 
+@pytest.mark.parametrize("shell", ["zsh", "fish"])
+def test_the_menus_descriptions_carry_no_short_citation(example, shell):
+    out = _complete(example, shell, "drunagor ")
+    assert "party\tSet the party's name." in out and "chapter\tThe Adventure Track and the chapter briefings." in out
+    assert [line for line in out if "RB L" in line] == []  # short citation
+
+
 def test_completion_of_monsters_on_the_board_in_zsh(example):
     out = _complete(example, "zsh", "drunagor monster remove ")
     for name in ("Fell Asteris", "Gremlin Horde", "Tidehunter"):

@@ -89,6 +89,9 @@ def test_the_toolbar_shows_the_table_and_follows_a_raid(session):
     s.line("cube Nyx trauma +1")
     s.expect("the adventure fails")
     s.expect("LOST: ")
+    s.expect("(Rulebook: Increasing")  # on the toolbar: the citation rendered whole, wrapped by words
+    s.expect("Trauma Cube Limits, L1026)")
+    assert "RB L1026" not in s.text  # short citation
 
 
 def test_the_toolbar_is_plain_text_under_no_color(session):

@@ -101,7 +101,9 @@ def test_darkness_awakening_names_each_runes_spawning_token_and_the_crush():
          "skipped: all Heroes take 3 non-preventable damage (3 heroes)."),
     ]
     assert result.next_face == "A" and chapters.rune_face(result.state) == "A"  # RB L1285 does not say it flips
-    assert "The card is not flipped: RB L1285 does not say to." in result.steps[3].fact
+    assert result.steps[3].fact.endswith(" Placed as in chapter 01 (RB L1062); the card is not "
+                                         "flipped: the book does not say to (RB L1285).")
+    assert result.steps[3].rule == "RB L1062, L1285"
 
 
 def test_the_siege_deck_draws_its_ten_cards_in_order():

@@ -42,11 +42,11 @@ def test_the_timeline_says_why_an_attempt_was_lost_and_counts_runes(run, example
     assert run("adventure", "end", "--lost").exit_code == 0
     md = sheet(run)
     assert ("- **05 Tempest Island**, attempt 1: **lost** · 4 heroes · 5 runes drawn · Dreadful Raid card · lost: Nyx "
-            "receives a 2nd Trauma Cube and is defeated: the adventure fails, (Rulebook: Increasing Trauma Cube Limits, L1026)\n") in md
+            "receives a 2nd Trauma Cube and is defeated: the adventure fails (Rulebook: Increasing Trauma Cube Limits, L1026)\n") in md
     html = parse(sheet(run, "html"))
     entry = next(e for e in html.find_all("div", "entry") if e.get("data-file") == "adventures/05-1.toml")
     assert entry.find("div", "lost").text() == ("lost: Nyx receives a 2nd Trauma Cube and is defeated: the adventure "
-                                                "fails, (Rulebook: Increasing Trauma Cube Limits, L1026)")
+                                                "fails (Rulebook: Increasing Trauma Cube Limits, L1026)")
 
 
 # Where each label's text lies inside its slot, in CSS pixels: [text, gap left, gap right].

@@ -82,7 +82,7 @@ def _said(hero: str, item: str) -> tuple[str, str]:
     """What `hero gain HERO ITEM --kind starting` prints on stdout and stderr (a third piece of gear)."""
     return (f"{hero} gains {item} (starting, equipped)\n",
             f"warning: {hero} now has 3 pieces of Starting Gear, but a hero starts with 2 and finds no more "
-            "(Rulebook: Recruiting a New Hero to Your Party, L989; drunagor check reports it)\n")
+            "(Rulebook: Recruiting a New Hero to Your Party, L989); drunagor check reports it\n")
 
 
 @pytest.fixture

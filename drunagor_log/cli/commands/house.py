@@ -51,31 +51,43 @@ def rules_set(
 
 @rules_app.command("cite")
 def rules_cite(
-    line: Annotated[str, typer.Argument(metavar="LINE", help="A rulebook line: `L1203`, `1203`, or `RB L1203` "
-                                                             "as --json cites it.")],
+    line: Annotated[list[str], typer.Argument(metavar="LINE...", help="A rulebook line as drunagor cites it: "
+                                                                   "`L1203`, `RB L1203`, a range `L1203-1205`, a "
+                                                                   "list `L1177, L1179` (quoted or not).")],
     json: JsonOpt = False,
 ) -> None:
     """Where a rulebook line stands in the book: its heading path, as the table of contents names it.
 
     drunagor cites the rulebook by section and line, `(Rulebook: Dreadful Raid, L285)` (--json: `RB L285`);
     this names every title above the line, the chapter and the paragraph a player finds in the printed
-    book. Titles only: drunagor ships no sentence of the book. --json: {"line", "path", "section"}.
+    book; a range by its first line, a list one line each. Titles only: drunagor ships no sentence of the
+    book. --json: {"line", "last", "path", "section"} (a list of them for a list), "section" as a citation
+    names it.
 
     Example: drunagor rules cite L1203
     """
     from ...catalog import headings
-    from ...errors import RuleError, UsageError
+    from ...errors import UsageError
 
-    number = headings.cited_line(line)
-    if number is None:
-        raise UsageError(f"'{line}' is not a rulebook line; give it as drunagor cites it, e.g. L1203")
-    found = headings.path(number)
-    if not found:
-        raise RuleError(f"the rulebook has lines 1 to {headings.last_line()}, not {number}")
+    text = " ".join(line)
+    parts = headings.cited_lines(text)
+    if parts is None:
+        raise UsageError(f"{text!r} is not a rulebook line; give it as drunagor cites it: L1203, L1203-1205 or "
+                         "L1177, L1179")
+    last = headings.last_line()
+    for first, end in parts:
+        if end < first:
+            raise UsageError(f"L{first}-{end} runs backwards; give its first line first: L{end}-{first}")
+        if first < 1 or end > last:
+            raise UsageError(f"the rulebook has lines 1 to {last}, not {first if first < 1 or first > last else end}")
     if json:
-        term.json({"line": number, "path": list(found), "section": found[-1]})
-    else:
-        term.line(f"Rulebook L{number}: {headings.JOIN.join(found)}")  # the whole path: no short form
+        found = [{"line": first, "last": end, "path": list(headings.path(first)),
+                  "section": headings.cited_section(first)} for first, end in parts]
+        term.json(found[0] if len(found) == 1 else found)
+        return
+    for first, end in parts:  # the whole path: no short form
+        lines = f"L{first}" + (f"-{end}" if end != first else "")
+        term.line(f"Rulebook {lines}: {headings.JOIN.join(headings.path(first))}")
 
 
 def register(app: typer.Typer) -> None:
