@@ -73,7 +73,7 @@ def test_chapter_03_after_the_cutscene_ends_the_round_with_the_harvesters_hunt_c
     assert "The Harvester's Hunt card replaced the Growing Influence card (Rulebook: Clarifications – Soul Hunt, L1142-1144)" in shown
     # the last rune drawn by the Hunt card still fails chapter 03 (RB L1136)
     r = ok(run("round", "end"))
-    assert "the last rune in the bag is drawn: the adventure fails, (Rulebook: Chapter 03 › Winning and Losing the Adventure, L1136)" in r.stdout
+    assert "the last rune in the bag is drawn: the adventure fails (Rulebook: Chapter 03 › Winning and Losing the Adventure, L1136)" in r.stdout
 
 
 # ------------------------------------------------------------------------ 2. the Naval Raid card's flip
@@ -139,8 +139,8 @@ def test_chapter_show_json_lists_every_way_the_chapter_is_lost_and_ended(run, ro
               ("RB L1205", "drunagor adventure event spare-wood")]}
     shown = ok(run("chapter", "show", "3")).stdout
     assert ("Counter: 3 Time Tokens on the Rune card, one removed at each end of the round; the last: read \"Cutscene "
-            "– Nightmare Come True\"; then the Harvester's Hunt card ends the round (Rulebook: Clarifications – Soul Hunt, L1142-1144) (Rulebook: Chapter 03 › Cutscene Trigger, L1134; drunagor "
-            "round end)\n") in shown
+            "– Nightmare Come True\"; then the Harvester's Hunt card ends the round (Rulebook: Clarifications – Soul Hunt, L1142-1144) (Rulebook: Chapter 03 › Cutscene Trigger, L1134); with "
+            "`drunagor round end`\n") in shown
 
 
 # ------------------------------------------------------- 5. endings named when their trigger is met
