@@ -35,7 +35,7 @@ import sys
 import tokenize
 from pathlib import Path
 
-from drunagor_log.catalog.headings import CITATION, SHORT, named, rendered, rendered_prose
+from drunagor_log.catalog.headings import SHORT, citation, named, rendered, rendered_prose
 
 REPO = Path(__file__).resolve().parents[2]
 OUTPUT_TESTS = ("cli", "play", "sheet", "serve", "store", "contract", "docs", "interop", "sync", "attack",
@@ -221,7 +221,7 @@ def _split(logical: list[tokenize.TokenInfo]) -> None:
             parts = [_content(t.string) for t in group]
             joined = "".join(parts)
             ends = [sum(len(p) for p in parts[:i + 1]) for i in range(len(parts) - 1)]
-            for m in CITATION.finditer(joined):
+            for m in citation().finditer(joined):
                 if any(m.start() < end < m.end() for end in ends) or any(
                         end == m.end() and re.match(r", L\d", joined[end:]) for end in ends):
                     SPLIT.append(f"line {group[0].start[0]}: {m.group(0)!r} runs across joined literals")
