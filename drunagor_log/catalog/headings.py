@@ -121,6 +121,22 @@ _PART = r"L\d{1,7}(?:[-\u2013]L?\d{1,7})?"
 _CITATION = rf"\bRB ({_PART}(?:, {_PART})*)"
 
 
+_UNCITED = (  # in order: a citation alone in its parentheses; first in them; after a word
+    (rf"\s*\((?:e\.g\.\s+)?{_CITATION}\)", ""),
+    (rf"(?<=\()(?:e\.g\.\s+)?{_CITATION}[:;,]\s*", ""),
+    (rf"[,;]?\s*(?:e\.g\.\s+)?{_CITATION}", ""),
+)
+
+
+def uncited(text: str) -> str:
+    """`text` without its short citations, where a line has no room to name a section (a one-liner of
+    `--help`, a completion menu's description): "Set the party's name (RB L959)." -> "Set the party's
+    name."; no headings are read."""
+    for pattern, by in _UNCITED:
+        text = _compiled(pattern).sub(by, text)
+    return text
+
+
 def citation() -> re.Pattern[str]:
     """A short citation as drunagor's own words write it: `RB L1203`, `RB L1142-1144`, `RB L1177, L1179`."""
     return _compiled(_CITATION)

@@ -18,7 +18,7 @@ from .. import installed_version
 from ..errors import DrunagorError
 from .click import Context, HelpFormatter, make_default_short_help
 from .common import Options, whole_numbers
-from .terminal import term, uncited
+from .terminal import term
 
 # Module under cli/commands/ of every top-level command, in the order `--help` lists them.
 MODULES = ("campaign", "story", "house", "heroes", "chest", "cards", "adventure", "round", "sheet", "serve",
@@ -185,6 +185,8 @@ def one_liner(command, limit: int) -> str:
     first = (given or command.help or "").split("\n\n")[0]
     if "RB" not in first:
         return command.get_short_help_str(limit)
+    from ..catalog.headings import uncited
+
     if given:
         line = " ".join(_prose(first).split())
         return line if len(line) <= limit else " ".join(uncited(first).split())

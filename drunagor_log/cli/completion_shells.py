@@ -140,10 +140,10 @@ def showable(value: str, encoding: str = "utf-8") -> bool:
 
 def _hint(help: str) -> str:
     """A candidate's description in zsh's and fish's menu: one line of at most 80 columns, without its
-    rulebook citation (the short form means nothing there, and naming its section is headings work on
-    every Tab: the command's --help names it)."""
+    rulebook citation (the short form means nothing there, and naming its section would read the
+    headings on a Tab: the command's --help names it)."""
     if "RB L" in help:
-        from .terminal import uncited  # loaded already: the app's entry point imports it
+        from ..catalog.headings import uncited  # its patterns compiled on first use: no headings read
 
         help = uncited(help)
     text = _SPACES.sub(" ", _UNSHOWABLE.sub(" ", help or "")).strip()

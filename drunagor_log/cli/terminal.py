@@ -64,21 +64,6 @@ def cited(text: str) -> str:
     return rendered(text)
 
 
-_CITED = r"RB L\d+(?:[-\u2013]L?\d+)?(?:, L\d+(?:[-\u2013]L?\d+)?)*"
-_UNCITED = (  # in order: a citation alone in its parentheses; first in them; after a word
-    (rf"\s*\((?:e\.g\.\s+)?{_CITED}\)", ""),
-    (rf"(?<=\()(?:e\.g\.\s+)?{_CITED}[:;,]\s*", ""),
-    (rf"[,;]?\s*(?:e\.g\.\s+)?{_CITED}", ""),
-)
-
-
-def uncited(text: str) -> str:
-    """`text` without its short citations: "Set the party's name (RB L959)." -> "Set the party's name."."""
-    for pattern, by in _UNCITED:
-        text = re.sub(pattern, by, text)
-    return text
-
-
 def _on_terminal(stream: Any) -> bool:
     try:
         return stream.isatty()

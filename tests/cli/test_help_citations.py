@@ -9,8 +9,9 @@ import re
 import pytest
 from typer.testing import CliRunner
 
+from drunagor_log.catalog.headings import uncited
 from drunagor_log.cli import reference
-from drunagor_log.cli.app import PANELS, build_app, one_liner, uncited
+from drunagor_log.cli.app import PANELS, build_app, one_liner
 from tests.helpers import citation_problems
 
 PATHS = [path[1:] for path, _, _ in reference.commands()]
