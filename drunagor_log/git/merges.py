@@ -43,18 +43,47 @@ def merging(root: Path) -> bool:
 
 def merge(root: Path, ref: str) -> bytes | None:
     """Merge `ref` into the branch: None when merged and committed, else git's words (it stopped at
-    conflicts, or refused)."""
+    conflicts, or refused). Until `merge_done`, the repository remembers that a sync started this
+    merge (SYNC_MERGE, holding the commit merged), so that a sync stopped in it (killed, a machine
+    that went off) is recognised by the next one (`stopped_sync_merge`)."""
+    _sync_mark(root).write_text(text(root, "rev-parse", "--verify", f"{ref}^{{commit}}") + "\n", encoding="ascii")
     proc = run(root, "merge", "--no-edit", "--quiet", ref, ok=(0, 1, 128))
+    if proc.returncode == 0:
+        merge_done(root)
     return None if proc.returncode == 0 else proc.stderr + proc.stdout
+
+
+#: In the repository's git folder: the commit a sync is merging, there from the merge's start to its end.
+SYNC_MERGE = "drunagor-sync-merge"
+
+
+def _sync_mark(root: Path) -> Path:
+    return root / text(root, "rev-parse", "--git-path", SYNC_MERGE)
+
+
+def merge_done(root: Path) -> None:
+    """The merge a sync started is committed or given up: forget it."""
+    _sync_mark(root).unlink(missing_ok=True)
+
+
+def stopped_sync_merge(root: Path) -> bool:
+    """The merge under way is one a sync started and never finished (it was stopped in it)."""
+    try:
+        merged = _sync_mark(root).read_text(encoding="ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        return False
+    return bool(merged) and text(root, "rev-parse", "--verify", "--quiet", "MERGE_HEAD", ok=(0, 1)) == merged
 
 
 def abort_merge(root: Path) -> None:
     run(root, "merge", "--abort", ok=(0, 1, 128))
+    merge_done(root)
 
 
 def commit_merge(root: Path) -> None:
     """Commit the merge under way with git's own message."""
     run(root, "commit", "--no-edit", "--quiet")
+    merge_done(root)
 
 
 def stage(root: Path, path: str) -> None:

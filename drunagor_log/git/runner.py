@@ -25,6 +25,7 @@ from pathlib import Path
 
 from .. import store
 from ..errors import UsageError
+from .programs import find
 
 
 class GitFailed(Exception):
@@ -47,9 +48,7 @@ def reason(stderr: bytes) -> str:
 
 
 def _git_exe(root: Path, remedy: str) -> str:
-    import shutil
-
-    exe = shutil.which("git")
+    exe = find("git")  # PATH's folders only, never the current one (a stranger's git.exe: git/programs.py)
     if exe is None:
         raise UsageError("git is not installed (no `git` program on PATH)", file=store.display(root),
                          rule="git", remedy="install git" + remedy)

@@ -83,6 +83,10 @@ def sync(root: Path, keep: str | None, say: Say) -> None:
     with Campaign(root, exclusive=True, markers=False, scan=not under_way):
         try:
             up = upstream(root)
+            if under_way and merges.stopped_sync_merge(root):
+                merges.abort_merge(root)  # a sync stopped in its own merge: undone, and merged again below
+                say("undid the merge an earlier sync was stopped in")
+                under_way = False
             if under_way:
                 finish_merge(root, keep, say)
             else:

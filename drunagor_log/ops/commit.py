@@ -14,7 +14,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from .. import store
+from ..errors import UsageError
 from ..git.commits import PREFIX, commit_changes
+from ..git.merges import merging
 from ..git.runner import check_can_commit
 from ..values import record
 
@@ -39,12 +42,25 @@ def commit_tail(root: Path, write: Callable[[], list[str]], message: str, *, com
     asked = commit or autocommit
     if asked:
         check_can_commit(root, explicit=commit)  # before writing: no repository, nothing written
+        refuse_during_merge(root, ", or run it without --commit" if commit
+                            else ", or set `autocommit = false` under [git] in story.toml")
     files = write()
     if written is not None:
         written(files)
     # autocommit alone is not the user's word for this command: nothing of the repository's runs
     sha = commit_changes(root, files, message, own=not commit) if asked and files else None
     return Saved(files=files, asked=asked, sha=sha)
+
+
+def refuse_during_merge(root: Path, other_way: str = "") -> None:
+    """Before writing: no commit of a command while a git merge is under way. git would refuse it ("cannot
+    do a partial commit during a merge") after the files were written, and a commit of the whole
+    index would make the command's change a part of the merge. The way out is the merge's own end."""
+    if merging(root):
+        raise UsageError("a git merge is under way in this repository: a commit now would be part of it",
+                         file=store.display(root), rule="git",
+                         remedy="finish the merge with `drunagor sync` (or `git commit`), or give it up with "
+                         "`git merge --abort`; then run the command again" + other_way)
 
 
 def committed_line(saved: Saved, message: str) -> str | None:

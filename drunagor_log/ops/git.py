@@ -17,7 +17,7 @@ from ..git.commits import PREFIX
 from ..git.runner import repository
 from ..values import record
 from . import Change
-from .commit import commit_tail
+from .commit import commit_tail, refuse_during_merge
 
 
 @record
@@ -45,6 +45,8 @@ def undo(root: Path, *, dry_run: bool = False) -> Change:
     # git reads and writes the files itself, past the campaign's check of what it read: the exclusive
     # lock from the plan to the commit (a dry run only reads)
     with Campaign(root, exclusive=not dry_run):
+        if not dry_run:
+            refuse_during_merge(root)  # before anything: the undo's commit could not be made
         plan = log.plan_undo(root)
         files = ", ".join(plan.restore) or "no files"
         t = plan.target

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import UsageError
+from ..git.programs import open_url
 from .app import build
 from .board import Board
 
@@ -154,9 +155,7 @@ def run(root: Path, port: int, lan: bool, said: Callable[[Served], None],
     """Serve until Ctrl-C; `said(served)` prints the URL (and the QR code) once the socket listens."""
     server, sock, served = prepare(root, port, lan, said)
     if open_browser:
-        import webbrowser
-
-        threading.Timer(0.2, webbrowser.open, (served.url,)).start()
+        threading.Timer(0.2, open_url, (served.url,)).start()
     try:
         server.run(sockets=[sock])
     except KeyboardInterrupt:

@@ -26,6 +26,7 @@ from ..campaign import ADVENTURE, ARCHIVE, HEROES, STORY, Campaign
 from ..catalog import diskcache
 from ..catalog.headings import rendered
 from ..errors import DataError, UsageError
+from ..git.programs import open_url
 from ..model import CHAPTERS, Hero, Item, Story
 from ..model.adventure import SLOT_COLOURS, STATUS_BOARD_TRACKS
 from ..ops.round import counter_lines, round_json
@@ -519,6 +520,4 @@ def write(path: Path, text: str) -> bool:
 
 def open_in_browser(path: Path) -> bool:
     """Open the written sheet in the user's web browser; False when there is none."""
-    import webbrowser
-
-    return webbrowser.open(path.resolve().as_uri())
+    return open_url(path.resolve().as_uri())

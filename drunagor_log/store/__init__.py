@@ -8,7 +8,8 @@
 - lock.py: the campaign lock; paths.py: paths for display; folders.py: what stands at a file's name;
 - session.py: a campaign's files as one session (the lock and its upgrade, the scan, the files open, the
   staged changes, the stale-read check, save()); campaign.py's Campaign is the typed campaign over it;
-- edit.py: the TOML editing layer (the only tomlkit user); adventure.py: the adventure.toml codec;
+- edit.py: the TOML editing layer; tomlkit_adapter.py: the one door to tomlkit (the only module that
+  imports it, its private names included); adventure.py: the adventure.toml codec;
   merge.py: the three-way merge of values; tomltext.py: TOML text for the tool-written files.
 
 Reading uses the standard library's `tomllib` (fast, plain values); a file is parsed a second time

@@ -9,9 +9,8 @@ only through these functions, so the files keep one layout everywhere:
 - a new key in a table goes after the table's entries, before the blank line that closes it;
 - comments, key order and keys a user added survive.
 
-This is the only module that calls tomlkit's private API (`_insert_at`, `_insert_after`, `_map`),
-pinned to the tested minor version in pyproject.toml and guarded by the round-trip property tests.
-tomlkit is imported inside the functions: reading commands never load it.
+tomlkit itself is reached through store/tomlkit_adapter.py, the one module that imports it (its
+private names included); nothing here loads it before a command edits a file.
 """
 
 from __future__ import annotations
@@ -19,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from . import tomlkit_adapter as tk
 from .tomltext import basic_string, integer
 
 
@@ -37,21 +37,16 @@ def value_text(value: Any) -> str:
 
 def inline(fields: dict[str, Any]) -> Any:
     """An inline table as the files write them: `{ name = "...", copies = 2 }` (None fields left out)."""
-    import tomlkit
-
     body = ", ".join(f"{k} = {value_text(v)}" for k, v in fields.items() if v is not None)
-    # The trailing newline matters when the table goes into a [table]: tomlkit would eat the blank line after it.
-    return tomlkit.parse(f"x = {{ {body} }}\n")["x"]
+    return tk.value(f"{{ {body} }}")
 
 
 def item(value: Any) -> Any:
     """A tomlkit item for a plain value (a dict becomes an inline table)."""
-    import tomlkit
-
     if isinstance(value, dict):
         return inline(value)
     if isinstance(value, str):
-        return tomlkit.parse("x = " + basic_string(value))["x"]
+        return tk.parse("x = " + basic_string(value))["x"]
     if isinstance(value, int) and not isinstance(value, bool):
         integer(value)  # refused past TOML's 64 bits
     return value
@@ -62,9 +57,7 @@ def _entry_text(value: Any) -> str:
 
 
 def _array_lines(lines: list[str]) -> Any:
-    import tomlkit
-
-    return tomlkit.parse("x = [\n" + "".join(f"  {line},\n" for line in lines) + "]\n")["x"]
+    return tk.value("[\n" + "".join(f"  {line},\n" for line in lines) + "]")
 
 
 def append_entries(container: Any, key: str, values: Iterable[Any], after: Iterable[str] = ()) -> None:
@@ -110,12 +103,10 @@ def entry_index(container: Any, key: str, name: str, match: Callable[[str, str],
 
 def remove_entry(container: Any, key: str, index: int) -> None:
     """Remove entry `index` of the array `container[key]`; an emptied array is written `[]`."""
-    import tomlkit
-
     arr = container[key]
     del arr[index]
     if len(arr) == 0:
-        container[key] = tomlkit.array()  # `[]`, not an empty multiline bracket; keeps the comment
+        container[key] = tk.array()  # `[]`, not an empty multiline bracket; keeps the comment
 
 
 def replace_entry(container: Any, key: str, index: int, value: Any) -> None:
@@ -148,15 +139,13 @@ def set_in_entry(container: Any, key: str, index: int, field: str, value: Any,
 
 def add_key(container: Any, key: str, value: Any) -> None:
     """A new key; at the top level of a document it goes before the first table."""
-    from tomlkit.items import AoT, Table, Whitespace
-
-    if hasattr(container, "body"):  # a document
-        body = container.body
+    if tk.is_document(container):  # a document
+        body = tk.body(container)
         for i, (k, entry) in enumerate(body):
-            if k is not None and isinstance(entry, (Table, AoT)):
-                while i > 0 and body[i - 1][0] is None and isinstance(body[i - 1][1], Whitespace):
+            if k is not None and tk.is_table_or_aot(entry):
+                while i > 0 and body[i - 1][0] is None and tk.is_whitespace(body[i - 1][1]):
                     i -= 1  # before the blank line that sets the table off
-                container._insert_at(i, key, value)
+                tk.insert_at(container, i, key, value)
                 return
     container[key] = value
 
@@ -164,36 +153,32 @@ def add_key(container: Any, key: str, value: Any) -> None:
 def insert_top(doc: Any, key: str, value: Any, after: Iterable[str] = ()) -> None:
     """Add a top-level key after the first of `after` the document has, else as add_key does."""
     for prev in after:
-        if prev in doc and hasattr(doc, "_insert_after"):
-            doc._insert_after(prev, key, value)  # tomlkit 0.13 (pinned): keeps everything else as is
+        if prev in doc:
+            tk.insert_after(doc, prev, key, value)  # keeps everything else as is
             return
     add_key(doc, key, value)
 
 
 def table(doc: Any, key: str) -> Any:
     """The table `doc[key]`, created (empty) when missing."""
-    import tomlkit
-
     if key not in doc:
-        doc[key] = tomlkit.table()
+        doc[key] = tk.table()
     return doc[key]
 
 
 def add_to_table(tbl: Any, key: str, value: Any) -> None:
     """A new key at the end of a table's entries, before the blank lines that close it (tomlkit
     would put it after them, gluing the next table header to it)."""
-    from tomlkit.items import Whitespace
-
     if "\n" not in value.trivia.trail:
         value.trivia.trail = "\n"
-    body = tbl.value.body
+    body = tk.body(tbl)
     idx = len(body)
-    while idx > 0 and body[idx - 1][0] is None and isinstance(body[idx - 1][1], Whitespace):
+    while idx > 0 and body[idx - 1][0] is None and tk.is_whitespace(body[idx - 1][1]):
         idx -= 1
     if idx == len(body):
         tbl[key] = value
     else:
-        tbl.value._insert_at(idx, key, value)
+        tk.insert_at(tbl, idx, key, value)
 
 
 def find_key(tbl: Any, name: str, match: Callable[[str, str], bool] = _casefold_match) -> str | None:
@@ -270,8 +255,6 @@ def chapter_key(tbl: Any, ch: str, chapter_id: Callable[[Any], str]) -> str | No
 
 def put_chapter(tbl: Any, ch: str, value: Any, chapter_id: Callable[[Any], str]) -> None:
     """Set chapter `ch` in a [track]-like table, a new key going in chapter order."""
-    from tomlkit.items import KeyType, SingleKey
-
     key = chapter_key(tbl, ch, chapter_id)
     if key is not None:
         tbl[key] = value  # keeps the line's comment
@@ -282,14 +265,15 @@ def put_chapter(tbl: Any, ch: str, value: Any, chapter_id: Callable[[Any], str])
             present[chapter_id(k)] = k
         except ValueError:
             continue
-    new = SingleKey(ch, t=KeyType.Basic)  # "05", quoted like the rest of the track
+    new = tk.quoted_key(ch)  # "05", quoted like the rest of the track
     before = [c for c in present if c < ch]
     later = [c for c in present if c > ch]
-    body = tbl.value
     if before:
-        body._insert_after(present[max(before)], new, value)
+        tk.insert_after(tbl, present[max(before)], new, value)
     elif later:
-        body._insert_at(body._map[present[min(later)]], new, value)
+        at = tk.index_of(tbl, present[min(later)])
+        assert at is not None  # a key the table has
+        tk.insert_at(tbl, min(at) if isinstance(at, tuple) else at, new, value)
     else:
         tbl.add(new, value)
 
@@ -297,45 +281,37 @@ def put_chapter(tbl: Any, ch: str, value: Any, chapter_id: Callable[[Any], str])
 def put_in_chapter_table(doc: Any, name: str, ch: str, value: Any, chapter_id: Callable[[Any], str],
                          after: str | None = None) -> None:
     """Set chapter `ch` in table `name`, creating the table (after table `after`) if missing."""
-    import tomlkit
-
     if name in doc:
         put_chapter(doc[name], ch, value, chapter_id)
         return
-    tbl = tomlkit.table()
+    tbl = tk.table()
     put_chapter(tbl, ch, value, chapter_id)
-    tbl.add(tomlkit.nl())  # a blank line before the next table
+    tbl.add(tk.nl())  # a blank line before the next table
     if after is not None and after in doc:
-        doc._insert_after(after, name, tbl)
+        tk.insert_after(doc, after, name, tbl)
     else:
         doc[name] = tbl
 
 
 def new_document(text: str) -> Any:
     """A tomlkit document parsed from text drunagor wrote itself (a new campaign file)."""
-    import tomlkit
-
-    return tomlkit.parse(text)
+    return tk.parse(text)
 
 
 def dumps(doc: Any) -> str:
-    import tomlkit
-
-    return tomlkit.dumps(doc)
+    return tk.dumps(doc)
 
 
 def set_value(container: Any, key: str, value: Any, after: Iterable[str] = ()) -> None:
     """Set a scalar key: an existing one is replaced on its own line (its comment kept; left untouched
     when it already holds `value`, so its bytes stay); a new one goes after the first of the keys
     `after` the container has, else where add_key puts it."""
-    import tomlkit
-
     if key in container and _holds(container[key], value):
         return
-    new = tomlkit.parse(f"x = {value_text(value)}\n")["x"] if isinstance(value, (str, bool, int)) else item(value)
+    new = tk.value(value_text(value)) if isinstance(value, (str, bool, int)) else item(value)
     if key in container:
         container[key] = new  # tomlkit keeps the line's comment
-    elif hasattr(container, "body"):
+    elif tk.is_document(container):
         insert_top(container, key, new, after)
     else:
         add_key(container, key, new)
@@ -351,10 +327,8 @@ def delete_key(container: Any, key: str) -> bool:
 
 def clear_entries(container: Any, key: str) -> None:
     """Empty the array `container[key]`: written `[]`, its trailing comment kept."""
-    import tomlkit
-
     if key in container and len(container[key]):
-        container[key] = tomlkit.array()
+        container[key] = tk.array()
 
 
 def _holds(current: Any, value: Any) -> bool:

@@ -33,8 +33,8 @@ diff (store/markers.py).
 tomlkit itself parses about ten microseconds a byte, so a version over VALUE_MERGE_BYTES is left to
 git's line merge by the driver.
 
-Like store/edit.py this module uses tomlkit's private container API (`body`, `_map`, `_replace`,
-`_table_keys`), pinned in pyproject.toml and guarded by the property tests in tests/sync/.
+tomlkit is reached through store/tomlkit_adapter.py (its private container API included), and this
+merge is guarded by the property tests in tests/sync/.
 """
 
 from __future__ import annotations
@@ -45,7 +45,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import markers
-from .tomlsplice import Body, container_of, key_spellings, keys_in_order
+from . import tomlkit_adapter as tk
+from .tomlsplice import Body, key_spellings, keys_in_order
 from .tomltext import basic_string
 
 IDENTITY_KEYS = ("name", "item", "id")  # what names one entry of a list of tables
@@ -223,13 +224,11 @@ def merge_text(base: str, mine: str, theirs: str, *, whole: bool = False, prefer
 def _parse(base: str, mine: str, theirs: str) -> tuple[Any, Any, Any]:
     """The base as plain values (tomllib), mine and theirs as tomlkit documents: tomlkit's parser
     costs about ten microseconds a byte, so each version is parsed once, whatever the passes."""
-    import tomlkit
-
     docs = []
     for text, which in ((base, "the base"), (mine, "mine"), (theirs, "theirs")):
         try:
             values = tomllib.loads(text)
-            docs.append(values if which == "the base" else tomlkit.parse(text))
+            docs.append(values if which == "the base" else tk.parse(text))
         except Exception as exc:  # noqa: BLE001 (tomllib's and tomlkit's own errors alike)
             raise MergeError(f"{which} is not valid TOML ({exc})") from None
     return docs[0], docs[1], docs[2]
@@ -240,13 +239,11 @@ def _run(base: dict, mine: Any, theirs: Any, *, take_theirs: bool, keep: bool) -
     into it), unless `keep` says no later pass needs them."""
     import copy
 
-    import tomlkit
-
     o, t = (mine, theirs) if not keep else (copy.deepcopy(mine), copy.deepcopy(theirs))
     merge = _Pass(take_theirs)
     try:
         merge.table((), base, o, t)
-        merge.text = tomlkit.dumps(o)
+        merge.text = tk.dumps(o)
     except MergeError:
         raise
     except Exception as exc:  # noqa: BLE001 (a layout tomlkit cannot edit in place: out-of-order tables...)
@@ -275,16 +272,7 @@ def _merge_whole(base: str, mine: str, theirs: str, prefer: str | None, size: in
 # ---------------------------------------------------------------------------- tomlkit containers
 
 
-def _is_table(item: Any) -> bool:
-    from tomlkit.items import Table
-
-    return isinstance(item, Table)
-
-
-def _is_array(item: Any) -> bool:
-    from tomlkit.items import Array
-
-    return isinstance(item, Array)
+_is_table, _is_array = tk.is_table, tk.is_array
 
 
 def _text(item: Any) -> str:
@@ -298,16 +286,12 @@ def _text(item: Any) -> str:
 
 def _fresh(text: str) -> Any:
     """A new tomlkit value parsed from its TOML text (no trivia of the file it came from)."""
-    import tomlkit
-
-    return tomlkit.parse(f"x = {text}\n")["x"]
+    return tk.value(text)
 
 
 def _array_of(lines: list[str], multiline: bool) -> Any:
-    import tomlkit
-
     if not lines:
-        return tomlkit.array()
+        return tk.array()
     if multiline:
         return _fresh("[\n" + "".join(f"  {line},\n" for line in lines) + "]")
     return _fresh("[" + ", ".join(lines) + "]")
@@ -360,22 +344,15 @@ class _Pass:
     def put(self, ours: Any, key: str, value: Any) -> None:
         """`ours[key] = value` for a key mine has, in place: tomlkit's own assignment looks the key
         up in a scan of the table, and moves it when a table replaces a value or back."""
-        from tomlkit.items import AoT, Table
-
         body = self.bodies.get(id(ours))
-        container = container_of(ours)
-        index = container._map.get(key)
+        index = tk.index_of(ours, key)
         if body is None or not isinstance(index, int):
             ours[key] = value  # an out-of-order table: tomlkit's own way
             return
-        if isinstance(container.body[index][1], (Table, AoT)) == isinstance(value, (Table, AoT)):
-            container._replace(key, key, value)
-            if ours is not container:
-                dict.__setitem__(ours, key, value)
+        if tk.is_table_or_aot(tk.body(ours)[index][1]) == tk.is_table_or_aot(value):
+            tk.replace(ours, key, value)
             return
-        from tomlkit.items import SingleKey
-
-        body.insert(body.remove(key), set(), SingleKey(key), value)
+        body.insert(body.remove(key), set(), tk.bare_key(key), value)
 
     def key(self, path: tuple, base: Any, ours: Any, theirs: Any, key: str) -> None:
         """One key both sides have, in a table edited in place."""

@@ -13,6 +13,7 @@ from typing import Any
 from ..errors import DataError, DrunagorError, RuleError, located
 from ..values import fits_toml
 from . import schema as schemas
+from . import tomlkit_adapter
 from .lines import line_of
 from .paths import display
 from .read import parse, read_bytes, written
@@ -62,13 +63,11 @@ class TomlFile:
         if self.read_only:
             raise newer_refusal(self.schema, self.shown)
         if self._doc is None:
-            import tomlkit
-
             if self.raw is None:
-                self._doc = tomlkit.document()
+                self._doc = tomlkit_adapter.document()
             else:
                 try:
-                    self._doc = tomlkit.parse(self.text)
+                    self._doc = tomlkit_adapter.parse(self.text)
                 except Exception as exc:  # tomlkit's own errors on a file tomllib accepted
                     raise DataError(f"the file cannot be edited ({exc})", file=self.shown,
                                     rule="toml-syntax", remedy="simplify the TOML around that place") from None
@@ -77,9 +76,7 @@ class TomlFile:
     def new_bytes(self) -> bytes | None:
         if self._doc is None:
             return None
-        import tomlkit
-
-        out = tomlkit.dumps(self._doc).encode("utf-8")
+        out = tomlkit_adapter.dumps(self._doc).encode("utf-8")
         if out != self.raw and _LONG_DIGITS.search(out):  # maybe an integer past TOML's 64 bits: never written
             too_big = _past_64_bits(out)
             if too_big is not None:

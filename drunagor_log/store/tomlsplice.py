@@ -2,21 +2,18 @@
 file order, and `Body`, a table's entries as linked lists into which the other side's new keys are
 spliced in one pass.
 
-tomlkit's own insertion (`_insert_after`, `_insert_at`, `append`) re-indexes the whole container at
-each key, which made a merge of tables with thousands of keys quadratic. Like store/edit.py this uses
-tomlkit's private container API (`body`, `_body`, `_map`, `_table_keys`), pinned in pyproject.toml
-and guarded by the property tests in tests/sync/.
+tomlkit's own insertion (`_insert_at`, `append`) re-indexes the whole container at each key, which
+made a merge of tables with thousands of keys quadratic. The container's body is rebuilt once, through
+store/tomlkit_adapter.py (`set_body`: the one module that touches tomlkit's private names), and
+guarded by the property tests in tests/sync/.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-
-def container_of(parent: Any) -> Any:
-    from tomlkit.container import Container
-
-    return parent if isinstance(parent, Container) else parent.value
+from . import tomlkit_adapter as tk
+from .tomlkit_adapter import container_of
 
 
 def keys_in_order(parent: Any) -> list[str]:
@@ -67,9 +64,7 @@ class Body:
         return self.new[node] if node in self.new else self.container.body[node]
 
     def _is_table(self, key: str) -> bool:
-        from tomlkit.items import AoT, Table
-
-        return isinstance(self.entry(self.node_of[key])[1], (Table, AoT))
+        return tk.is_table_or_aot(self.entry(self.node_of[key])[1])
 
     def _table_from(self, key: str | None) -> str | None:
         """The first key from `key` on (in file order) that is a [table]."""
@@ -123,12 +118,10 @@ class Body:
     def insert(self, prev: str | None, only_mine: set[str], key: Any, item: Any) -> None:
         """Theirs' new key: after the key theirs has before it (and after mine's own additions
         there), a plain value never after a [table] header."""
-        from tomlkit.items import AoT, Table
-
         anchor = prev
         while anchor is not None and self.knext[anchor] in only_mine:
             anchor = self.knext[anchor]
-        is_table = isinstance(item, (Table, AoT))
+        is_table = tk.is_table_or_aot(item)
         if not is_table and "\n" not in item.trivia.trail:
             item.trivia.trail = "\n"
         if anchor is not None and is_table == self._is_table(anchor):
@@ -143,12 +136,9 @@ class Body:
 
     def _append_table(self, key: Any, item: Any) -> None:
         """As tomlkit appends a table: set off by a blank line unless the entry before ends with one."""
-        from tomlkit.container import ends_with_whitespace
-        from tomlkit.items import Null, Whitespace
-
         last = next((self.entry(n)[1] for n in self._walk(self.tail, self.prv)
-                     if not isinstance(self.entry(n)[1], Null)), None)
-        if (last is not None and not (item.trivia.indent or isinstance(last, Whitespace) or ends_with_whitespace(last))
+                     if not tk.is_null(self.entry(n)[1])), None)
+        if (last is not None and not (item.trivia.indent or tk.is_whitespace(last) or tk.ends_with_whitespace(last))
                 and not key.is_dotted()):
             item.trivia.indent = "\n"
         self.link(self.tail, self.ktail, key, item)
@@ -157,25 +147,20 @@ class Body:
 
     def _before(self, node: int, key: Any, item: Any) -> None:
         """Before the first key, as tomlkit's `_insert_at`: the entry before ends its line."""
-        from tomlkit.container import ends_with_whitespace
-        from tomlkit.items import AoT, Table, Whitespace
-
         before = self.prv[node]
         if before != self.HEAD:
             previous = self.entry(before)[1]
-            if not (isinstance(previous, Whitespace) or ends_with_whitespace(previous)
-                    or isinstance(item, (AoT, Table)) or "\n" in previous.trivia.trail):
+            if not (tk.is_whitespace(previous) or tk.ends_with_whitespace(previous)
+                    or tk.is_table_or_aot(item) or "\n" in previous.trivia.trail):
                 previous.trivia.trail += "\n"
         self.link(before, None, key, item)
 
     def _before_tables(self, key: Any, item: Any) -> None:
         """A plain value after the table's (or the document's) last plain value: before its first
         [table], and before the blank lines that set that table off (or that end a table)."""
-        from tomlkit.items import Whitespace
-
         table = self.first_table
         at = self.tail if table is None else self.prv[self.node_of[table]]
-        while at != self.HEAD and self.entry(at)[0] is None and isinstance(self.entry(at)[1], Whitespace):
+        while at != self.HEAD and self.entry(at)[0] is None and tk.is_whitespace(self.entry(at)[1]):
             at = self.prv[at]
         if at != self.HEAD:
             end_line(self.entry(at)[1])
@@ -185,18 +170,8 @@ class Body:
         """Write the spliced entries into the container (its body, key index and mapping view)."""
         if not self.new:
             return
-        order = [self.entry(n) for n in self._walk(self.nxt[self.HEAD], self.nxt)]
         container = self.container
-        container._body = order
-        container._map = {}
-        container._table_keys = []
-        for i, (k, v) in enumerate(order):
-            if k is None:
-                continue
-            had = container._map.get(k)
-            container._map[k] = i if had is None else (*(had if isinstance(had, tuple) else (had,)), i)
-            if v.is_table():
-                container._table_keys.append(k)
+        tk.set_body(container, [self.entry(n) for n in self._walk(self.nxt[self.HEAD], self.nxt)])
         for k, v in self.new.values():
             dict.__setitem__(container, k.key, v.value)
             if self.ours is not container:
