@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +33,7 @@ class TomlFile:
         self.shown = display(path)
         self.migrating = migrating
         self._doc: Any = None
+        self._restore: Callable[[str], str] = str  # the long comments back (tomlkit_adapter.editable)
         self._text: str | None = None
         if raw is None:  # a new file, created by this command
             self.raw = None
@@ -67,7 +68,7 @@ class TomlFile:
                 self._doc = tomlkit_adapter.document()
             else:
                 try:
-                    self._doc = tomlkit_adapter.parse(self.text)
+                    self._doc, self._restore = tomlkit_adapter.editable(self.text)
                 except Exception as exc:  # tomlkit's own errors on a file tomllib accepted
                     raise DataError(f"the file cannot be edited ({exc})", file=self.shown,
                                     rule="toml-syntax", remedy="simplify the TOML around that place") from None
@@ -76,7 +77,7 @@ class TomlFile:
     def new_bytes(self) -> bytes | None:
         if self._doc is None:
             return None
-        out = tomlkit_adapter.dumps(self._doc).encode("utf-8")
+        out = self._restore(tomlkit_adapter.dumps(self._doc)).encode("utf-8")
         if out != self.raw and _LONG_DIGITS.search(out):  # maybe an integer past TOML's 64 bits: never written
             too_big = _past_64_bits(out)
             if too_big is not None:

@@ -165,3 +165,50 @@ def test_value_array_document_and_a_new_file():
     doc["schema"] = 1
     assert tk.dumps(doc) == "schema = 1\n"
     assert tk.bare_key("name").as_string() == "name" and tk.quoted_key("05").as_string() == '"05"'
+
+
+# ------------------------------------------------------------------ a long comment (issue 40, item 7)
+
+TRICKY = [  # (text, a comment is long enough to hide)
+    ('a = "x # y"  # ' + "c" * 100 + "\n", True),
+    ('b = """q\\""" # not a comment\nstill""""" # ' + "d" * 90 + "\n", True),
+    ("c = '''lit # " + "e" * 100 + "'''''\n", False),
+    ("d = 'it\"s#' # " + "f" * 80 + "\n", True),
+    ("e = \"\\\"# \\\\\" # " + "g" * 200 + "\r\n", True),
+    ("[t] # " + "h" * 300 + "\n# " + "i" * 1000 + "\nk = [\n  1, # " + "j" * 120 + "\n]\n", True),
+    ("# short\nx = 1\n", False),
+    ("x = 1\n", False),
+]
+
+
+@pytest.mark.parametrize(("text", "hides"), TRICKY)
+def test_editable_hides_long_comments_only_and_gives_them_back_byte_for_byte(text, hides, monkeypatch):
+    import tomllib
+
+    read = []
+    real = tk.parse
+    monkeypatch.setattr(tk, "parse", lambda t: read.append(t) or real(t))
+    doc, back = tk.editable(text)
+    assert back(tk.dumps(doc)) == text
+    assert doc.unwrap() == tomllib.loads(text)  # no string was mistaken for a comment
+    assert (len(read[0]) < len(text)) == hides
+    if "[t]" not in text:  # a new key at the end: as tomlkit writes it in the whole text
+        doc.add("zz", 1)
+        assert back(tk.dumps(doc)) == tk.dumps(real(text + "zz = 1\n"))
+
+
+def test_a_write_beside_a_one_megabyte_comment_reads_a_small_text_and_keeps_the_line(example, run, monkeypatch):
+    """The issue's reproduction: a 1 MB comment line in story.toml. The write hands tomlkit the file
+    without it (a few KB: its cost no longer grows with the comment), and writes the line back as it was."""
+    story = example / "story.toml"
+    big = "# " + "x" * 1_000_000 + "\n"
+    before = story.read_text() + big
+    story.write_text(before)
+    read = []
+    real = tk.parse
+    monkeypatch.setattr(tk, "parse", lambda t: read.append(len(t)) or real(t))
+    r = run("-C", str(example), "leader", "Nyx")
+    assert (r.exit_code, r.stdout) == (0, "Party Leader: Nyx\n")
+    assert read and max(read) < 4096
+    after = story.read_text()
+    assert after == before.replace('leader = "Andreas"', 'leader = "Nyx"', 1)
