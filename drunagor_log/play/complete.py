@@ -20,6 +20,7 @@ from prompt_toolkit.document import Document
 
 from ..cli import completion
 from ..cli.app import COMMANDS, command_typed
+from ..text import visible
 from .dispatch import LEAVE, Dispatcher, session_words
 from .watch import Busy, stamp, without_waiting
 
@@ -122,4 +123,7 @@ class TableCompleter(Completer):
         if current.startswith("-") and "=" in current:  # only the value after the = is replaced
             span = len(document.text_before_cursor) - document.text_before_cursor.rindex("=") - 1
         for value, help_text in self.candidates(words, current):
-            yield Completion(quoted(value), start_position=-span, display=value, display_meta=help_text)
+            # the menu draws each candidate and its help through the output rule (a name's bidi override
+            # shows as <U+202E>); the word inserted is the value itself, for the resolver
+            yield Completion(quoted(value), start_position=-span, display=visible(value),
+                             display_meta=visible(help_text))

@@ -17,6 +17,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from ..text import visible
 from .watch import Busy, stamp, without_waiting
 
 Fragment = tuple[str, str]
@@ -85,7 +86,8 @@ class Status:
 
     def read(self) -> list[list[Item]]:
         """The toolbar's rows of items, from the campaign as it is on disk now, each citation in the
-        reader's form (catalog/headings.py), as the one-shot output prints it."""
+        reader's form (catalog/headings.py), and every text through the output rule (`text.visible`: a
+        bidi override in a monster's name shows as <U+202E>), as the one-shot output prints them."""
         from ..cli.terminal import cited
         from ..errors import DrunagorError
 
@@ -94,12 +96,13 @@ class Status:
         except Busy:
             raise
         except DrunagorError as exc:
-            return [[self._text(self.root.name, "status.head"), self._text(cited(_short(self.root, exc)))]]
+            rows = [[self._text(self.root.name, "status.head"), self._text(cited(_short(self.root, exc)))]]
         except Exception as exc:  # the toolbar never takes the session down
-            return [[self._text(f"status unavailable: {type(exc).__name__}", "status.warn")]]
-        rows = board_rows(data, self.root.name, colour=self.colour)
-        rows += [[self._text(f"warning: {w}", "status.warn")] for w in warnings[:1]]
-        return [[[(style, cited(text)) for style, text in item] for item in row] for row in rows]
+            rows = [[self._text(f"status unavailable: {type(exc).__name__}", "status.warn")]]
+        else:
+            rows = board_rows(data, self.root.name, colour=self.colour)
+            rows += [[self._text(f"warning: {w}", "status.warn")] for w in warnings[:1]]
+        return [[[(style, visible(cited(text))) for style, text in item] for item in row] for row in rows]
 
     def _text(self, text: str, style: str = "") -> Item:
         return [(f"class:{style}" if style and self.colour else "", text)]
