@@ -25,6 +25,7 @@ from .names import check_name, hero_aliases, lookup, slug
 from .rules.adventure import changed_fields, with_log
 from .store import adventure as adventure_codec
 from .store.session import ADVENTURE, ARCHIVE, FOLDERS, HEROES, STORY, Session, Stale
+from .text import shell_word
 
 __all__ = ["ADVENTURE", "ARCHIVE", "FOLDERS", "HEROES", "STORY", "Campaign", "Stale", "find_campaign",
            "kind_of", "list_campaigns", "writing"]
@@ -139,17 +140,31 @@ class Campaign(Session):
     def active_heroes(self) -> dict[str, Hero]:
         return {s: h for s, h in self.heroes.items() if h.active}
 
-    def find_hero(self, query: str, *, active_only: bool = False) -> tuple[str, Hero]:
-        pool = self.active_heroes() if active_only else self.heroes
-        by_name = {h.name: (s, h) for s, h in pool.items()}
+    def hero(self, query: str, *, present: bool = True) -> tuple[str, Hero]:
+        """The one door to a hero a player names (issue 40): (the file stem of their Campaign Log, the
+        hero), by the one resolver (any case, a unique prefix, the aliases of the catalog's heroes).
+        `present` (the default: every command that acts for a hero) refuses a hero who left the party,
+        saying how to bring them back; `present=False` takes them too (`hero show`, `hero set`,
+        `hero return`, completion)."""
+        by_name = {h.name: (s, h) for s, h in self.heroes.items()}
         found_slug, hero = lookup(query, by_name, "hero", aliases=hero_aliases(by_name), game=True)
-        twins = [s for s, h in pool.items() if h.name.casefold() == hero.name.casefold()]
+        twins = [s for s, h in self.heroes.items() if h.name.casefold() == hero.name.casefold()]
         if len(twins) > 1:
             files = ", ".join(f"{HEROES}/{s}.toml" for s in twins)
             raise self.hero_files[twins[1]].refuse(("name",), f"{hero.name!r} has {len(twins)} Campaign Logs ({files})",
                                                    rule="hero-file", remedy="keep one of them (merge what each "
                                                    "records) and delete the other")
+        if present and hero.retired:
+            left = f" (before chapter {hero.left})" if hero.left else ""
+            raise self.hero_files[found_slug].refuse(
+                ("retired",), f"{hero.name} has left the party{left}", rule="retired",
+                remedy=f"choose an active hero, or bring {hero.name} back: drunagor hero return "
+                       f"{shell_word(hero.name)}")
         return found_slug, hero
+
+    def find_hero(self, query: str, *, active_only: bool = False) -> tuple[str, Hero]:
+        """Kept for callers written before `hero` (issue 40): use `hero(query, present=...)`."""
+        return self.hero(query, present=active_only)
 
     def hero_path(self, name: str) -> Path:
         """The Campaign Log a new hero called `name` gets (a name fit for a file, else UsageError)."""

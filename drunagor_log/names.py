@@ -32,9 +32,7 @@ from typing import TypeVar
 
 from . import catalog
 from .errors import RuleError, UsageError
-from .text import article
-
-__all__ = ["article"]  # the operations take it from here too
+from .text import a
 
 T = TypeVar("T")
 
@@ -159,7 +157,7 @@ def resolve(query: str, names: Iterable[str], what: str, *, aliases: Mapping[str
             return typed
         near = (aliases or {}).get(near, near)
         raise (RuleError if game else UsageError)(
-            f"{typed!r} is not {article(what)} {what} drunagor knows, and it is very like {near!r}",
+            f"{typed!r} is not {a(what)} drunagor knows, and it is very like {near!r}",
             remedy=f"did you mean {near!r}? If {typed!r} is new, add --new to record it as typed")
     raise refusal(query, names, what, game=game, new_hint=new_hint)
 

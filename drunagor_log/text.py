@@ -104,8 +104,23 @@ def plural(n: int, word: str, many: str | None = None) -> str:
 
 
 def article(word: str) -> str:
-    """"a" or "an" before `word` ("an Outcome", "a hero status")."""
-    return "an" if word[:1].lower() in "aeiou" else "a"
+    """"a" or "an" before `word`, as it is said: "an Outcome", "a hero status", "an 8th", "an 11th",
+    "a 2nd", "a unique"; the one rule of the article (`a` puts it before the word)."""
+    digits = re.match(r"[0-9]+", word)
+    if digits:  # said as a number: eight, eleven and eighteen (and 8..., 80..., 800...) begin with a vowel
+        n = digits.group(0)
+        return "an" if n.startswith("8") or (len(n) % 3 == 2 and n[:2] in ("11", "18")) else "a"
+    low = word.lower()
+    if low.startswith(("uni", "use", "usu", "one", "eu")):  # said with a y or w: a unique, a one-handed
+        return "a"
+    if low.startswith(("hour", "honest", "honor", "honour", "heir")):
+        return "an"
+    return "an" if low[:1] in ("a", "e", "i", "o", "u") else "a"
+
+
+def a(words: str) -> str:
+    """`words` after their article: "an Assassin", "a Mage", "an Uncommon Potion", "an 8th Trauma Cube"."""
+    return f"{article(words)} {words}"
 
 
 def joined(items: Sequence[str], last: str = "and") -> str:

@@ -123,7 +123,7 @@ def _held(ctx: Any) -> list[str]:
     if not hero:
         return []
     with _campaign(ctx) as c:
-        _, h = c.find_hero(hero)
+        _, h = c.hero(hero, present=False)
         return [e.name for e in h.equipment]
 
 
@@ -136,7 +136,7 @@ def _learned(*keys: str) -> Callable[[Any], list[str]]:
     """The skills and/or Class Abilities of the hero named earlier on the line."""
     def values(ctx: Any) -> list[str]:
         with _campaign(ctx) as c:
-            _, h = c.find_hero(ctx.params.get("name") or "")
+            _, h = c.hero(ctx.params.get("name") or "", present=False)
             return ([s.name for s in h.skills] if "skills" in keys else []) + \
                 (list(h.class_abilities) if "class_abilities" in keys else [])
     return values

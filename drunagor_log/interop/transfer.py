@@ -282,7 +282,7 @@ def _fill_hero(c: Any, h: Any) -> list[str]:
 def _keep_app_data(c: Any, h: Any) -> None:
     """What the token says that drunagor does not model, on the hero's log: a card's own app ID where
     its name does not give it back (one ID per face), the app's Stash, the unmodelled keys."""
-    slug, hero = heroes.active_hero(c, h.name)
+    slug, hero = c.hero(h.name)
     doc = c.hero_files[slug].edit()
     pending: dict[tuple[str, str], list[Any]] = {}  # the token's cards by name and place, in their order
     for x in h.items:

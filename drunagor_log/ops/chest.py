@@ -410,7 +410,7 @@ def upgrade_spoils(c: Campaign, hero: str, item: str, discard: str | None = None
         raise UsageError("an upgrade disposes of Artisan's Tools and another card from the bag: name it with "
                          "--discard OTHER (RB L413-419)", rule=spoils.RULE,
                          remedy="or, for the reward upgrade a hero is owed (RB L1015-1016), give --reward")
-    slug, h = c.find_hero(hero, active_only=True)
+    slug, h = c.hero(hero)
     hf = c.hero_files[slug]
     with hf.about(("equipment",)):
         plan = spoils.plan_upgrade(h, item, discard, c.story.cards, to=to, epic=epic)
@@ -435,7 +435,7 @@ def upgrade_spoils(c: Campaign, hero: str, item: str, discard: str | None = None
 def _reward_upgrade(c: Campaign, hero: str, item: str, to: str | None) -> Change:
     """The "Spoil of the Hero Equipment Upgrade" owed as a reward (RB L1015-1016): the item up one
     step, nothing disposed of, the old-quality card stored (RB L431); refused when none is owed."""
-    slug, h = c.find_hero(hero, active_only=True)
+    slug, h = c.hero(hero)
     hf = c.hero_files[slug]
     owed = rewards.owed_for(h, c.story, c.active_heroes().values()).spoils_upgrades
     with hf.about(("equipment",)):

@@ -18,10 +18,10 @@ from ..model import EQUIPMENT_KINDS, QUALITIES, Hero, Item
 from ..names import resolve_known
 from ..rules import heroes as rules
 from ..store import edit
-from ..text import shell_word
+from ..text import a, shell_word
 from ..values import replace
 from . import Change
-from .heroes import active_hero, excess_warning, find_entry, held_item, pick
+from .heroes import excess_warning, find_entry, held_item, pick
 
 if TYPE_CHECKING:
     from ..campaign import Campaign
@@ -72,7 +72,7 @@ def gain(c: Campaign, name: str, item: str, *, kind: str | None = None, quality:
     [cards]. A card in `stored` is never gained again (RB L429-431)."""
     kind_ = pick(kind, EQUIPMENT_KINDS, "equipment kind") if kind else None
     quality_ = pick(quality, QUALITIES, "quality") if quality else None
-    slug, hero = active_hero(c, name)
+    slug, hero = c.hero(name)
     warnings: list[str] = []
     item_name = _gained_item(c, item, kind_ is not None, new)
     choice = rules.gained_kind(item_name, kind_, quality_, catalog.item_kind(item_name),
@@ -85,8 +85,7 @@ def gain(c: Campaign, name: str, item: str, *, kind: str | None = None, quality:
     notes: tuple[str, ...] = ()
     if choice.remember:
         edit.set_card_facts(c.story_file.edit(), item_name, rules.kind_facts(choice.kind))
-        article = "an" if choice.kind[0] in "aeiou" else "a"
-        notes = (f"remembered under [cards] in story.toml: {item_name} is {article} {choice.kind} card",)
+        notes = (f"remembered under [cards] in story.toml: {item_name} is {a(choice.kind)} card",)
     if choice.kind == "spoils":
         warnings += excess_warning(c, slug, replace(hero, equipment=hero.equipment + (entry,)))
     gear = rules.starting_gear(hero) + (choice.kind == "starting")
@@ -106,7 +105,7 @@ def _item_fields(i: Item) -> dict:
 
 def drop(c: Campaign, name: str, item: str) -> Change:
     """A card leaves the hero's Campaign Log (used, discarded, lost)."""
-    slug, hero = active_hero(c, name)
+    slug, hero = c.hero(name)
     i = held_item(c, slug, hero, item, "drop")
     edit.remove_entry(c.hero_files[slug].edit(), "equipment", i)
     return Change(f"{hero.name} drops {hero.equipment[i].name}", data={"hero": hero.name,
@@ -129,7 +128,7 @@ def _from_stash(c: Campaign, item: str) -> Item:
 def _from_hero(c: Campaign, giver: str, receiver: Hero, to_slug: str, item: str) -> tuple[Hero, Item]:
     """Take a card out of a hero's log: the Item it becomes in the receiver's bag. A Spoils card
     keeps naming the hero who earned it (`from`), unless it goes back to them."""
-    slug, hero = active_hero(c, giver)
+    slug, hero = c.hero(giver)
     if slug == to_slug:
         raise UsageError(f"{hero.name} cannot give a card to themselves")
     i = held_item(c, slug, hero, item, "give", to=receiver)
@@ -146,7 +145,7 @@ def _from_hero(c: Campaign, giver: str, receiver: Hero, to_slug: str, item: str)
 def _to_stash(c: Campaign, giver: str, item: str) -> Change:
     """A Consumable back into the party stash (the inverse of `hero give stash HERO ITEM`): the
     stash holds only Consumables (RB L972-974)."""
-    slug, hero = active_hero(c, giver)
+    slug, hero = c.hero(giver)
     i = held_item(c, slug, hero, item, "give")
     entry = hero.equipment[i]
     if entry.kind != "consumable":
@@ -168,7 +167,7 @@ def give(c: Campaign, giver: str, to: str, item: str) -> Change:
         raise UsageError("give from the stash to a hero, or from a hero to the stash")
     if to_stash:
         return _to_stash(c, giver, item)
-    to_slug, receiver = active_hero(c, to)
+    to_slug, receiver = c.hero(to)
     if from_stash:
         moved = _from_stash(c, item)
         summary = f"{receiver.name} takes {moved.name} from the party stash (in the bag)"
@@ -183,7 +182,7 @@ def give(c: Campaign, giver: str, to: str, item: str) -> Change:
 
 def place(c: Campaign, name: str, item: str, where: str) -> Change:
     """Move a card the hero has to `where`: "equipped" or "bag" (a Consumable is never equipped)."""
-    slug, hero = active_hero(c, name)
+    slug, hero = c.hero(name)
     i = held_item(c, slug, hero, item, "equip" if where == "equipped" else "unequip")
     entry = hero.equipment[i]
     if where == "equipped" and entry.kind == "consumable":

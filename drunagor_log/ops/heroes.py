@@ -21,12 +21,12 @@ from typing import TYPE_CHECKING, Any
 from .. import catalog
 from ..errors import RuleError, UsageError
 from ..model import Hero, chapter_id
-from ..names import article, check_name, closest, known, lookup, match, near_miss, resolve, resolve_known
+from ..names import check_name, closest, known, lookup, match, near_miss, resolve, resolve_known
 from ..rules import chest, rewards
 from ..rules import heroes as rules
 from ..store import edit
 from ..store.tomltext import basic_string
-from ..text import shell_word
+from ..text import a, shell_word
 from ..values import replace
 from . import Change
 from .chest import chest_may_change
@@ -41,15 +41,8 @@ if TYPE_CHECKING:
 
 
 def active_hero(c: Campaign, query: str) -> tuple[str, Hero]:
-    """The hero `query` names (any case, a unique prefix), refused if they left the party."""
-    slug, hero = c.find_hero(query)
-    if hero.retired:
-        f = c.hero_files[slug]
-        raise f.refuse(("retired",), f"{hero.name} has left the party"
-                       + (f" (before chapter {hero.left})" if hero.left else ""), rule="retired",
-                       remedy=f"choose an active hero, or bring {hero.name} back: drunagor hero return "
-                              f"{shell_word(hero.name)}")
-    return slug, hero
+    """Kept for callers written before `Campaign.hero` (issue 40), the one door: use `c.hero(query)`."""
+    return c.hero(query)
 
 
 def find_entry(names: Sequence[str], query: str) -> int | None:
@@ -111,7 +104,7 @@ def _catalog_name(query: str, kind: str, new: bool, warnings: list[str], extra: 
     it is close to a known one."""
     what = {"auras": "Aura", "hero_statuses": "hero status"}[kind]
     name = resolve_known(query, kind, new=new, extra=extra,
-                         new_hint=f"if it is {article(what)} {what} drunagor does not know, add --new to record it")
+                         new_hint=f"if it is {a(what)} drunagor does not know, add --new to record it")
     names = known(kind)[0]
     hint = near_miss(name, names) if name not in names and name not in extra else None
     if hint:
@@ -248,7 +241,7 @@ def add(c: Campaign, name: str, role: str, *, cls: str | None = None, player: st
 def remove(c: Campaign, name: str) -> Change:
     """A hero leaves the party (RB L968-974): Consumables go to the party stash, everything else
     returns to the box; the Campaign Log is kept, marked retired = true."""
-    slug, hero = active_hero(c, name)
+    slug, hero = c.hero(name)
     out = rules.leaving(hero)
     doc = c.hero_files[slug].edit()
     edit.clear_entries(doc, "equipment")
@@ -298,7 +291,7 @@ def hero_data(hero: Hero, story: Any, party: Sequence[Hero]) -> dict:
 
 def show(c: Campaign, name: str) -> Change:
     """One Campaign Log (`hero show`): `data` is the `--json` shape."""
-    _, hero = c.find_hero(name)
+    _, hero = c.hero(name, present=False)
     return Change(data=hero_data(hero, c.story, list(c.active_heroes().values())))
 
 
@@ -340,7 +333,7 @@ def aura(c: Campaign, name: str, aura_name: str | None = None, *, clear: bool = 
     catalog does not know is recorded only with `new` (--new)."""
     if (aura_name is None) == (not clear):
         raise UsageError("give an AURA or --clear (not both)", remedy="e.g. drunagor hero aura Andreas Bastion")
-    slug, hero = active_hero(c, name)
+    slug, hero = c.hero(name)
     doc = c.hero_files[slug].edit()
     if clear:
         edit.delete_key(doc, "aura")
@@ -359,7 +352,7 @@ def status(c: Campaign, name: str, action: str, status_: str, *, new: bool = Fal
     """Add or remove a Campaign Log status (all are removed in the Camp phase). A status the
     catalog does not know is added only with `new` (--new)."""
     act = pick(action, ("add", "remove"), "action")
-    slug, hero = active_hero(c, name)
+    slug, hero = c.hero(name)
     f = c.hero_files[slug]
     if act == "remove":
         i = find_entry(list(hero.statuses), status_)
@@ -431,7 +424,7 @@ def set_hero(c: Campaign, name: str, *, player: str | None = None, role: str | N
     if player is None and role is None and cls is None:
         raise UsageError("nothing to change", remedy="give --player, --role or --class "
                                                      "(e.g. drunagor hero set Nyx --player Dana)")
-    slug, hero = c.find_hero(name)
+    slug, hero = c.hero(name, present=False)
     f = c.hero_files[slug]
     parts: list[str] = []
     warnings: list[str] = []
@@ -449,7 +442,7 @@ def return_hero(c: Campaign, name: str, *, player: str | None = None, role: str 
     party's limit and the Dungeon Roles apply as for a new hero (RB L941-943), and they are owed
     what a recruit of that chapter takes (RB L1005-1016) less what the log keeps: their skills and
     Class Abilities. Their Spoils and upgrades went back to the box when they left (RB L972-974)."""
-    slug, hero = c.find_hero(name)
+    slug, hero = c.hero(name, present=False)
     f = c.hero_files[slug]
     if hero.active:
         raise f.refuse(("name",), f"{hero.name} is in the party", rule="hero-return",

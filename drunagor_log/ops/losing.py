@@ -42,7 +42,7 @@ SWAN_DECK = "Pristine Swan HP"
 
 def hero_name(c: Campaign, query: str) -> str:
     """The active hero a name means (a unique prefix is enough)."""
-    return c.find_hero(query, active_only=True)[1].name
+    return c.hero(query)[1].name
 
 
 def _fact(c: Campaign, card: str, key: str) -> int | None:

@@ -21,7 +21,7 @@ from ..rules import rewards
 from ..store import edit
 from ..values import replace
 from . import Change
-from .heroes import active_hero, excess_warning, find_entry, owes_now, pick
+from .heroes import excess_warning, find_entry, owes_now, pick
 
 if TYPE_CHECKING:
     from ..campaign import Campaign
@@ -36,7 +36,7 @@ def learn(c: Campaign, name: str, skill: str, *, tree: str, level: int) -> Chang
     tree_ = pick(tree, TREES, "skill tree", game=True)
     if level not in (1, 2):
         raise UsageError(f"--level must be 1 or 2, not {level}", remedy="skills have Level 1 and Level 2")
-    slug, hero = active_hero(c, name)
+    slug, hero = c.hero(name)
     skill = skill.strip()
     f = c.hero_files[slug]
     if any(s.name.casefold() == skill.casefold() for s in hero.skills):
@@ -51,7 +51,7 @@ def learn(c: Campaign, name: str, skill: str, *, tree: str, level: int) -> Chang
 
 def ability(c: Campaign, name: str, ability_: str) -> Change:
     """Record a Class Ability the hero gained."""
-    slug, hero = active_hero(c, name)
+    slug, hero = c.hero(name)
     ability_ = ability_.strip()
     f = c.hero_files[slug]
     if any(a.casefold() == ability_.casefold() for a in hero.class_abilities):
@@ -86,7 +86,7 @@ def relearn(c: Campaign, name: str, old: str, new: str, *, tree: str | None = No
     """Relearning (RB L1034-1040): a skill or Class Ability re-chosen; the counts stay the same. A
     skill keeps its level and chapter."""
     tree_ = pick(tree, TREES, "skill tree", game=True) if tree else None
-    slug, hero = active_hero(c, name)
+    slug, hero = c.hero(name)
     f = c.hero_files[slug]
     new = new.strip()
     si = find_entry([s.name for s in hero.skills], old)
@@ -124,7 +124,7 @@ def _own_entry(f: TomlFile, hero: Hero, names: Sequence[str], query: str, what: 
 
 def unlearn(c: Campaign, name: str, skill: str) -> Change:
     """Take back a skill recorded by mistake (`hero learn`'s inverse): its entry leaves the log."""
-    slug, hero = active_hero(c, name)
+    slug, hero = c.hero(name)
     f = c.hero_files[slug]
     i = _own_entry(f, hero, [s.name for s in hero.skills], skill, "skill", "skills")
     gone = hero.skills[i]
@@ -136,7 +136,7 @@ def unlearn(c: Campaign, name: str, skill: str) -> Change:
 
 def forget(c: Campaign, name: str, ability_: str) -> Change:
     """Take back a Class Ability recorded by mistake (`hero ability`'s inverse)."""
-    slug, hero = active_hero(c, name)
+    slug, hero = c.hero(name)
     f = c.hero_files[slug]
     i = _own_entry(f, hero, hero.class_abilities, ability_, "Class Ability", "class_abilities")
     gone = hero.class_abilities[i]

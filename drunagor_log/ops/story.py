@@ -31,7 +31,7 @@ from ..rules.chapters import (
 )
 from ..rules.heroes import RECORD_WITH
 from ..store import edit
-from ..text import joined
+from ..text import a, joined
 from ..values import replace
 from . import Change, Line
 from .cards import known_names, resolve_card
@@ -66,10 +66,6 @@ def _today() -> str:
     import datetime
 
     return datetime.date.today().isoformat()
-
-
-def _a(word: str) -> str:
-    return f"an {word}" if word[:1].upper() in "AEIOU" else f"a {word}"
 
 
 # ----------------------------------------------------------------------------------- party, leader
@@ -129,7 +125,7 @@ def _resolve_new(key: str, query: str, new: bool) -> str:
     what = LISTS[key][1]
     try:
         return resolve(typed, _known(key), what, game=True, new=new,
-                       new_hint=f"if it is {_a(what)} drunagor does not know, add --new to record it")
+                       new_hint=f"if it is {a(what)} drunagor does not know, add --new to record it")
     except UsageError as exc:  # several names begin so
         exc.remedy = f"type more of the {what}'s name"
         raise
@@ -424,7 +420,7 @@ def add_to_stash(c: Campaign, item: str, new: bool = False) -> Change:
                         new_hint="if it is a card drunagor does not know, add --new to record it")
     kind = _kind_of(story, name)
     if kind is not None and kind != "consumable":
-        raise c.story_file.refuse(("stash",), f"{name} is {_a(kind)} card, not a Consumable Item: only Consumable "
+        raise c.story_file.refuse(("stash",), f"{name} is {a(kind)} card, not a Consumable Item: only Consumable "
                                   "Items go to the party stash (RB L972-974)", rule="stash",
                                   remedy="a leaving hero's other cards return to the box")
     edit.append_entry(c.story_file.edit(), "stash", name, PLACE_AFTER["stash"])

@@ -15,7 +15,8 @@ from typing import Any
 
 from .. import catalog
 from ..model import EQUIPMENT_KINDS
-from .chest import FACT_TYPES, RARITIES, a, conflicts, recorded, same_card
+from ..text import a
+from .chest import FACT_TYPES, RARITIES, conflicts, recorded, same_card
 from .commander import parse_position
 from .spoils import epic_fact
 

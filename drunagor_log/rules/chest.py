@@ -19,7 +19,7 @@ from .. import catalog
 from ..errors import RuleError, UsageError
 from ..model import ChestCard, Story
 from ..names import closest
-from ..text import shell_word
+from ..text import a, shell_word
 from ..values import field, record, replace
 
 TYPES = ("potion", "scroll")
@@ -111,11 +111,6 @@ def conflicts(name: str, type_: str | None, rarity: str | None) -> list[str]:
     if rarity is not None and entry.get("rarity") and entry["rarity"] != rarity:
         out.append(f"{entry['name']} is {entry['rarity']}, not {rarity} ({entry['source']})")
     return out
-
-
-def a(words: str) -> str:
-    """"a Common Scroll", "an Uncommon Potion"."""
-    return f"an {words}" if words[:1].upper() in "AEIOU" else f"a {words}"
 
 
 def kind_words(f: CardFacts) -> str:

@@ -16,7 +16,7 @@ from .. import catalog
 from ..errors import RuleError, UsageError
 from ..model import CHAPTERS, EQUIPMENT_KINDS, QUALITIES, Hero, Story
 from ..names import closest, lookup, match, near_miss, resolve_known
-from ..text import plural, shell_word
+from ..text import a, plural, shell_word
 from ..values import record
 
 # The command that records each kind of reward (rewards.FIELDS), and where it lives in a log.
@@ -93,8 +93,8 @@ def identity(name: str, requested_class: str | None, new: bool = False) -> tuple
     if chosen is not None:
         return known.name, chosen
     hint = near_miss(requested_class, known.classes)  # a slip of the hero's own class, not another class
-    raise RuleError(f"{known.name} is a {known.hero_class} (or a {known.special_class} with Hero Pack #1), "
-                    f"not a {requested_class} (RB L947-949)", rule="hero-class",
+    raise RuleError(f"{known.name} is {a(known.hero_class)} (or {a(known.special_class)} with Hero Pack #1), "
+                    f"not {a(requested_class)} (RB L947-949)", rule="hero-class",
                     remedy=f"did you mean {hint!r}?" if hint else
                     f"leave out --class, or use --class {known.special_class}")
 
@@ -104,8 +104,8 @@ def class_finding(hero: Hero) -> Finding | None:
     known = catalog.hero(hero.name)
     if known is None or any(c.casefold() == hero.cls.casefold() for c in known.classes):
         return None
-    return Finding("hero-class", f"{known.name} is a {known.hero_class} (or a {known.special_class} with "
-                   f"Hero Pack #1), not a {hero.cls} (RB L947-949)",
+    return Finding("hero-class", f"{known.name} is {a(known.hero_class)} (or {a(known.special_class)} with "
+                   f"Hero Pack #1), not {a(hero.cls)} (RB L947-949)",
                    f"correct it: drunagor hero set {shell_word(hero.name)} --class {known.hero_class} (or --class "
                    f"{known.special_class})", hero.name, ("class",))
 
@@ -349,7 +349,7 @@ def gained_kind(name: str, kind: str | None, quality: str | None, known: str | N
                              remedy="say it once with --kind starting|spoils|adventure|epic|consumable "
                                     "(remembered under [cards] in story.toml)")
     elif known is not None and kind != known and not (known == "adventure" and kind == "epic"):
-        raise UsageError(f"{name} is a {known} card, not {kind}",
+        raise UsageError(f"{name} is {a(known)} card, not {kind}",
                          remedy="leave out --kind: the catalog knows this card")
     elif known is None and recorded != kind:
         remember = True

@@ -23,6 +23,7 @@ from typing import Any
 
 from drunagor_log.errors import Refused
 from drunagor_log.model.adventure import AdventureState
+from drunagor_log.text import a
 
 TRAUMA, CURSE = "trauma", "curse"
 KINDS = (TRAUMA, CURSE)
@@ -97,7 +98,7 @@ def change_cubes(state: AdventureState, hero: str, kind: str, delta: int, *, lim
     new = state.replace(cubes=cubes)
     if delta <= 0 or limit is None or after <= limit or before > limit:
         return new, None
-    what = (f"{hero} receives a {ordinal(limit + 1)} {name}" + (f", more than the {limit} their board holds,"
+    what = (f"{hero} receives {a(ordinal(limit + 1))} {name}" + (f", more than the {limit} their board holds,"
                                                                   if kind == CURSE else "") + " and is defeated")
     return _defeat(new, what, rule)
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from drunagor_log import catalog
 from drunagor_log.errors import Refused
+from drunagor_log.text import a
 
 
 def miniature(name: str) -> str:
@@ -44,5 +45,5 @@ def not_random(chapter: str, name: str) -> None:
             rule = raid.source
             raise Refused(f"chapter {chapter} takes the {models} miniatures for its {summon.minion} card: the "
                           f"{models} is not used as a random Monster ({rule})", f"raid models ({rule})",
-                          f"a {models} miniature on the board is a {summon.minion}: drunagor monster add "
+                          f"{a(models)} miniature on the board is {a(summon.minion)}: drunagor monster add "
                           f"{summon.minion}")

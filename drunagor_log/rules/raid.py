@@ -25,7 +25,7 @@ from drunagor_log.model.adventure import (
     slot_label,
 )
 from drunagor_log.rules.board import Placed, all_models_on_board, models_on_board, next_free_slot, strongest_non_boss
-from drunagor_log.text import plural
+from drunagor_log.text import a, plural
 from drunagor_log.values import record
 
 TYPE_CHECKING = False  # the typing module is not needed at run time
@@ -269,7 +269,7 @@ def resolve_raid(
     matching = tuple(pile.id for pile in table.piles if pile.holds(rune))
     steps.append(manifest_step(rune, matching))
     if not matching:
-        return _nothing_summoned(table, steps, rune, f"no Pile of Runes holds a {rune} rune: a breathing space")
+        return _nothing_summoned(table, steps, rune, f"no Pile of Runes holds {a(rune)} rune: a breathing space")
     summons = summon_tracked(table) if table.board is not None else summon_untracked(table)
     steps += [RaidStep(3, "Summon a Raid Party of Minions", summons.fact, "RB L305-315"), flip_step(table.face)]
     reason = f"every minion failed to be summoned: {summons.cause}" if summons.placed == 0 else None

@@ -28,7 +28,7 @@ from drunagor_log.errors import Refused
 from drunagor_log.model.adventure import AdventureState
 from drunagor_log.rules import chapters, losing
 from drunagor_log.rules.adventure import draw
-from drunagor_log.text import plural
+from drunagor_log.text import a, plural
 from drunagor_log.values import record
 
 GROWING, NAVAL, AWAKENING, SIEGE = "Growing Influence", "Naval Battle", "Darkness Awakening", "Siege of Everedge"
@@ -275,7 +275,7 @@ def _after_the_card(state: AdventureState, steps: list[RoundStep]) -> tuple[Adve
         left = now["time_tokens"] - 1
         fact = (f"{left} of {token['count']} left on the Rune card." if left else
                 f"The last one is removed: {scene}.")
-        _add(steps, f"Remove a {token['name']}", fact, token["source"])
+        _add(steps, f"Remove {a(token['name'])}", fact, token["source"])
         if left or "hunt_card" not in m:
             return chapters.with_counters(state, time_tokens=left), ([] if left else [token["cutscene"]])
         hunt = m["hunt_card"]
@@ -336,5 +336,5 @@ def _after_text(state: AdventureState) -> list[str]:
         elif token["placed"] == "start" and now["time_tokens"] > 0:
             left = now["time_tokens"] - 1
             read = "" if left else f": read \"{token['cutscene']}\""
-            out.append(f"a {token['name']} leaves, {left} left{read} ({token['source']})")
+            out.append(f"{a(token['name'])} leaves, {left} left{read} ({token['source']})")
     return out

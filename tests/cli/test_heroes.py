@@ -855,7 +855,7 @@ def test_corrections_are_checked_by_the_rules_of_the_entry(run, party):
          "Andreas is already the party's Support: each Dungeon Role is taken by one hero only (one slot on the "
          "Initiative Track); choose a free role: Defender, Leader, Controller, Striker (drunagor hero set Nyx --role "
          "ROLE)\n"),
-        (("hero", "set", "Nyx", "--class", "Mage"), 1, "error: hero-class: Nyx is a Assassin (or a Swordmage with "
+        (("hero", "set", "Nyx", "--class", "Mage"), 1, "error: hero-class: Nyx is an Assassin (or a Swordmage with "
          "Hero Pack #1), not a Mage (Rulebook: Hero Limitations, L947-949); leave out --class, or use --class Swordmage\n"),
         (("hero", "set", "Nyx", "--role", "Tank"), 1, "error: no Dungeon Role called 'Tank'; known: Controller, "
          "Defender, Leader, Striker, Support\n"),

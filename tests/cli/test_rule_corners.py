@@ -114,7 +114,7 @@ def test_a_raid_cards_miniatures_are_not_a_random_monster(run, root, chapter, na
     r = run("monster", "add", name, *(["--rank", "Gray"] if name == "Executioner" else []))
     assert (r.exit_code, r.stderr) == (1, (
         f"error: campaigns/test/adventure.toml: raid models ({rule}): chapter {chapter} takes the {name} miniatures "
-        f"for its {minion} card: the {name} is not used as a random Monster ({rule}); a {name} miniature on the "
+        f"for its {minion} card: the {name} is not used as a random Monster ({rule}); {'an' if name == 'Executioner' else 'a'} {name} miniature on the "
         f"board is a {minion}: drunagor monster add {minion}\n"))
     r = run("battalion", name, "--near", "1", *(["--rank", f"{name}=Gray"] if name == "Executioner" else []))
     assert r.exit_code == 1 and f"the {name} is not used as a random Monster ({rule})" in r.stderr
