@@ -13,7 +13,7 @@ builds only the command being typed. A completer that fails (no campaign here, a
 offers nothing: completion never prints an error into the shell.
 
 Why not Typer's own completion (0.28, compared in December 2026, issue 40): the candidates are asked
-through Click's own machinery (`ShellComplete`), but the scripts Typer installs (typer/
+through Click's own machinery (`ShellComplete`), but the scripts Typer installs (its
 _completion_shared.py) run zsh's answer through `eval $(...)` and take bash's as `COMPREPLY=( $(...) )`
 (word-split and glob-expanded) from `COMP_WORDS` joined on spaces: a candidate read from a stranger's
 campaign file would be code to zsh and several words or a file pattern to bash. Hence
