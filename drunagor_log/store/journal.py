@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import DataError
+from ..text import shell_word
 from .atomic import JOURNAL, TMP_SUFFIX, _patiently, _replace, _Signals, _test_hook, fsync_dir
 from .lock import LOCK, CampaignLock
 from .paths import display
@@ -64,9 +65,11 @@ def journal_ops(root: Path) -> list[dict]:
 
 def _journal_ops(root: Path) -> list[dict]:
     """The operations of a pending journal, once they are known to be drunagor's own and safe to
-    carry out: well-formed, naming files inside the campaign folder, through no symbolic link, each
-    target a regular file (or absent) and each temp file a regular file. Else one DataError, and the
-    journal is left for the user."""
+    carry out: well-formed, writing at least one file (a multi-file write of drunagor's always writes one:
+    its one delete, of adventure.toml at `adventure end`, comes with the archive and the Story Record; a
+    journal that only deletes came from elsewhere, whatever git says), naming files inside the campaign
+    folder, through no symbolic link, each target a regular file (or absent) and each temp file a regular
+    file. Else one DataError, and the journal is left for the user."""
     journal = root / JOURNAL
     shown = display(journal)
     ops = _journal_list(read_bytes(journal, root), shown)
@@ -75,6 +78,10 @@ def _journal_ops(root: Path) -> list[dict]:
             import json
 
             raise _journal_refused(f"{json.dumps(op)[:200]} does not name drunagor's own files", shown)
+    if not any("tmp" in op for op in ops):
+        raise DataError("this journal writes no file, so it is not from an interrupted command here (drunagor's "
+                        "journals always write one); nothing was changed", file=shown, rule="journal",
+                        remedy=f"delete it: rm -- {shell_word(shown)}")
     for op in ops:  # every file checked before any is touched: all or nothing
         for key in ("delete", "tmp", "target"):
             if key in op:
