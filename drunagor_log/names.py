@@ -209,10 +209,15 @@ def closest(query: str, candidates: Iterable[str]) -> str | None:
     for name in dict.fromkeys(candidates):
         whole = (key(query), key(name))
         q, k = whole if edits(*whole) <= 2 else _unshared(*whole)
-        s = difflib.SequenceMatcher(None, q, k).ratio()
+        pairs = [(q, k, 0.0)]
         if len(q) >= 3 and len(k) > len(q):
-            s = max(s, difflib.SequenceMatcher(None, q, k[:len(q) + 1]).ratio() - 0.05,
-                    difflib.SequenceMatcher(None, q, k[:len(q)]).ratio() - 0.05)
+            pairs += [(q, k[:len(q) + 1], 0.05), (q, k[:len(q)], 0.05)]
+        # quick_ratio bounds ratio from above: a candidate that can neither reach 0.6 nor beat the best so
+        # far is passed without the full comparison (the same answer, a fraction of the cost)
+        bound = max(difflib.SequenceMatcher(None, a, b).quick_ratio() - less for a, b, less in pairs)
+        if bound < 0.6 or bound <= score:
+            continue
+        s = max(difflib.SequenceMatcher(None, a, b).ratio() - less for a, b, less in pairs)
         if s > score:
             best, score = name, s
     return best if score >= 0.6 else None
