@@ -159,3 +159,48 @@ def test_a_git_failure_is_said_in_git_s_words(tmp_path):
     shutil.rmtree(folder.root / ".git")  # no repository at all: that one is still `git init`
     out = folder.drunagor("history")
     assert out.returncode == 2 and "the campaign is not in a git repository" in out.stderr, out
+
+
+WINDOWSISH = Path(__file__).parent.parent / "store" / "windowsish.py"  # Python as drunagor finds it on Windows
+# The POSIX store where flock refuses a folder (some network shares): the lock file instead.
+NO_FOLDER_LOCK = """
+import errno, os, stat, sys
+from drunagor_log.store import lock
+real = lock._Flock.lock
+def lock_no_folder(self, fd, shared):
+    if stat.S_ISDIR(os.fstat(fd).st_mode):
+        raise OSError(errno.EOPNOTSUPP, "Operation not supported")
+    return real(self, fd, shared)
+lock._Flock.lock = lock_no_folder
+sys.argv[0] = "drunagor"
+from drunagor_log.cli import main
+main()
+"""
+
+
+@pytest.mark.parametrize("system", ["posix share", "windows"])
+def test_a_planted_lock_link_is_never_followed(tmp_path, system):
+    """Item 4: where a folder cannot be locked, `.drunagor.lock` is a file in the campaign; a link
+    planted there (another player of a shared folder) is refused, never followed: no file appears
+    where it points, nothing is written."""
+    import sys
+
+    folder = Folder(tmp_path, repository=False)
+    target = tmp_path / "elsewhere" / "created-by-drunagor"
+    target.parent.mkdir()
+    (folder.root / store.LOCK).symlink_to(target)
+    before = snapshot(folder.root)
+    lock = store.display(folder.root / store.LOCK)
+    start = ["-c", NO_FOLDER_LOCK] if system == "posix share" else [str(WINDOWSISH), "-m", "drunagor_log"]
+    for args in (["show"], ["party", "Planted"]):
+        out = bounded.run([sys.executable, *start, "-C", str(folder.root), *args], surface=SURFACE,
+                          cwd=tmp_path, env=folder.env)
+        assert (out.returncode, out.stdout, out.stderr) == (3, "", (
+            f"error: {lock}: file: .drunagor.lock is a symbolic link; drunagor never follows or opens one as its "
+            f"lock file; nothing was written; delete it (rm -- {lock}) and re-run\n")), (system, args)
+    assert not os.path.lexists(target)
+    assert snapshot(folder.root) == before
+    (folder.root / store.LOCK).unlink()  # the way out it gives
+    out = bounded.run([sys.executable, *start, "-C", str(folder.root), "party", "Planted"], surface=SURFACE,
+                      cwd=tmp_path, env=folder.env)
+    assert out.returncode == 0 and (folder.root / store.LOCK).is_file(), out
