@@ -30,8 +30,9 @@ __all__ = ["ADVENTURE", "ARCHIVE", "FOLDERS", "HEROES", "STORY", "Campaign", "St
            "kind_of", "list_campaigns", "writing"]
 
 def _holds_story(folder: Path) -> bool:
-    # exists(), not is_file(): a directory named story.toml is then reported as such (exit 3)
-    return (folder / STORY).exists()
+    # lexists(), not is_file(): a directory named story.toml, or a link (a dangling one too), is then
+    # reported as such by the campaign's open (exit 3, the file named), not as "no campaign here"
+    return os.path.lexists(folder / STORY)
 
 
 def find_campaign(option: str | None, cwd: Path | None = None) -> Path:

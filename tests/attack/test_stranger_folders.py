@@ -204,3 +204,21 @@ def test_a_planted_lock_link_is_never_followed(tmp_path, system):
     out = bounded.run([sys.executable, *start, "-C", str(folder.root), "party", "Planted"], surface=SURFACE,
                       cwd=tmp_path, env=folder.env)
     assert out.returncode == 0 and (folder.root / store.LOCK).is_file(), out
+
+
+@pytest.mark.parametrize("how", ["-C", "current folder"])
+def test_a_dangling_link_as_story_toml_is_named_not_missing(tmp_path, how):
+    """Item 6: a link as story.toml, a dangling one too, stops the command naming it (exit 3), as
+    docs/errors.md says; never "no campaign here ... create one with drunagor new"."""
+    folder = Folder(tmp_path, repository=False)
+    (folder.root / "story.toml").unlink()
+    (folder.root / "story.toml").symlink_to("/nonexistent/story.toml")
+    if how == "-C":
+        out = folder.drunagor("show")
+        shown = store.display(folder.root / "story.toml")
+    else:
+        out = bounded.drunagor("show", surface=SURFACE, cwd=folder.root, env=folder.env)
+        shown = "story.toml"
+    assert (out.returncode, out.stdout, out.stderr) == (3, "", (
+        f"error: {shown}: file: a symbolic link stands where a campaign file should be; replace the link by the "
+        "file itself: drunagor reads and writes only regular files inside the campaign folder\n"))
