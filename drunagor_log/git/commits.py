@@ -63,10 +63,10 @@ def commit_changes(root: Path, changed: list[str], message: str, *, body: str | 
                    ok=(0, 1, 128), own=own).returncode
         if same == 0:  # the files are as last committed (128: no commit yet, so not the same)
             return None
-        args = ["commit", "--quiet", "--only", "-m", subject]
-        if body:
-            args += ["-m", body]
-        run(root, *args, "--", *specs, own=own)
+        # the message on standard input, never as an argument: a sync of thousands of changes has a body
+        # over the 128 KiB one argument may hold ("Argument list too long")
+        text = subject + (f"\n\n{body}" if body else "") + "\n"
+        run(root, "commit", "--quiet", "--only", "-F", "-", "--", *specs, input=text.encode(), own=own)
         return run(root, "rev-parse", "--short", "HEAD", own=own).stdout.decode().strip()
     except (GitFailed, UsageError) as exc:
         reason = exc.reason if isinstance(exc, GitFailed) else exc.message

@@ -222,3 +222,26 @@ def test_a_dangling_link_as_story_toml_is_named_not_missing(tmp_path, how):
     assert (out.returncode, out.stdout, out.stderr) == (3, "", (
         f"error: {shown}: file: a symbolic link stands where a campaign file should be; replace the link by the "
         "file itself: drunagor reads and writes only regular files inside the campaign folder\n"))
+
+
+def test_sync_of_3000_changes_passes_its_message_on_standard_input(tmp_path):
+    """Item 7: the commit message of 3,000 changes (a body of ~180 KB) is one argument over the 128 KiB
+    an argument may hold; on standard input (`git commit -F -`) it goes through, whole, with a subject
+    of at most 72 characters, and is pushed to the shared bare repository."""
+    folder = Folder(tmp_path)
+    remote = tmp_path / "remote.git"
+    subprocess.run(["git", "init", "-q", "--bare", "-b", "main", str(remote)], check=True, env=folder.env)
+    folder.git("branch", "-M", "main")
+    folder.git("remote", "add", "origin", str(remote))
+    folder.git("push", "-q", "-u", "origin", "main")
+    nyx = folder.root / "heroes" / "nyx.toml"
+    text = nyx.read_text()
+    entries = "".join(f'  "A status recorded by hand, number {k:04d} of many",\n' for k in range(3000))
+    nyx.write_text(text.replace("statuses = []", "statuses = [\n" + entries + "]"))
+    out = folder.drunagor("sync")
+    assert out.returncode == 0 and out.stderr == "", out
+    assert out.stdout.endswith("pushed 1 change to origin/main\n"), out
+    subject = folder.git("log", "-1", "--format=%s", "origin/main").stdout.decode().strip()
+    body = folder.git("log", "-1", "--format=%b", "origin/main").stdout.decode()
+    assert subject.startswith("drunagor: Nyx: status A status recorded by hand") and len(subject) <= 72, subject
+    assert len(body) > 128 * 1024 and "number 2999 of many" in body
