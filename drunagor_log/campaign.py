@@ -21,7 +21,7 @@ from .errors import DataError, Problem, Refused, RuleError, StateError, UsageErr
 from .git.planted import refuse_planted_journal
 from .model import Hero, Story, hero_from, story_from
 from .model.adventure import AdventureState
-from .names import check_name, hero_aliases, lookup, slug
+from .names import check_name, hero_aliases, hero_key, lookup, slug
 from .rules.adventure import changed_fields, with_log
 from .store import adventure as adventure_codec
 from .store.session import ADVENTURE, ARCHIVE, FOLDERS, HEROES, STORY, Session, Stale
@@ -144,7 +144,7 @@ class Campaign(Session):
         pool = self.active_heroes() if active_only else self.heroes
         by_name = {h.name: (s, h) for s, h in pool.items()}
         found_slug, hero = lookup(query, by_name, "hero", aliases=hero_aliases(by_name), game=True)
-        twins = [s for s, h in pool.items() if h.name.casefold() == hero.name.casefold()]
+        twins = [s for s, h in pool.items() if hero_key(h.name) == hero_key(hero.name)]
         if len(twins) > 1:
             files = ", ".join(f"{HEROES}/{s}.toml" for s in twins)
             raise self.hero_files[twins[1]].refuse(("name",), f"{hero.name!r} has {len(twins)} Campaign Logs ({files})",

@@ -102,6 +102,12 @@ def check_name(name: str, what: str) -> str:
     return name
 
 
+def hero_key(name: str) -> str:
+    """The form in which two heroes' names are one hero's: case-folded, and in one Unicode spelling (NFC:
+    "Zoë" typed as one letter or as "e" and a combining diaeresis, which print the same)."""
+    return unicodedata.normalize("NFC", name).casefold()
+
+
 def key(name: str) -> str:
     """The form names are compared in: case-folded, straight apostrophes, single spaces, no commas (the
     rulebook writes "Vorn, the Warrior" (RB L457) where the Story Record and the apps write "Vorn the

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from .. import catalog
 from ..errors import RuleError, UsageError
 from ..model import CHAPTERS, EQUIPMENT_KINDS, QUALITIES, Hero, Story
-from ..names import closest, lookup, match, near_miss, resolve_known
+from ..names import closest, hero_key, lookup, match, near_miss, resolve_known
 from ..text import plural, shell_word
 from ..values import record
 
@@ -184,7 +184,7 @@ def party_findings(heroes: Iterable[Hero], max_heroes: int) -> list[Finding]:
 def _free_role_remedy(h: Hero, other: Hero, free: Sequence[str]) -> str:
     """How to give one of two heroes of one role a free role (`free`: the roles no active hero has):
     `hero set` names the hero, so not for two logs of one hero (the hero-file check says which to keep)."""
-    if h.name.casefold() == other.name.casefold():
+    if hero_key(h.name) == hero_key(other.name):
         return "give one of them a free role"
     return (f"give one of them a free role: drunagor hero set {shell_word(h.name)} --role "
             + (free[0] if free else "ROLE"))

@@ -245,3 +245,26 @@ def test_sync_of_3000_changes_passes_its_message_on_standard_input(tmp_path):
     body = folder.git("log", "-1", "--format=%b", "origin/main").stdout.decode()
     assert subject.startswith("drunagor: Nyx: status A status recorded by hand") and len(subject) <= 72, subject
     assert len(body) > 128 * 1024 and "number 2999 of many" in body
+
+
+def test_nfc_and_nfd_spellings_of_one_name_are_one_hero_twice(tmp_path):
+    """Item 9: `heroes/zoë.toml` twice (the name and the file in NFC and in NFD, printed the same) is
+    reported by check as two Campaign Logs of one hero, as for any other duplicate; naming the hero
+    refuses, listing both files."""
+    import unicodedata
+
+    folder = Folder(tmp_path, repository=False)
+    heroes = folder.root / "heroes"
+    base = (heroes / "nyx.toml").read_text().replace('role = "Striker"', 'role = "Leader"')
+    for form in ("NFC", "NFD"):
+        name = unicodedata.normalize(form, "Zoë")
+        (heroes / f"{unicodedata.normalize(form, 'zoë')}.toml").write_text(base.replace('"Nyx"', f'"{name}"'))
+    names = sorted(p.name for p in heroes.iterdir() if "zo" in p.name)  # as the folder lists them
+    first, second = names
+    out = folder.drunagor("check")
+    assert out.returncode == 1, out
+    assert (f"{store.display(heroes / second)}:2: hero-file: 'Zoë' has two Campaign Logs ({first} and {second}; "
+            "one name in two Unicode spellings (NFC, NFD), which print the same); keep one\n") in out.stdout, out
+    out = folder.drunagor("hero", "show", "Zoë")
+    assert (out.returncode, out.stdout) == (1, ""), out
+    assert f"'Zoë' has 2 Campaign Logs (heroes/{first}, heroes/{second})" in out.stderr, out
