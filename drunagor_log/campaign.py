@@ -21,7 +21,7 @@ from .errors import DataError, Problem, Refused, RuleError, StateError, UsageErr
 from .git.planted import refuse_planted_journal
 from .model import Hero, Story, hero_from, story_from
 from .model.adventure import AdventureState
-from .names import check_name, hero_aliases, lookup, slug
+from .names import check_name, hero_aliases, hero_key, lookup, slug
 from .rules.adventure import changed_fields, with_log
 from .store import adventure as adventure_codec
 from .store.session import ADVENTURE, ARCHIVE, FOLDERS, HEROES, STORY, Session, Stale
@@ -31,8 +31,9 @@ __all__ = ["ADVENTURE", "ARCHIVE", "FOLDERS", "HEROES", "STORY", "Campaign", "St
            "kind_of", "list_campaigns", "writing"]
 
 def _holds_story(folder: Path) -> bool:
-    # exists(), not is_file(): a directory named story.toml is then reported as such (exit 3)
-    return (folder / STORY).exists()
+    # lexists(), not is_file(): a directory named story.toml, or a link (a dangling one too), is then
+    # reported as such by the campaign's open (exit 3, the file named), not as "no campaign here"
+    return os.path.lexists(folder / STORY)
 
 
 def find_campaign(option: str | None, cwd: Path | None = None) -> Path:
@@ -148,7 +149,7 @@ class Campaign(Session):
         `hero return`, completion)."""
         by_name = {h.name: (s, h) for s, h in self.heroes.items()}
         found_slug, hero = lookup(query, by_name, "hero", aliases=hero_aliases(by_name), game=True)
-        twins = [s for s, h in self.heroes.items() if h.name.casefold() == hero.name.casefold()]
+        twins = [s for s, h in self.heroes.items() if hero_key(h.name) == hero_key(hero.name)]
         if len(twins) > 1:
             files = ", ".join(f"{HEROES}/{s}.toml" for s in twins)
             raise self.hero_files[twins[1]].refuse(("name",), f"{hero.name!r} has {len(twins)} Campaign Logs ({files})",

@@ -100,6 +100,12 @@ def check_name(name: str, what: str) -> str:
     return name
 
 
+def hero_key(name: str) -> str:
+    """The form in which two heroes' names are one hero's: case-folded, and in one Unicode spelling (NFC:
+    "Zoë" typed as one letter or as "e" and a combining diaeresis, which print the same)."""
+    return unicodedata.normalize("NFC", name).casefold()
+
+
 def key(name: str) -> str:
     """The form names are compared in: case-folded, straight apostrophes, single spaces, no commas (the
     rulebook writes "Vorn, the Warrior" (RB L457) where the Story Record and the apps write "Vorn the
@@ -207,10 +213,15 @@ def closest(query: str, candidates: Iterable[str]) -> str | None:
     for name in dict.fromkeys(candidates):
         whole = (key(query), key(name))
         q, k = whole if edits(*whole) <= 2 else _unshared(*whole)
-        s = difflib.SequenceMatcher(None, q, k).ratio()
+        pairs = [(q, k, 0.0)]
         if len(q) >= 3 and len(k) > len(q):
-            s = max(s, difflib.SequenceMatcher(None, q, k[:len(q) + 1]).ratio() - 0.05,
-                    difflib.SequenceMatcher(None, q, k[:len(q)]).ratio() - 0.05)
+            pairs += [(q, k[:len(q) + 1], 0.05), (q, k[:len(q)], 0.05)]
+        # quick_ratio bounds ratio from above: a candidate that can neither reach 0.6 nor beat the best so
+        # far is passed without the full comparison (the same answer, a fraction of the cost)
+        bound = max(difflib.SequenceMatcher(None, a, b).quick_ratio() - less for a, b, less in pairs)
+        if bound < 0.6 or bound <= score:
+            continue
+        s = max(difflib.SequenceMatcher(None, a, b).ratio() - less for a, b, less in pairs)
         if s > score:
             best, score = name, s
     return best if score >= 0.6 else None

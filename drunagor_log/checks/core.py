@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from ..names import legacy_slug, slug
+import unicodedata
+
+from ..names import hero_key, legacy_slug, slug
 from .registry import check, problem
 
 
@@ -14,10 +16,14 @@ def hero_file_names(c):
         if s not in (slug(hero.name), legacy_slug(hero.name)):
             yield problem(f, ("name",), "hero-file",
                           f"the log of {hero.name!r} is named {s}.toml; rename it to {slug(hero.name)}.toml")
-        key = hero.name.casefold()
+        key = hero_key(hero.name)
         if key in seen:
+            other = seen[key]
+            two_forms = c.heroes[other].name.casefold() != hero.name.casefold() or (
+                other != s and unicodedata.normalize("NFC", other) == unicodedata.normalize("NFC", s))
+            spelled = "; one name in two Unicode spellings (NFC, NFD), which print the same" if two_forms else ""
             yield problem(f, ("name",), "hero-file",
-                          f"{hero.name!r} has two Campaign Logs ({seen[key]}.toml and {s}.toml); keep one")
+                          f"{hero.name!r} has two Campaign Logs ({other}.toml and {s}.toml{spelled}); keep one")
         seen[key] = s
 
 

@@ -16,13 +16,26 @@ REWARD_KEYS = hero_rules.RECORD_WITH
 def _file_and_key(c, hero_name: str | None, key: tuple):
     if hero_name is None:
         return c.story_file, key
-    for s, h in c.heroes.items():
-        if h.name == hero_name:
-            f = c.hero_files[s]
-            if key and key[0] not in f.data:
-                key = ("name",)
-            return f, key
-    return c.story_file, ()
+    s = _slugs(c.heroes).get(hero_name)
+    if s is None:
+        return c.story_file, ()
+    f = c.hero_files[s]
+    if key and key[0] not in f.data:
+        key = ("name",)
+    return f, key
+
+
+_SLUGS: list = [None, {}]  # the heroes last indexed, and their index: one per check, not one per finding
+
+
+def _slugs(heroes) -> dict:
+    """Each hero's name -> the file stem of its (first) Campaign Log."""
+    if _SLUGS[0] is not heroes:
+        index: dict = {}
+        for s, h in heroes.items():
+            index.setdefault(h.name, s)
+        _SLUGS[:] = [heroes, index]
+    return _SLUGS[1]
 
 
 @check("heroes")
@@ -47,22 +60,9 @@ def hero_log_check(c):
 
 
 def _problem(c, f: hero_rules.Finding):
-    file, key = _file_and_key(c, f.hero, _entry(c, f))
+    file, key = _file_and_key(c, f.hero, f.key)  # an unknown status or Spoils card: its entry's key
     message = f.message + (f"; {f.remedy}" if f.remedy else "")
     return problem(file, key, f.rule, message, f.severity)
-
-
-def _entry(c, f: hero_rules.Finding) -> tuple:
-    """The finding's key narrowed to the list entry it is about, where the finding names one: an
-    unknown status or Spoils card is the entry holding that name (SPEC 4: the most precise line)."""
-    if f.rule != "unknown-name" or f.key not in (("statuses",), ("equipment",)):
-        return f.key
-    hero = next((h for h in c.heroes.values() if h.name == f.hero), None)
-    if hero is None:
-        return f.key
-    names = hero.statuses if f.key == ("statuses",) else [i.name for i in hero.equipment]
-    at = next((i for i, n in enumerate(names) if f.message.endswith(f" {n!r}")), None)
-    return f.key if at is None else (*f.key, at)
 
 
 # The command that takes back an entry recorded by mistake, for each kind of reward.
@@ -108,9 +108,10 @@ def sources(joined: str, track: dict[str, str]) -> str:
 def rewards_check(c):
     """SPEC 5.3: the rewards recorded match what the chapters completed since joining give."""
     party = list(c.active_heroes().values())
+    given = rewards.earned(party)
     for h in party:
-        owed = rewards.owed_for(h, c.story, party).as_dict()
-        over = rewards.excess_for(h, c.story, party).as_dict()
+        owed = rewards.owed_for(h, c.story, given).as_dict()
+        over = rewards.excess_for(h, c.story, given).as_dict()
         where = sources(rewards.start(h), c.story.track)
         for field, n in owed.items():
             if n:

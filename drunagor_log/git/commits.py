@@ -14,7 +14,7 @@ from .. import store
 from ..errors import RuleError, UsageError
 from ..text import shell_word
 from .driver_setup import git_dir
-from .runner import GitFailed, repository, run, split_z
+from .runner import GitFailed, GitSilent, repository, run, split_z
 
 PREFIX = "drunagor: "
 
@@ -47,7 +47,7 @@ def commit_changes(root: Path, changed: list[str], message: str, *, body: str | 
     body = "\n\n".join(b for b in (details, body) if b) or None
     paths = sorted(set(changed))
     try:
-        repository(root, "--commit")
+        repository(root, "--commit", own=own)
         present = [p for p in paths if (root / p).exists()]
         gone = [p for p in paths if not (root / p).exists()]
         if gone:  # a deleted file is committed only if git knew it (a never-committed file just vanishes)
@@ -63,10 +63,10 @@ def commit_changes(root: Path, changed: list[str], message: str, *, body: str | 
                    ok=(0, 1, 128), own=own).returncode
         if same == 0:  # the files are as last committed (128: no commit yet, so not the same)
             return None
-        args = ["commit", "--quiet", "--only", "-m", subject]
-        if body:
-            args += ["-m", body]
-        run(root, *args, "--", *specs, own=own)
+        # the message on standard input, never as an argument: a sync of thousands of changes has a body
+        # over the 128 KiB one argument may hold ("Argument list too long")
+        text = subject + (f"\n\n{body}" if body else "") + "\n"
+        run(root, "commit", "--quiet", "--only", "-F", "-", "--", *specs, input=text.encode(), own=own)
         return run(root, "rev-parse", "--short", "HEAD", own=own).stdout.decode().strip()
     except (GitFailed, UsageError) as exc:
         reason = exc.reason if isinstance(exc, GitFailed) else exc.message
@@ -107,9 +107,9 @@ def uncommitted(root: Path) -> list[str]:
 def tracked_unchanged(root: Path, names: list[str]) -> tuple[set[str], set[str]]:
     """(tracked, unchanged): of `names` (relative to the campaign folder), those git tracks, and of
     those the ones as last committed. Nothing is known (two empty sets) outside a repository, without
-    git, or when git fails, but for a repository git refuses as another user's (GitFailed: whether a
-    journal came with it cannot be known); git is started only inside a repository, as drunagor's own
-    probe (`own`: nothing of the repository's runs)."""
+    git, or when git fails, but for a repository git refuses as another user's or where git did not
+    answer (GitFailed, GitSilent: whether a journal came with it cannot be known); git is started only
+    inside a repository, as drunagor's own probe (`own`: nothing of the repository's runs, bounded)."""
     if not names or git_dir(root) is None:
         return set(), set()
     try:
@@ -119,8 +119,8 @@ def tracked_unchanged(root: Path, names: list[str]) -> tuple[set[str], set[str]]
         diff = run(root, "diff", "--no-ext-diff", "--no-textconv", "--name-only", "--relative", "-z", "HEAD", "--",
                    *sorted(tracked), ok=(0, 128), own=True)
     except GitFailed as exc:
-        if "dubious ownership" in exc.reason:  # git refuses to say: the caller cannot trust the journal
-            raise
+        if "dubious ownership" in exc.reason or isinstance(exc, GitSilent):  # git refuses or fails to say:
+            raise  # the caller cannot trust the journal
         return set(), set()
     except (UsageError, OSError):
         return set(), set()

@@ -44,6 +44,53 @@ class GitFailed(Exception):
         super().__init__(self.reason)
 
 
+#: How long one of drunagor's own git runs (`own`) may take, in seconds: a campaign's `git ls-files` or
+#: commit takes a few hundredths; git waits forever on a FIFO or a device the repository names as its
+#: config, HEAD, index or an [include] (a repository may come from anyone). DRUNAGOR_TEST_GIT_TIMEOUT
+#: shortens it for the tests.
+OWN_TIMEOUT = 10.0
+
+
+class GitSilent(GitFailed):
+    """One of drunagor's own git runs did not end within OWN_TIMEOUT; it was stopped."""
+
+    def __init__(self, args: tuple[str, ...], seconds: float):
+        super().__init__(args, f"git did not answer within {seconds:g} seconds (a FIFO or a device as the "
+                               "repository's config, HEAD, index or an [include] keeps it waiting)".encode())
+
+
+def _own_timeout() -> float:
+    try:
+        return float(os.environ.get("DRUNAGOR_TEST_GIT_TIMEOUT", OWN_TIMEOUT))
+    except ValueError:
+        return OWN_TIMEOUT
+
+
+def _bounded(cmd: list[str], root: Path, input: bytes | None, env: dict[str, str]) -> subprocess.CompletedProcess:
+    """Run an `own` git: never from the terminal (standard input empty, its own session, so that an
+    [include] of /dev/stdin or /dev/tty reads nothing), stopped with everything it started after
+    _own_timeout() seconds (GitSilent)."""
+    import signal
+
+    posix = os.name != "nt"
+    seconds = _own_timeout()
+    with subprocess.Popen(cmd, cwd=root, stdin=subprocess.PIPE if input is not None else subprocess.DEVNULL,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, start_new_session=posix) as proc:
+        try:
+            out, err = proc.communicate(input, timeout=seconds)
+        except subprocess.TimeoutExpired:
+            try:
+                os.killpg(proc.pid, signal.SIGKILL) if posix else proc.kill()
+            except OSError:
+                pass
+            try:
+                proc.communicate(timeout=1)
+            except subprocess.TimeoutExpired:  # something it started left the group and holds the pipes
+                pass
+            raise GitSilent(tuple(cmd[1:]), seconds) from None
+    return subprocess.CompletedProcess(cmd, proc.returncode, out, err)
+
+
 def reason(stderr: bytes) -> str:
     """The line of git's complaint that says why (not its hints)."""
     lines = [ln.strip() for ln in stderr.decode("utf-8", "replace").splitlines()]
@@ -76,8 +123,7 @@ def _own(exe: str, root: Path, env: dict[str, str]) -> tuple[list[str], dict[str
     a key as it is: git 2.31 and later). `git config` itself runs nothing of the repository's."""
     where = os.path.abspath(root)
     if where not in _filters:
-        proc = subprocess.run([exe, "config", "-z", "--name-only", "--get-regexp", r"^filter\."], cwd=root,
-                              capture_output=True, env=env)
+        proc = _bounded([exe, "config", "-z", "--name-only", "--get-regexp", r"^filter\."], root, None, env)
         keys = [k for k in split_z(proc.stdout) if k.startswith("filter.") and k.count(".") >= 2]
         names = {k[len("filter."):].rsplit(".", 1)[0] for k in keys}
         _filters[where] = [(f"filter.{n}.{k}", v) for n in sorted(names)
@@ -104,13 +150,16 @@ def run(root: Path, *args: str, input: bytes | None = None, ok=(0,), remedy: str
         own: bool = False) -> subprocess.CompletedProcess:
     """Run git in `root` (pathspecs are literal and relative to it); GitFailed on a status not in `ok`.
     `own`: a run of drunagor's own, not asked by the user (the module's doc): nothing of the
-    repository's runs."""
+    repository's runs, and it is bounded in time (GitSilent after OWN_TIMEOUT)."""
     exe = _git_exe(root, remedy)
     env = dict(os.environ, GIT_LITERAL_PATHSPECS="1", GIT_TERMINAL_PROMPT="0")
     options: list[str] = []
     if own:
         options, env = _own(exe, root, env)
-    proc = subprocess.run([exe, *options, *args], cwd=root, input=input, capture_output=True, env=env)
+    if own:  # bounded: the repository may keep git waiting forever
+        proc = _bounded([exe, *options, *args], root, input, env)
+    else:
+        proc = subprocess.run([exe, *options, *args], cwd=root, input=input, capture_output=True, env=env)
     if proc.returncode not in ok:
         raise GitFailed(args, proc.stderr)
     return proc
@@ -135,23 +184,42 @@ def _purpose_remedy(purpose: str) -> str:
             "autocommit": ", or set `autocommit = false` under [git] in story.toml"}.get(purpose, "")
 
 
-def repository(root: Path, purpose: str = "") -> Path:
+def repository(root: Path, purpose: str = "", own: bool = False) -> Path:
     """The top folder of the git repository holding the campaign; a UsageError (exit 2) when there is
-    none or git is missing. `purpose` ("--commit", "autocommit", "history", "undo") shapes the remedy."""
+    none, git is missing or cannot read it (git's words). `purpose` ("--commit", "autocommit", "history",
+    "undo") shapes the remedy; autocommit and `own` ask as drunagor's own run (bounded, run.own)."""
     remedy = _purpose_remedy(purpose)
     where = root
     while not where.is_dir() and where != where.parent:  # `drunagor new`: the folder is not there yet
         where = where.parent
     try:
-        out = run(where, "rev-parse", "--show-toplevel", remedy=remedy).stdout
+        out = run(where, "rev-parse", "--show-toplevel", remedy=remedy, own=own or purpose == "autocommit").stdout
     except GitFailed as exc:
         if "dubious ownership" in exc.reason:
             raise _dubious(root, exc.reason, remedy) from None
+        if isinstance(exc, GitSilent) or "not a git repository" not in exc.reason or _dot_git(where):
+            # a config git cannot read (its own or the user's), a .git it cannot follow: `git init` is no cure
+            fix = ("replace that FIFO or device by a file" if isinstance(exc, GitSilent) else "fix what git names")
+            raise UsageError(f"git cannot work in this folder: {exc.reason}", file=store.display(root),
+                             rule="git", remedy=f"{fix}, then re-run" + remedy) from None
         what = {"autocommit": "story.toml sets [git] autocommit = true, but "}.get(purpose, "")
         raise UsageError(f"{what}the campaign is not in a git repository", file=store.display(root),
                          rule="git", remedy="run `git init` in the folder that should hold it, and commit "
                          "the campaign" + remedy) from None
     return Path(os.fsdecode(out.strip(b"\n")))  # a folder's name is any bytes, as the system gives it
+
+
+def _dot_git(where: Path) -> bool:
+    """A `.git` (of any kind) stands in `where` or a folder above it: git found something it cannot read."""
+    ceilings = {os.path.abspath(p) for p in os.environ.get("GIT_CEILING_DIRECTORIES", "").split(os.pathsep) if p}
+    here = os.path.abspath(where)
+    while True:
+        if os.path.lexists(os.path.join(here, ".git")):
+            return True
+        parent = os.path.dirname(here)
+        if parent == here or parent in ceilings:
+            return False
+        here = parent
 
 
 def dubious_remedy(root: Path, why: str) -> str:

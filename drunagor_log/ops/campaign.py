@@ -227,7 +227,7 @@ def show_data(c: Any) -> dict:
     nxt = story.next_chapter()
     heroes = []
 
-    party = list(c.active_heroes().values())  # a Spoils card handed over counts for its earner
+    party = rewards.earned(c.active_heroes().values())  # a Spoils card handed over counts for its earner
     for _s, h in c.heroes.items():
         owes = rewards.owed_for(h, story, party) if h.active else None
         excess = rewards.excess_for(h, story, party) if h.active else None

@@ -297,7 +297,7 @@ def show(c: Campaign, name: str) -> Change:
 
 def list_heroes(c: Campaign) -> Change:
     """Every hero with the rewards each owes, those who left last (`hero list`)."""
-    party = list(c.active_heroes().values())
+    party = rewards.earned(c.active_heroes().values())
     rows: list[dict[str, Any]] = []
     for h in c.heroes.values():
         rows.append({"name": h.name, "class": h.cls, "role": h.role, "player": h.player, "joined": h.joined,
@@ -505,7 +505,8 @@ def camp(c: Campaign, *, dry_run: bool = False) -> Change:
     epic = [k for k, v in story.cards.items() if isinstance(v, dict) and v.get("epic") is True]
     upgrades = [{"hero": h.name, "item": o.item, "from": o.from_quality, "to": o.to_quality,
                  "discard": list(o.discards)} for h in party for o in rules.upgrade_options(h, epic)]
-    owes = {h.name: rewards.owed_for(h, story, party).as_dict() for h in party}
+    given = rewards.earned(party)
+    owes = {h.name: rewards.owed_for(h, story, given).as_dict() for h in party}
     summary, notes = _camp_lines(cleared, dry_run)
     return Change(summary, notes=notes,
                   data={"cleared": cleared, "dry_run": dry_run, "chest_deck": chest.summary(story)["text"],

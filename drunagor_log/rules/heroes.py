@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from .. import catalog
 from ..errors import RuleError, UsageError
 from ..model import CHAPTERS, EQUIPMENT_KINDS, QUALITIES, Hero, Story
-from ..names import closest, lookup, match, near_miss, resolve_known
+from ..names import closest, hero_key, lookup, match, near_miss, resolve_known
 from ..text import a, plural, shell_word
 from ..values import record
 
@@ -163,6 +163,8 @@ def party_findings(heroes: Iterable[Hero], max_heroes: int) -> list[Finding]:
                              "NAME), or with extra-hero content allow five (drunagor rules set --max-heroes 5)", None,
                              ("rules", "max_heroes")))
     seen: dict[str, Hero] = {}
+    taken = {catalog.canonical(o.role, catalog.ROLES) for o in active}  # once: a remedy per pair asks it
+    free = [r for r in catalog.ROLES if r not in taken]
     for h in active:
         role = catalog.canonical(h.role, catalog.ROLES)
         if role is None:
@@ -173,18 +175,17 @@ def party_findings(heroes: Iterable[Hero], max_heroes: int) -> list[Finding]:
         if role in seen:
             found.append(Finding("dungeon-role", f"{h.name} and {seen[role].name} are both {role}: each "
                                  "Dungeon Role is taken by one hero only (one slot on the Initiative Track)",
-                                 _free_role_remedy(h, seen[role], active), h.name, ("role",)))
+                                 _free_role_remedy(h, seen[role], free), h.name, ("role",)))
         else:
             seen[role] = h
     return found
 
 
-def _free_role_remedy(h: Hero, other: Hero, active: Sequence[Hero]) -> str:
-    """How to give one of two heroes of one role a free role: `hero set` names the hero, so not for
-    two logs of one hero (the hero-file check says which to keep)."""
-    if h.name.casefold() == other.name.casefold():
+def _free_role_remedy(h: Hero, other: Hero, free: Sequence[str]) -> str:
+    """How to give one of two heroes of one role a free role (`free`: the roles no active hero has):
+    `hero set` names the hero, so not for two logs of one hero (the hero-file check says which to keep)."""
+    if hero_key(h.name) == hero_key(other.name):
         return "give one of them a free role"
-    free = [r for r in catalog.ROLES if all(catalog.canonical(o.role, (r,)) is None for o in active)]
     return (f"give one of them a free role: drunagor hero set {shell_word(h.name)} --role "
             + (free[0] if free else "ROLE"))
 
@@ -219,13 +220,13 @@ def log_findings(hero: Hero, story: Story | None = None) -> list[Finding]:
     if hero.aura and catalog.canonical(hero.aura, catalog.names("auras")) is None:
         found.append(_unknown(hero, "aura", hero.aura, catalog.names("auras"), ("aura",)))
     statuses = catalog.names("hero_statuses")
-    for _i, s in enumerate(hero.statuses):
+    for i, s in enumerate(hero.statuses):  # the key names the entry: its own line (SPEC 4)
         if catalog.canonical(s, statuses) is None:
-            found.append(_unknown(hero, "hero status", s, statuses, ("statuses",)))
-    for _i, item in enumerate(hero.equipment):
+            found.append(_unknown(hero, "hero status", s, statuses, ("statuses", i)))
+    for i, item in enumerate(hero.equipment):
         if item.kind == "spoils" and not catalog.is_spoils(item.name):
             found.append(_unknown(hero, "Spoils of the Hero card", item.name,
-                                  tuple(s["name"] for s in catalog.spoils_items()), ("equipment",)))
+                                  tuple(s["name"] for s in catalog.spoils_items()), ("equipment", i)))
     return found
 
 

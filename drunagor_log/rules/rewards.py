@@ -65,22 +65,38 @@ def expected(joined: str, track: dict[str, str]) -> Tally:
     return total
 
 
-def recorded(hero: Hero, party: Iterable[Hero] = ()) -> Tally:
+class Earned(dict[str, int]):
+    """Of each hero (by name, casefolded), the Spoils cards they earned that another hero now holds
+    (handed over with `hero give`: `from = "Earner"`). One pass over the party (`earned`), so that a view
+    or check of every hero's rewards costs in proportion to the campaign, not to its square."""
+
+
+def earned(party: Iterable[Hero] | Earned) -> Earned:
+    if isinstance(party, Earned):
+        return party
+    given = Earned()
+    for other in party:
+        holder = other.name.casefold()
+        for i in other.equipment:
+            if i.kind == "spoils" and i.given_by and i.given_by.casefold() != holder:
+                given[i.given_by.casefold()] = given.get(i.given_by.casefold(), 0) + 1
+    return given
+
+
+def recorded(hero: Hero, party: Iterable[Hero] | Earned = ()) -> Tally:
     """What the Campaign Log records. A Spoils card discarded to upgrade another still counts as
     received (RB L405-431: it was a reward, then spent). Only a reward upgrade (`reward = true`,
     `spoils upgrade --reward`) counts as the "Spoil of the Hero Equipment Upgrade" of the table (RB
     L1015-1016): one made with Artisan's Tools found in a Chest is the special treasure the table
     leaves out ("without finding any special treasure along the way", RB L980). A Spoils card
     counts for the hero who earned it: one handed over with `hero give` carries `from = "Earner"`,
-    so it counts in the earner's tally (found among `party`, the other logs), not the holder's."""
+    so it counts in the earner's tally (found among `party`, the other logs, or its `earned` index:
+    pass that when asking for every hero), not the holder's."""
     me = hero.name.casefold()
     upgrades = hero.upgrades[hero.upgrades_before:]  # those before leaving went back to the box
     spoils = sum(1 for i in hero.equipment if i.kind == "spoils" and not _given(i, me))
     spoils += sum(1 for u in upgrades if u.discarded_kind == "spoils")
-    for other in party:
-        if other.name.casefold() != me:
-            spoils += sum(1 for i in other.equipment
-                          if i.kind == "spoils" and i.given_by and i.given_by.casefold() == me)
+    spoils += earned(party).get(me, 0)
     return Tally(
         level1_skills=sum(1 for s in hero.skills if s.level == 1),
         level2_skills=sum(1 for s in hero.skills if s.level == 2),
@@ -94,12 +110,12 @@ def _given(item, me: str) -> bool:
     return bool(item.given_by) and item.given_by.casefold() != me
 
 
-def balance(hero: Hero, story: Story, party: Iterable[Hero] = ()) -> Tally:
+def balance(hero: Hero, story: Story, party: Iterable[Hero] | Earned = ()) -> Tally:
     """Expected minus recorded: positive entries are owed, negative ones are in excess."""
     return expected(start(hero), story.track) - recorded(hero, party)
 
 
-def owed_for(hero: Hero, story: Story, party: Iterable[Hero] = ()) -> Tally:
+def owed_for(hero: Hero, story: Story, party: Iterable[Hero] | Earned = ()) -> Tally:
     return balance(hero, story, party).owed()
 
 
@@ -109,6 +125,6 @@ def owed_for(hero: Hero, story: Story, party: Iterable[Hero] = ()) -> Tally:
 NOT_EXCESS = ("spoils_upgrades",)
 
 
-def excess_for(hero: Hero, story: Story, party: Iterable[Hero] = ()) -> Tally:
+def excess_for(hero: Hero, story: Story, party: Iterable[Hero] | Earned = ()) -> Tally:
     over = balance(hero, story, party).excess().as_dict()
     return Tally(**{f: 0 if f in NOT_EXCESS else n for f, n in over.items()})

@@ -4,7 +4,8 @@
 - lines.py: the key -> line lookup (FILE:LINE in every message);
 - tomlfile.py: `TomlFile`, a file as read, and `load`;
 - schema.py: `schema = N`, the newer- and older-schema refusals, the table of migration steps;
-- journal.py: atomic writes and the journal (one all-or-nothing commit per command), roll-forward;
+- atomic.py: one file written atomically; transaction.py: a command's files committed all or nothing (its
+  journal the commit point); journal.py: a killed command's journal checked and rolled forward;
 - lock.py: the campaign lock; paths.py: paths for display; folders.py: what stands at a file's name;
 - session.py: a campaign's files as one session (the lock and its upgrade, the scan, the files open, the
   staged changes, the stale-read check, save()); campaign.py's Campaign is the typed campaign over it;
@@ -16,10 +17,10 @@ Reading uses the standard library's `tomllib` (fast, plain values); a file is pa
 with tomlkit only when a command edits it, so comments, key order, blank lines and unknown keys
 survive (STYLE.md: parse, mutate in place, write back; never rebuild a table from a dict).
 
-Writing (SPEC section 6) is atomic and all or nothing (journal.py). No lost update: every command reads
-under a shared lock (so it never sees half of a multi-file write) and turns it exclusive to write
-(lock.py); a command waits for a writer, a writer for every other command, or stops with exit 4
-after LOCK_TIMEOUT seconds. Never overwrite someone else's change: just before the rename, every
+Writing (SPEC section 6) is atomic and all or nothing (atomic.py, transaction.py, journal.py). No lost
+update: every command reads under a shared lock (so it never sees half of a multi-file write) and turns
+it exclusive to write (lock.py); a command waits for a writer, a writer for every other command, or
+stops with exit 4 after LOCK_TIMEOUT seconds. Never overwrite someone else's change: just before the rename, every
 file the command read or writes is compared with the bytes it read (exit 4, nothing written).
 
 This package's names below are what the rest of drunagor uses (`store.load`, `store.Transaction`...).
@@ -27,19 +28,8 @@ This package's names below are what the rest of drunagor uses (`store.load`, `st
 
 from __future__ import annotations
 
-from .journal import (
-    GITIGNORE_PATTERNS,
-    JOURNAL,
-    TMP_SUFFIX,
-    Transaction,
-    atomic_write,
-    complete_pending,
-    fsync_dir,
-    journal_files,
-    journal_ops,
-    pending_journal,
-    roll_forward,
-)
+from .atomic import JOURNAL, TMP_SUFFIX, atomic_write, fsync_dir
+from .journal import GITIGNORE_PATTERNS, complete_pending, journal_files, journal_ops, pending_journal, roll_forward
 from .lines import line_of
 from .lock import LOCK, LOCK_TIMEOUT, CampaignLock
 from .paths import display
@@ -61,6 +51,7 @@ from .read import (
 )
 from .schema import SCHEMA, newer, newer_refusal, schema_of
 from .tomlfile import TomlFile, load
+from .transaction import Transaction
 
 __all__ = [
     "GITIGNORE_PATTERNS", "JOURNAL", "LOCK", "LOCK_TIMEOUT", "MAX_DEPTH", "MAX_ENTRIES", "MAX_FILE_BYTES",

@@ -48,9 +48,22 @@ def not_folder(name: str, shown: str, what: str, *, link: bool) -> DataError:
                      remedy=f"move the file away and create the folder {name}/")
 
 
+#: Campaign Logs in heroes/, and finished adventures in adventures/: a party of five that changes heroes
+#: at every chapter, and fails each adventure many times, stays far below. Past it every command stops
+#: (`limits`, exit 3), so that no view or check costs more than a campaign can hold.
+MAX_FILES = 500
+
+
+def too_many(folder: Path | str, what: str) -> DataError:
+    return DataError(f"more than {MAX_FILES} .toml files in {os.path.basename(folder)}/ ({what}); a campaign "
+                     f"holds at most {MAX_FILES}", file=display(Path(folder)), rule="limits",
+                     remedy="move the files that are not this campaign's out of the folder")
+
+
 def toml_files(folder: Path, what: str) -> list[Path]:
     """The .toml files of `folder` (the folder of `what`), sorted; none if it does not exist. Hidden
-    files are an editor's (.#andreas.toml, a lock) or ours (temp files), not campaign files."""
+    files are an editor's (.#andreas.toml, a lock) or ours (temp files), not campaign files. A folder
+    that goes away (or becomes unreadable) between the look and the listing is a `file` error."""
     try:
         mode = os.lstat(folder).st_mode
     except FileNotFoundError:
@@ -60,4 +73,16 @@ def toml_files(folder: Path, what: str) -> list[Path]:
                         rule="file", remedy="check its permissions") from None
     if not stat.S_ISDIR(mode):
         raise not_folder(folder.name, display(folder), what, link=stat.S_ISLNK(mode))
-    return sorted(p for p in folder.glob("*.toml") if not p.name.startswith("."))
+    names: list[str] = []
+    try:
+        with os.scandir(folder) as entries:
+            for e in entries:
+                if e.name.endswith(".toml") and not e.name.startswith("."):
+                    names.append(e.name)
+                    if len(names) > MAX_FILES:
+                        raise too_many(folder, what)
+    except OSError as exc:
+        raise DataError(f"cannot read the folder ({exc.strerror or exc}); another program changed it "
+                        "meanwhile, or its permissions", file=display(folder), rule="file",
+                        remedy="nothing was written; re-run the command") from None
+    return [folder / n for n in sorted(names)]

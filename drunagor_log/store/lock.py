@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import errno
 import os
+import stat
 import time
 from pathlib import Path
 from typing import Any
@@ -59,6 +60,34 @@ on_wait: Any = None
 
 
 # -------------------------------------------------------------------------------------- backends
+
+
+def open_lock_file(root: Path, extra: int = 0) -> int:
+    """Open (create) `.drunagor.lock`, where a folder cannot be locked: never through a link (whoever can
+    write a shared folder could plant one, and drunagor would create a file wherever it points), never
+    a FIFO or a device; either is a DataError naming it. O_NOFOLLOW where the system has it; Windows
+    has none, so there what stands at the name is looked at first."""
+    path = root / LOCK
+    nofollow = getattr(os, "O_NOFOLLOW", 0)
+    if not nofollow and os.path.islink(path):
+        raise _not_lock_file(path, "a symbolic link")
+    flags = os.O_RDWR | os.O_CREAT | nofollow | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0) | extra
+    try:
+        fd = os.open(path, flags, 0o644)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP or os.path.islink(path):
+            raise _not_lock_file(path, "a symbolic link") from None
+        raise
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise _not_lock_file(path, "not a regular file")
+    return fd
+
+
+def _not_lock_file(path: Path, what: str) -> DataError:
+    return DataError(f"{LOCK} is {what}; drunagor never follows or opens one as its lock file",
+                     file=display(path), rule="file",
+                     remedy=f"nothing was written; delete it (rm -- {display(path)}) and re-run")
 
 
 class _Backend:
@@ -144,8 +173,7 @@ class _LockFileEx(_Backend):
     def open(self, root: Path) -> int:
         if not os.path.isdir(root):  # as on POSIX: a missing folder is not "cannot lock"
             raise FileNotFoundError(errno.ENOENT, "No such file or directory", str(root))
-        flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_BINARY", 0) | getattr(os, "O_NOINHERIT", 0)
-        return os.open(root / LOCK, flags, 0o644)
+        return open_lock_file(root, getattr(os, "O_NOINHERIT", 0))
 
     def lock(self, fd: int, shared: bool) -> bool:
         flags = self.FAIL_IMMEDIATELY | (0 if shared else self.EXCLUSIVE)
@@ -330,7 +358,7 @@ class CampaignLock:
 
     def _lock_file(self) -> int:
         try:
-            return os.open(self.root / LOCK, os.O_RDWR | os.O_CREAT | getattr(os, "O_BINARY", 0), 0o644)
+            return open_lock_file(self.root)
         except OSError as exc:
             raise DataError(f"cannot lock the campaign ({exc.strerror or exc})",
                             file=display(self.root), rule="file") from None

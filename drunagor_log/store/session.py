@@ -32,7 +32,7 @@ from pathlib import Path
 from .. import store
 from ..errors import ChangedOnDisk, DataError
 from . import edit
-from .folders import take, toml_files
+from .folders import MAX_FILES, take, toml_files, too_many
 from .schema import newer
 
 STORY = "story.toml"
@@ -266,6 +266,8 @@ class Session:
                 for e in entries:
                     if e.name.endswith(".toml") and e.name[0] != ".":
                         take(e, inside, strict)
+                        if len(inside) > MAX_FILES:  # a campaign holds no more: every command stops
+                            raise too_many(folder, FOLDERS[os.path.basename(folder)])
                     elif e.name.endswith(store.TMP_SUFFIX):
                         self._strays = True
         except OSError:

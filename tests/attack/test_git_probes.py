@@ -111,15 +111,21 @@ def _the_repository_s_programs_do_run(handed: Handed) -> None:
 
 @pytest.mark.parametrize("journal", ["tracked", "deletes only"])
 def test_the_planted_journal_probe_runs_nothing_of_the_repository_s(handed, journal):
-    (handed.root / store.JOURNAL).write_text('{"ops":[{"delete":"story.toml"}]}')
+    """A journal that writes and git tracks is refused on git's word; one that only deletes, by the store
+    before git runs (drunagor's journals always write a file)."""
     if journal == "tracked":
+        (handed.root / store.JOURNAL).write_text('{"ops":[{"tmp":".story.toml.1-0.drunagor-tmp",'
+                                                 '"target":"story.toml"},{"delete":"story.toml"}]}')
         handed.git("add", "-f", store.JOURNAL)
         handed.git("commit", "-qm", "a journal someone committed")
+    else:
+        (handed.root / store.JOURNAL).write_text('{"ops":[{"delete":"story.toml"}]}')
     handed.arm()
     _the_repository_s_programs_do_run(handed)
+    said = "this journal came with" if journal == "tracked" else "this journal writes no file"
     for args in (["show"], ["odds"], ["check"]):
         out = handed.drunagor(*args)
-        assert out.returncode == 3 and "this journal came with" in out.stderr, out
+        assert out.returncode == 3 and said in out.stderr, out
     assert handed.ran() == []
 
 
@@ -169,7 +175,8 @@ def test_a_repository_git_refuses_as_another_user_s_says_how_to_trust_it(handed)
 
 
 def test_a_journal_in_a_repository_git_refuses_is_not_carried_out(handed):
-    (handed.root / store.JOURNAL).write_text('{"ops":[{"delete":"story.toml"}]}')
+    (handed.root / store.JOURNAL).write_text('{"ops":[{"tmp":".story.toml.1-0.drunagor-tmp","target":"story.toml"},'
+                                             '{"delete":"story.toml"}]}')
     for path in [handed.root, *handed.root.rglob("*")]:
         os.lchown(path, 65534, 65534)
     out = handed.drunagor("show")

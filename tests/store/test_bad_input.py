@@ -194,7 +194,7 @@ def test_a_damaged_journal_is_reported_not_guessed(night, run):
 
 
 def test_a_pending_journal_in_a_read_only_folder_is_named(night, run, monkeypatch):
-    (night / store.JOURNAL).write_text('{"ops": []}')
+    (night / store.JOURNAL).write_text('{"ops": [{"tmp": ".story.toml.1-0.drunagor-tmp", "target": "story.toml"}]}')
 
     def refuse(root):
         raise PermissionError(13, "Permission denied")

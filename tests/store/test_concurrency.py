@@ -18,7 +18,7 @@ import pytest
 from drunagor_log import store
 from drunagor_log.campaign import Campaign
 from drunagor_log.errors import ChangedOnDisk
-from drunagor_log.store import journal
+from drunagor_log.store import transaction
 from tests.conftest import REPO, snapshot
 
 # A worker: real drunagor commands, run in-process one after the other (the CLI built once), all
@@ -113,7 +113,7 @@ def test_an_editor_saving_while_a_command_runs_is_never_overwritten(night, run, 
         if point == "staged":
             store.atomic_write(story, theirs.encode())  # the editor saves just before our rename
 
-    monkeypatch.setattr(journal, "_test_hook", editor_saves)
+    monkeypatch.setattr(transaction, "_test_hook", editor_saves)
     r = run("-C", str(night), "party", "Dusk Watch")
     assert (r.exit_code, r.stdout) == (4, "")
     assert r.stderr == (f"error: {store.display(story)}: changed-on-disk: changed on disk while the command ran "
@@ -133,7 +133,7 @@ def test_a_file_changed_meanwhile_stops_a_multi_file_write_whole(night, run, mon
         if point == "journal":
             log.write_text(pulled)
 
-    monkeypatch.setattr(journal, "_test_hook", git_pull)
+    monkeypatch.setattr(transaction, "_test_hook", git_pull)
     r = run("-C", str(night), "hero", "gain", "Andreas", "Lucky Coin", "--kind", "adventure", "--bag")
     assert r.exit_code == 4
     assert r.stderr.endswith("changed on disk while the command ran (an editor, a git pull, another "

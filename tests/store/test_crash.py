@@ -266,7 +266,7 @@ def test_sigkill_at_random_moments_leaves_the_state_before_or_after(repo, zygote
     print("kills:", seen)
 
 
-# Every point of a commit where a process can die, in order (store/journal.py: _test_hook).
+# Every point of a commit where a process can die, in order (store/atomic.py: _test_hook).
 POINTS = ["staged:1", "staged:2", "staged:3", "journal", "applied:1", "applied:2", "applied:3", "done"]
 
 

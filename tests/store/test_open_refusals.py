@@ -85,9 +85,15 @@ def test_a_dangling_link_as_adventure_toml_is_refused_not_taken_for_no_adventure
 # ---------------------------------------------------------------------- a journal from elsewhere
 
 DELETE_STORY = '{"ops":[{"delete":"story.toml"}]}'
+# drunagor's shape (a temp file renamed onto story.toml, gone: renamed before the crash) and a delete
+WRITE_AND_DELETE = '{"ops":[{"tmp":".story.toml.1-0.drunagor-tmp","target":"story.toml"},{"delete":"story.toml"}]}'
 
 
 def plant_journal(origin: Path) -> None:
+    (origin / store.JOURNAL).write_text(WRITE_AND_DELETE)
+
+
+def plant_delete(origin: Path) -> None:
     (origin / store.JOURNAL).write_text(DELETE_STORY)
 
 
@@ -111,18 +117,19 @@ def test_a_journal_that_came_with_a_clone_is_left_alone(tmp_path, git_env, run):
 
 @pytest.mark.slow  # runs git
 def test_an_untracked_journal_that_only_deletes_committed_files_is_left_alone(tmp_path, git_env, run):
-    """Untracked again (git rm --cached), it still only deletes a file git has as last committed:
-    drunagor's journals always write a file, so this one is not drunagor's either."""
-    root = shared(tmp_path, plant_journal)
-    git(root, "rm", "-q", "--cached", "--", store.JOURNAL)
-    before = snapshot(root)
-    r = run("-C", str(root), "show")
-    assert (r.exit_code, r.stdout, r.stderr) == (3, "", (
-        f"error: {store.display(root / store.JOURNAL)}: journal: this journal came with the files, not from an "
-        "interrupted command here (it only deletes story.toml, which git has as last committed, and drunagor's "
-        "journals always write a file); nothing was changed; delete it: "
-        f"rm -- {store.display(root / store.JOURNAL)}\n"))
-    assert snapshot(root) == before
+    """Untracked again (git rm --cached), it still only deletes a file: drunagor's journals always
+    write a file, so this one is not drunagor's either (tracked or not: the store refuses it first)."""
+    root = shared(tmp_path, plant_delete)
+    for step in ("tracked", "untracked"):
+        if step == "untracked":
+            git(root, "rm", "-q", "--cached", "--", store.JOURNAL)
+        before = snapshot(root)
+        r = run("-C", str(root), "show")
+        assert (r.exit_code, r.stdout, r.stderr) == (3, "", (
+            f"error: {store.display(root / store.JOURNAL)}: journal: this journal writes no file, so it is not "
+            "from an interrupted command here (drunagor's journals always write one); nothing was changed; "
+            f"delete it: rm -- {store.display(root / store.JOURNAL)}\n")), step
+        assert snapshot(root) == before
 
 
 @pytest.mark.slow  # runs git

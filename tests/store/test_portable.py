@@ -24,7 +24,7 @@ import pytest
 from drunagor_log import store
 from drunagor_log.catalog import diskcache
 from drunagor_log.cli import terminal
-from drunagor_log.store import journal
+from drunagor_log.store import atomic
 from tests.conftest import snapshot
 
 WINDOWSISH = Path(__file__).with_name("windowsish.py")
@@ -225,7 +225,7 @@ def _busy_replace(monkeypatch, times: int | None, winerror: int | None = 32) -> 
         real(src, dst)
 
     monkeypatch.setattr(os, "replace", replace)
-    monkeypatch.setattr(journal, "_BUSY_PAUSES", (0, 0, 0, 0))
+    monkeypatch.setattr(atomic, "_BUSY_PAUSES", (0, 0, 0, 0))
     return attempts
 
 
@@ -287,14 +287,14 @@ CTRL_C = textwrap.dedent('''
     import os, signal, sys
     from pathlib import Path
     from drunagor_log.campaign import Campaign
-    from drunagor_log.store import journal
+    from drunagor_log.store import transaction
     root = Path(sys.argv[1])
 
     def ctrl_c(point):
         if point == "staged":  # the first file staged, the second not yet, no journal
             signal.raise_signal(signal.SIGINT)  # Ctrl-C, in this thread, before the write goes on
 
-    journal._test_hook = ctrl_c
+    transaction._test_hook = ctrl_c
     # Ctrl-C as on a console; a shell's background job (CI) would start Python with SIGINT ignored
     signal.signal(signal.SIGINT, signal.default_int_handler)
     try:

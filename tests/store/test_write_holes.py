@@ -15,7 +15,7 @@ import pytest
 from drunagor_log import store
 from drunagor_log.campaign import Campaign
 from drunagor_log.errors import ChangedOnDisk
-from drunagor_log.store import journal
+from drunagor_log.store import transaction
 from tests.conftest import snapshot
 from tests.store.test_concurrency import holder  # noqa: F401 (a fixture)
 
@@ -59,7 +59,7 @@ def test_the_sweep_never_waits_for_another_command(night, run, holder, monkeypat
 def test_an_editor_saving_between_the_check_and_the_rename_keeps_its_line(night, monkeypatch):
     story, andreas = night / "story.toml", night / "heroes" / "andreas.toml"
     theirs = story.read_text().replace('party = "Night Watch"', 'party = "Editor"')
-    real = journal.current_bytes
+    real = transaction.current_bytes
 
     def editor_saves_meanwhile(path, root=None):  # while the commit compares the files it only read
         if path == andreas and story.read_text() != theirs:
@@ -70,7 +70,7 @@ def test_an_editor_saving_between_the_check_and_the_rename_keeps_its_line(night,
         with Campaign(night) as c:
             c.heroes  # noqa: B018 (read: the write rests on it)
             c.story_file.edit()["party"] = "Ours"
-            monkeypatch.setattr(journal, "current_bytes", editor_saves_meanwhile)
+            monkeypatch.setattr(transaction, "current_bytes", editor_saves_meanwhile)
             c.save()
     assert story.read_text() == theirs
     assert _strays(night) == []
@@ -80,14 +80,14 @@ def test_an_editor_saving_a_later_target_during_the_renames_keeps_its_line(night
     story, andreas = night / "story.toml", night / "heroes" / "andreas.toml"
     before = snapshot(night)
     theirs = andreas.read_text() + "# the editor's line\n"
-    real = journal._test_hook
+    real = transaction._test_hook
 
     def editor_saves_after_the_first_rename(point):
         if point == "applied" and "the editor" not in andreas.read_text():
             store.atomic_write(andreas, theirs.encode())
         real(point)
 
-    monkeypatch.setattr(journal, "_test_hook", editor_saves_after_the_first_rename)
+    monkeypatch.setattr(transaction, "_test_hook", editor_saves_after_the_first_rename)
     with pytest.raises(ChangedOnDisk, match="changed on disk while the command ran"):
         with Campaign(night) as c:
             c.story_file.edit()["party"] = "Ours"
