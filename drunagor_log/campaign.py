@@ -273,6 +273,18 @@ class Campaign(Session):
         files = [self.opened(self.root / STORY), *(self._hero_files or {}).values(), self._adventure]
         return [f for f in files if isinstance(f, store.TomlFile) and f.read_only]
 
+    def read_back(self, f: store.TomlFile) -> None:
+        """A file about to be written, read as a command reads it: the Story Record, a Campaign Log, an
+        adventure (under way or archived) by its typed values (Session._readable refuses the write if
+        this would refuse the file)."""
+        kind = kind_of(self.root, f.path)
+        if f.read_only or kind == "other":
+            return
+        if kind in ("adventure", "archive"):
+            adventure_codec.read(f)
+        else:
+            self._typed(f, story_from if kind == "story" else hero_from)
+
     # -- helpers
     def _forget(self, path: Path) -> None:
         """A file this command deleted is no longer one it read."""

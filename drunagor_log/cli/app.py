@@ -17,7 +17,7 @@ from typer.core import TyperCommand, TyperGroup
 from .. import installed_version
 from ..errors import DrunagorError
 from .click import Context, HelpFormatter, make_default_short_help
-from .common import Options, whole_numbers
+from .common import Options, typed_texts, whole_numbers
 from .terminal import term
 
 # Module under cli/commands/ of every top-level command, in the order `--help` lists them.
@@ -233,6 +233,7 @@ class DrunagorGroup(TyperGroup):
         super().__init__(**attrs)
         upper_metavars(self)
         whole_numbers(self)
+        typed_texts(self)
 
     def parse_args(self, ctx, args):
         return super().parse_args(ctx, globals_first(list(args)))
