@@ -17,7 +17,7 @@ from typer.core import TyperCommand, TyperGroup
 from .. import installed_version
 from ..errors import DrunagorError
 from .click import Context, HelpFormatter, make_default_short_help
-from .common import Options, typed_texts, whole_numbers
+from .common import Options, path_refused, typed_texts, whole_numbers
 from .terminal import term
 
 # Module under cli/commands/ of every top-level command, in the order `--help` lists them.
@@ -238,6 +238,12 @@ class DrunagorGroup(TyperGroup):
     def parse_args(self, ctx, args):
         return super().parse_args(ctx, globals_first(list(args)))
 
+    def main(self, *args, **kwargs):
+        from .terminal import settle_environment
+
+        settle_environment()
+        return super().main(*args, **kwargs)
+
     def format_commands(self, ctx, formatter):
         """The commands in their panels (PANELS), in the panels' order; a command no panel names
         (none today) under Commands, as Click lists it."""
@@ -268,6 +274,12 @@ class DrunagorGroup(TyperGroup):
         except DrunagorError as exc:
             term.error(exc.render())
             ctx.exit(int(exc.code))
+        except OSError as exc:
+            refusal = path_refused(exc)
+            if refusal is None:
+                raise
+            term.error(refusal.render())
+            ctx.exit(int(refusal.code))
 
 
 def _version(value: bool) -> None:

@@ -3,6 +3,8 @@ chosen campaign, the one body of a writing command (`perform`: run one operation
 says, save, `--commit`) and of a reading one (`look`: run one operation, print what it says)."""
 
 
+import errno
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
@@ -10,6 +12,8 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 import typer
 
 from ..campaign import Campaign, find_campaign, writing
+from ..errors import UsageError
+from ..text import is_os_name_utf8
 from ..values import NotANumber, whole
 from . import click
 from .terminal import term
@@ -49,6 +53,11 @@ class Text(click.types.StringParamType):
 
     def convert(self, value: Any, param: Any, ctx: Any) -> Any:
         value = super().convert(value, param, ctx)
+        if isinstance(value, str) and not is_os_name_utf8(value):  # bytes Python's locale did not decode
+            try:  # under LC_ALL=C (no UTF-8 mode) the UTF-8 a terminal sends comes as surrogate escapes
+                value = os.fsencode(value).decode("utf-8")
+            except UnicodeError:
+                pass
         fault = text_fault(value) if isinstance(value, str) else None
         if fault is not None:
             self.fail(fault, param, ctx)
@@ -58,7 +67,7 @@ class Text(click.types.StringParamType):
 def text_fault(value: str) -> str | None:
     """Why `value`, typed, is not a text drunagor can keep, or None."""
     from ..store import MAX_TEXT
-    from ..text import is_os_name_utf8, os_name, visible
+    from ..text import os_name, visible
 
     long = len(value) > MAX_TEXT
     shown = visible(os_name(value[:40])) + ("…" if len(value) > 40 else "")
@@ -80,6 +89,20 @@ def typed_texts(command: Any) -> None:
             param.type = Text()
     for sub in getattr(command, "commands", {}).values():
         typed_texts(sub)
+
+
+def path_refused(exc: OSError) -> UsageError | None:
+    """A path typed (-C, DRUNAGOR_CAMPAIGN, --dir, --out, a name that becomes a file's) that the system
+    refuses as too long: exit 2 with the system's message (docs/errors.md "Limits"), or None for any
+    other failure of the system."""
+    if exc.errno != errno.ENAMETOOLONG:
+        return None
+    from ..text import os_name, visible
+
+    name = os.fsdecode(exc.filename) if exc.filename is not None else ""
+    shown = visible(os_name(name[:60])) + ("…" if len(name) > 60 else "")
+    return UsageError(f"'{shown}' ({len(name)} characters): {exc.strerror or 'File name too long'}",
+                      remedy="give a shorter path (a folder name of at most 255 bytes)")
 
 
 class GameName(Text):
