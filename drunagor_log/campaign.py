@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from . import store
+from .catalog.diskcache import outside_work_tree
 from .errors import DataError, Problem, Refused, RuleError, StateError, UsageError, located
 from .git.planted import refuse_planted_journal
 from .model import Hero, Story, hero_from, story_from
@@ -93,6 +94,7 @@ class Campaign(Session):
                  markers: bool = True, announce: Callable[[str], None] | None = None):
         super().__init__(root, vet=refuse_planted_journal, exclusive=exclusive, migrating=migrating,
                          scan=scan, markers=markers, announce=announce)
+        outside_work_tree(os.path.join(root, STORY))  # a cache folder in its work tree: off, no key made there
         self._story: Story | None = None
         self._hero_files: dict[str, store.TomlFile] | None = None
         self._heroes: dict[str, Hero] | None = None

@@ -8,6 +8,7 @@ and for `from drunagor_log.cli.app import app` (tests). Heavy modules (tomlkit, 
 inside the commands that need them.
 """
 
+import os
 import sys
 from typing import Annotated, Any
 
@@ -299,6 +300,11 @@ def _global(
 ) -> None:
     ctx.obj = Options(campaign=campaign)
     term.no_color = no_color
+    named = campaign or os.environ.get("DRUNAGOR_CAMPAIGN")
+    if named:  # the cache is off in the campaign's work tree, from the first thing cached (issue 41.5)
+        from ..catalog.diskcache import outside_work_tree
+
+        outside_work_tree(os.path.join(os.path.expanduser(named), "story.toml"))
 
 
 def build_app(only: str | None = None, sub: str | None = None) -> typer.Typer:
