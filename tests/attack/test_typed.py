@@ -5,7 +5,7 @@ added), given hostile values, and the one rule held:
 - a text that is not UTF-8, or longer than the longest text a campaign file holds (store.MAX_TEXT), is
   refused before the command runs: exit 2, one message, the campaign byte for byte as before;
 - a path the system refuses as too long is exit 2 with the system's message;
-- any other value (empty, exactly at the limit, a stranger's control characters, another script) ends
+- any other value (empty, just under the limit, a stranger's control characters, another script) ends
   without a traceback in 0, 1 or 2; on a refusal nothing is written, and after every write `check` still
   reads the campaign (no exit 3): the store refuses a write its own reader would refuse (NotWritten).
 
