@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from . import store
+from .catalog.diskcache import outside_work_tree
 from .errors import DataError, Problem, Refused, RuleError, StateError, UsageError, located
 from .git.planted import refuse_planted_journal
 from .model import Hero, Story, hero_from, story_from
@@ -95,6 +96,7 @@ class Campaign(Session):
                  markers: bool = True, announce: Callable[[str], None] | None = None):
         super().__init__(root, vet=refuse_planted_journal, exclusive=exclusive, migrating=migrating,
                          scan=scan, markers=markers, announce=announce)
+        outside_work_tree(os.path.join(root, STORY))  # a cache folder in its work tree: off, no key made there
         self._story: Story | None = None
         self._hero_files: dict[str, store.TomlFile] | None = None
         self._heroes: dict[str, Hero] | None = None
@@ -288,6 +290,18 @@ class Campaign(Session):
         """The Story Record, Campaign Logs and adventure.toml read that are of a newer schema."""
         files = [self.opened(self.root / STORY), *(self._hero_files or {}).values(), self._adventure]
         return [f for f in files if isinstance(f, store.TomlFile) and f.read_only]
+
+    def read_back(self, f: store.TomlFile) -> None:
+        """A file about to be written, read as a command reads it: the Story Record, a Campaign Log, an
+        adventure (under way or archived) by its typed values (Session._readable refuses the write if
+        this would refuse the file)."""
+        kind = kind_of(self.root, f.path)
+        if f.read_only or kind == "other":
+            return
+        if kind in ("adventure", "archive"):
+            adventure_codec.read(f)
+        else:
+            self._typed(f, story_from if kind == "story" else hero_from)
 
     # -- helpers
     def _forget(self, path: Path) -> None:

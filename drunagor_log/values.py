@@ -273,3 +273,18 @@ def json_loads(text: str) -> Any:
     import json  # here: most commands read no JSON
 
     return json.loads(text, parse_int=json_int, parse_float=json_float, parse_constant=json_constant)
+
+
+_SETTING = re.compile(r"([0-9]{1,9})(?:\.([0-9]{1,9}))?", re.ASCII)
+
+
+def setting(text: str | None, default: float, *, low: float, high: float, fraction: bool = False) -> float:
+    """A number the environment gives (DRUNAGOR_LOCK_TIMEOUT, COLUMNS, LINES) read by the rule above: ASCII
+    digits (with `fraction`, a decimal point and more digits: `0.2`), spaces and tabs around them left out,
+    from `low` to `high`; anything else (empty, `nan`, `inf`, `٣`, `0` where `low` is 1, 100,000 digits) is
+    `default`. Never an error: a variable set wrong is as good as one not set (docs/errors.md "Limits")."""
+    m = _SETTING.fullmatch((text or "").strip(" \t"))
+    if m is None or (m.group(2) is not None and not fraction):
+        return default
+    value = float(m.group(0)) if m.group(2) is not None else int(m.group(1))
+    return value if low <= value <= high else default

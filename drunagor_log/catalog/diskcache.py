@@ -196,7 +196,7 @@ def private() -> tuple[str, bytes] | None:
     if base in _keys:
         key = _keys[base]
         return (base, key) if key is not None else None
-    key = _open_key(base) if os.path.isabs(base) and private_dir(base) else None
+    key = _open_key(base) if os.path.isabs(base) and not in_a_campaign(base) and private_dir(base) else None
     _keys[base] = key
     return (base, key) if key is not None else None
 
@@ -305,6 +305,26 @@ def work_tree(path: str) -> str | None:
         if parent == here or parent in ceilings:
             return None
         here = parent
+
+
+def in_a_campaign(base: str) -> bool:
+    """Whether the cache folder `base` stands where git could carry it to the other players (docs/errors.md
+    "The cache and the history"): inside a campaign (a folder above it holds story.toml), inside a `.git`,
+    or in the git work tree of the current folder (a HOME or XDG_CACHE_HOME set inside the campaign's
+    repository). There no folder, no key and no entry is made: the cache is off for the process."""
+    here = os.path.abspath(base)
+    while True:
+        if os.path.basename(here) == ".git" or os.path.lexists(os.path.join(here, "story.toml")):
+            return True
+        parent = os.path.dirname(here)
+        if parent == here:
+            break
+        here = parent
+    top = work_tree(base)
+    try:
+        return top is not None and within(os.getcwd(), top)
+    except OSError:  # the current folder was removed
+        return True
 
 
 def within(path: str, top: str) -> bool:

@@ -8,6 +8,7 @@ and for `from drunagor_log.cli.app import app` (tests). Heavy modules (tomlkit, 
 inside the commands that need them.
 """
 
+import os
 import sys
 from typing import Annotated, Any
 
@@ -17,7 +18,7 @@ from typer.core import TyperCommand, TyperGroup
 from .. import installed_version
 from ..errors import DrunagorError
 from .click import Context, HelpFormatter, make_default_short_help
-from .common import Options, whole_numbers
+from .common import Options, path_refused, typed_texts, whole_numbers
 from .terminal import term
 
 # Module under cli/commands/ of every top-level command, in the order `--help` lists them.
@@ -233,9 +234,16 @@ class DrunagorGroup(TyperGroup):
         super().__init__(**attrs)
         upper_metavars(self)
         whole_numbers(self)
+        typed_texts(self)
 
     def parse_args(self, ctx, args):
         return super().parse_args(ctx, globals_first(list(args)))
+
+    def main(self, *args, **kwargs):
+        from .terminal import settle_environment
+
+        settle_environment()
+        return super().main(*args, **kwargs)
 
     def format_commands(self, ctx, formatter):
         """The commands in their panels (PANELS), in the panels' order; a command no panel names
@@ -267,6 +275,12 @@ class DrunagorGroup(TyperGroup):
         except DrunagorError as exc:
             term.error(exc.render())
             ctx.exit(int(exc.code))
+        except OSError as exc:
+            refusal = path_refused(exc)
+            if refusal is None:
+                raise
+            term.error(refusal.render())
+            ctx.exit(int(refusal.code))
 
 
 def _version(value: bool) -> None:
@@ -286,6 +300,11 @@ def _global(
 ) -> None:
     ctx.obj = Options(campaign=campaign)
     term.no_color = no_color
+    named = campaign or os.environ.get("DRUNAGOR_CAMPAIGN")
+    if named:  # the cache is off in the campaign's work tree, from the first thing cached (issue 41.5)
+        from ..catalog.diskcache import outside_work_tree
+
+        outside_work_tree(os.path.join(os.path.expanduser(named), "story.toml"))
 
 
 def build_app(only: str | None = None, sub: str | None = None) -> typer.Typer:

@@ -3,6 +3,8 @@ chosen campaign, the one body of a writing command (`perform`: run one operation
 says, save, `--commit`) and of a reading one (`look`: run one operation, print what it says)."""
 
 
+import errno
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
@@ -10,6 +12,8 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 import typer
 
 from ..campaign import Campaign, find_campaign, writing
+from ..errors import UsageError
+from ..text import is_os_name_utf8
 from ..values import NotANumber, whole
 from . import click
 from .terminal import term
@@ -40,7 +44,68 @@ def options(ctx: click.Context | None = None) -> Options:
     return Options(campaign=root.params.get("campaign"))
 
 
-class GameName(click.types.StringParamType):
+class Text(click.types.StringParamType):
+    """Every text typed on the command line (docs/errors.md "Limits"): UTF-8 text (a byte that is not
+    comes as a lone surrogate, Python's surrogateescape, and could not be written to a campaign file),
+    and no longer than the longest text a campaign file holds (store.MAX_TEXT). Refused otherwise,
+    exit 2, before the command runs. Every text parameter gets this type (typed_texts), but those that
+    name a file (a PATH or FILE metavar), whose name is the file system's."""
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> Any:
+        value = super().convert(value, param, ctx)
+        if isinstance(value, str) and not is_os_name_utf8(value):  # bytes Python's locale did not decode
+            try:  # under LC_ALL=C (no UTF-8 mode) the UTF-8 a terminal sends comes as surrogate escapes
+                value = os.fsencode(value).decode("utf-8")
+            except UnicodeError:
+                pass
+        fault = text_fault(value) if isinstance(value, str) else None
+        if fault is not None:
+            self.fail(fault, param, ctx)
+        return value
+
+
+def text_fault(value: str) -> str | None:
+    """Why `value`, typed, is not a text drunagor can keep, or None."""
+    from ..store import MAX_TEXT
+    from ..text import os_name, visible
+
+    long = len(value) > MAX_TEXT
+    shown = visible(os_name(value[:40])) + ("…" if len(value) > 40 else "")
+    if not is_os_name_utf8(value):
+        return (f"'{shown}' is not UTF-8 text; type it again in UTF-8 (is the terminal's encoding, "
+                "`locale`, UTF-8?)")
+    if long:
+        return (f"'{shown}' is {len(value)} characters long, longer than the {MAX_TEXT} characters one text "
+                "of a campaign file holds; shorten it")
+    return None
+
+
+def typed_texts(command: Any) -> None:
+    """Give every text parameter of `command` and its subcommands the Text rule, a parameter added
+    later included (GameName is Text already)."""
+    for param in getattr(command, "params", ()):
+        if type(param.type) is click.types.StringParamType and not any(
+                word in (param.metavar or "") for word in ("PATH", "FILE")):
+            param.type = Text()
+    for sub in getattr(command, "commands", {}).values():
+        typed_texts(sub)
+
+
+def path_refused(exc: OSError) -> UsageError | None:
+    """A path typed (-C, DRUNAGOR_CAMPAIGN, --dir, --out, a name that becomes a file's) that the system
+    refuses as too long: exit 2 with the system's message (docs/errors.md "Limits"), or None for any
+    other failure of the system."""
+    if exc.errno != errno.ENAMETOOLONG:
+        return None
+    from ..text import os_name, visible
+
+    name = os.fsdecode(exc.filename) if exc.filename is not None else ""
+    shown = visible(os_name(name[:60])) + ("…" if len(name) > 60 else "")
+    return UsageError(f"'{shown}' ({len(name)} characters): {exc.strerror or 'File name too long'}",
+                      remedy="give a shorter path (a folder name of at most 255 bytes)")
+
+
+class GameName(Text):
     """The type of a parameter that takes a name of the game (a hero, card, Follower, monster, rune
     colour...): text as any other, marked with what it names so that the command tree says which
     parameters go through the one resolver (names.resolve; a test walks them all). `records`: the

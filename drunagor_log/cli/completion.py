@@ -344,12 +344,21 @@ def _completer(values: Callable[[Any], Iterable[str]], separators: str = ""):
         cut = max((incomplete.rfind(sep) for sep in separators), default=-1) + 1
         head, incomplete = incomplete[:cut], incomplete[cut:]  # red,gr: the items before, the one typed
         try:
-            options = [v for v in dict.fromkeys(values(ctx)) if isinstance(v, str)]
+            options = [v for v in dict.fromkeys(values(ctx)) if isinstance(v, str) and shown_as_is(v)]
         except Exception:  # completion never shows an error in the shell
             return []
         low = incomplete.casefold()
         return [CompletionItem(head + v) for v in options if v.casefold().startswith(low)]
     return complete
+
+
+def shown_as_is(name: str) -> bool:
+    """Whether a shell may be handed `name` as a candidate: no control, bidi or format character, no
+    separator, line break or tab, no byte that was not UTF-8 (the shell would draw it raw). Such a name is
+    not offered; a unique prefix typed still reaches it, and `check` names it escaped (docs/errors.md)."""
+    from ..text import visible
+
+    return visible(name) == name and "\n" not in name and "\t" not in name
 
 
 def attach(cmd: Any, path: tuple[str, ...] = ()) -> None:

@@ -153,7 +153,8 @@ class Terminal:
     def json(self, obj: Any) -> None:
         import json
 
-        sys.stdout.write(json_escaped(json.dumps(obj, indent=2, ensure_ascii=False)) + "\n")
+        text = json_escaped(json.dumps(obj, indent=2, ensure_ascii=False))
+        sys.stdout.write((text if _writes_unicode(sys.stdout) else _ascii_json(text)) + "\n")
 
     def table(self, headers: Sequence[str], rows: Sequence[Sequence[Any]], title: str | None = None) -> None:
         cells = [[("" if v is None else visible(cited(str(v)))) for v in row] for row in rows]
@@ -282,6 +283,42 @@ def utf8_when_piped(stream: Any) -> None:
         stream.reconfigure(encoding="utf-8")
     except (AttributeError, ValueError, OSError):
         pass  # not a real stream (a test runner's), or already written to
+
+
+def settle_environment(environ: Any = os.environ) -> None:
+    """What drunagor takes from the environment, made safe once at the start of a command line
+    (docs/errors.md "Limits"): COLUMNS and LINES through the one number rule (values.setting), a value
+    that is no size (`0`, 100,000 digits, `٣`) taken out so that Rich, Click and shutil ask the terminal
+    itself (Rich ended in `range() arg 3 must not be zero`, int()'s digit limit); stdout and stderr of an
+    encoding that cannot write every character (a LANG or LC_ALL of Latin-1 or ASCII, PYTHONIOENCODING)
+    write what they cannot as a backslash escape, `\\u0141`, instead of ending in UnicodeEncodeError."""
+    from ..values import setting
+
+    for name in ("COLUMNS", "LINES"):
+        value = environ.get(name)
+        if value is not None and setting(value, 0, low=1, high=100_000) == 0:
+            del environ[name]
+    for stream in (sys.stdout, sys.stderr):
+        if not _writes_unicode(stream):
+            try:
+                stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
+            except (AttributeError, ValueError, OSError):
+                pass  # not a real stream (a test runner's)
+
+
+def _writes_unicode(stream: Any) -> bool:
+    encoding = (getattr(stream, "encoding", None) or "utf-8").lower().replace("-", "").replace("_", "")
+    return encoding.startswith("utf")
+
+
+def _ascii_json(text: str) -> str:
+    """A JSON text with every character outside ASCII as its \\u escape (UTF-16 pairs past the BMP): the
+    same JSON value, for a stream that cannot write the characters themselves."""
+    def escaped(m: re.Match[str]) -> str:
+        data = m.group().encode("utf-16-be", "surrogatepass")
+        return "".join(f"\\u{int.from_bytes(data[i:i + 2], 'big'):04x}" for i in range(0, len(data), 2))
+
+    return re.sub(r"[^\x00-\x7f]", escaped, text)
 
 
 def _esc(text: str) -> str:

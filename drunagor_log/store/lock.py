@@ -49,6 +49,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ChangedOnDisk, DataError
+from ..values import setting
 from .paths import display
 
 LOCK = ".drunagor.lock"  # only where a directory cannot be locked (Windows, some network file systems)
@@ -235,11 +236,9 @@ _HELD: dict[str, _Held] = {}
 
 
 def _lock_timeout() -> float:
-    value = os.environ.get("DRUNAGOR_LOCK_TIMEOUT")
-    try:
-        return float(value) if value else LOCK_TIMEOUT
-    except ValueError:
-        return LOCK_TIMEOUT
+    """DRUNAGOR_LOCK_TIMEOUT in seconds (`0.2`, `120`), by the one number rule; else LOCK_TIMEOUT (`nan`
+    waited forever)."""
+    return setting(os.environ.get("DRUNAGOR_LOCK_TIMEOUT"), LOCK_TIMEOUT, low=0, high=86_400, fraction=True)
 
 
 def _key(root: Path) -> str:

@@ -30,7 +30,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from .. import store
-from ..errors import ChangedOnDisk, DataError
+from ..errors import ChangedOnDisk, DataError, UsageError
 from . import edit
 from .folders import MAX_FILES, take, toml_files, too_many
 from .schema import newer
@@ -46,6 +46,19 @@ class Stale(ChangedOnDisk):
     """A file this command read changed before it could take the exclusive lock to write (another
     drunagor wrote in between): nothing was written. `writing()` runs the command again; uncaught,
     it is exit 4 as any change on disk."""
+
+
+class NotWritten(UsageError):
+    """A write refused because drunagor would refuse to read the file it makes (a text past the limits,
+    a name left empty...): nothing is written, exit 2, as the value came from the command line."""
+
+    @classmethod
+    def of(cls, refusal: DataError, shown: str) -> NotWritten:
+        what = refusal.message.replace(": more than a campaign holds", "")
+        remedy = ("nothing was written; shorten what you typed" if refusal.rule == "limits"
+                  else "nothing was written; give a value drunagor can read back")
+        return cls(f"not written, as drunagor could not read the file back: {what}", file=shown,
+                   rule=refusal.rule or "file", remedy=remedy)
 
 
 class Session:
@@ -355,6 +368,7 @@ class Session:
         for f in self._loaded():
             new = f.new_bytes()
             if new is not None:
+                self._readable(f.path, new)
                 tx.write(f.path, new, f.raw)
                 written.append((f, new))
             else:
@@ -365,6 +379,7 @@ class Session:
         created: list[tuple[store.TomlFile, bytes]] = []
         for path, f in self._new.items():
             data = edit.dumps(f.edit()).encode()
+            self._readable(path, data)
             tx.write(path, data, None)
             created.append((f, data))
         return created
@@ -375,6 +390,7 @@ class Session:
             expected = self._expected(path)
             if data != expected:
                 self._refuse_newer(path, expected)
+                self._readable(path, data)
                 tx.write(path, data, expected)
         for path in self._deletes:
             expected = self._expected(path)
@@ -396,6 +412,20 @@ class Session:
             self._forget(path)
         self._raw_writes.clear()
         self._deletes.clear()
+
+    def _readable(self, path: Path, data: bytes) -> None:
+        """Refuse to write `data` to `path` if drunagor would refuse to read it back (docs/errors.md
+        "Limits"): the reader's own checks (parse: TOML, the limits on texts, entries and depth; the
+        schema; `read_back`: the typed values of the file's kind), so that no write makes a campaign that
+        no command opens. A refusal is NotWritten (exit 2): nothing of the command is written."""
+        try:
+            self.read_back(store.TomlFile(path, data, migrating=self.migrating))
+        except DataError as exc:
+            raise NotWritten.of(exc, store.display(path)) from None
+
+    def read_back(self, f: store.TomlFile) -> None:
+        """The typed reading of a file about to be written (the Campaign reads its Story Record, a
+        Campaign Log, an adventure): a DataError if it would refuse it."""
 
     # -- helpers
     def _forget(self, path: Path) -> None:

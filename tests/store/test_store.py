@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from drunagor_log import store
 from drunagor_log.campaign import Campaign
 from drunagor_log.errors import ChangedOnDisk
-from tests.conftest import REPO, write
+from tests.conftest import EXAMPLE, REPO, write
 
 SHIPPED = sorted(p for p in (REPO / "campaigns").rglob("*.toml"))
 
@@ -111,7 +111,8 @@ def test_temp_files_without_a_journal_are_swept(camp):
     assert not stray.exists()
     stray.write_text("half")
     with Campaign(camp) as c:  # and a writer when it takes the write lock
-        c.create(camp / "heroes" / "zed.toml", 'schema = 1\nname = "Zed"\n')
+        zed = (EXAMPLE / "heroes" / "nyx.toml").read_text().replace('name = "Nyx"', 'name = "Zed"')
+        c.create(camp / "heroes" / "zed.toml", zed)
         stray.write_text("half")  # left by a writer killed after this one's open
         assert c.save() == ["heroes/zed.toml"]
     assert not stray.exists()
