@@ -22,7 +22,7 @@ from ..rules.losing import ending as ending_of
 from ..store import adventure as codec
 from ..store.edit import add_key, item
 from . import Change, Line
-from .losing import hero_limits, lost_refusal
+from .losing import hero_limits, lost_refusal, won_refusal
 from .models import in_range, record_models
 from .round import round_json
 from .story import record_chapter
@@ -67,6 +67,7 @@ def show(c: Campaign) -> Change:
                             **hero_limits(c, name)} for name in heroes}
     data.update(round_json(c, state))  # "round", "rune_card", "next_round" and every chapter's "counters"
     data["lost"] = state.lost
+    data["won"] = state.won
     data["events"] = events_json(state)
     return Change(data=data)
 
@@ -235,6 +236,8 @@ def end(c: Campaign, outcome: str) -> Change:
     state = c.adventure(changing=True)  # a file of a newer schema is refused here: never written, nor archived
     if won and state.lost:
         raise lost_refusal(c, state)
+    if not won and state.won:
+        raise won_refusal(c, state)
     ch = state.chapter
     ending = ending_of(ch, outcome, state)
     attempt = c.story.failures.get(ch, 0) + 1

@@ -254,10 +254,15 @@ def refuse_if_lost(c: Campaign, state: AdventureState) -> None:
     """The one rule for every table event (raid, draw, monster, pile, tiebreak, battalion, cube, recall,
     a chapter's event, the end of the round): once a losing condition is met the adventure is over, and
     nothing more happens at the table (SPEC 10). Its end is recorded, or the event that lost it, when it
-    was a slip, taken back."""
+    was a slip, taken back. The same once the book's ending is reached (RB L1179, L1205, L1309): an
+    adventure announced won stays won."""
+    f = c.adventure_file
+    if state.won and not state.lost:  # the book's ending reached (RB L1179, L1205, L1309): as after a loss
+        raise RuleError("the adventure has ended: drunagor adventure end --won",
+                        file=f.shown if f is not None else None, rule="adventure",
+                        remedy=f"ended by: {state.won}; if that was a slip, take it back: drunagor adventure undo")
     if not state.lost:
         return
-    f = c.adventure_file
     raise RuleError("the adventure is lost: drunagor adventure end --lost", file=f.shown if f is not None else None,
                     rule="adventure", remedy=f"lost by: {state.lost}; if that was a slip, take it back: drunagor "
                                              "adventure undo")
@@ -277,3 +282,11 @@ def lost_refusal(c: Campaign, state: AdventureState) -> RuleError:
     return RuleError(f"the adventure was lost: {state.lost}", file=f.shown if f is not None else None,
                      rule="adventure", remedy="end it with `drunagor adventure end --lost`, or take back the event "
                                               "that lost it with `drunagor adventure undo`")
+
+
+def won_refusal(c: Campaign, state: AdventureState) -> RuleError:
+    """`adventure end --lost` once the book's ending was reached at the table (RB L1179, L1205, L1309)."""
+    f = c.adventure_file
+    return RuleError(f"the adventure has ended: {state.won}", file=f.shown if f is not None else None,
+                     rule="adventure", remedy="end it with `drunagor adventure end --won`, or take back the event "
+                                              "that ended it with `drunagor adventure undo`")

@@ -193,6 +193,7 @@ def round_json(c: Campaign, state: AdventureState) -> dict[str, Any]:
     draws = draws_on_record(c, card.name, face) if face is not None else None
     # After a loss there is no next end of round (SPEC 10: the table events are refused).
     after = ("No next end of round: the adventure is lost (drunagor adventure end --lost)" if state.lost else
+             "No next end of round: the adventure has ended (drunagor adventure end --won)" if state.won else
              next_round_text(state, draws))
     return {"round": chapters.round_number(state), "rune_card": {"name": card.name, "face": face, "draws": draws},
             "next_round": after, "counters": chapters.counters_json(state)}

@@ -220,7 +220,8 @@ def _vessel_hp(state: AdventureState, count: int, deck: int | None) -> EventResu
         return EventResult(new, f"{said} (RB L1179)")
     ending = mechanics(state.chapter)["vessel"]
     read = f"\"{ending['ending']}\" on page {ending['page']}"
-    return EventResult(new, f"{said}: the last one, the enemy vessel is destroyed: read {read} (RB L1179)",
+    return EventResult(ended(new, f"the last Corrupted Vessel's HP card is drawn: read {read} (RB L1179)"),
+                       f"{said}: the last one, the enemy vessel is destroyed: read {read} (RB L1179)",
                        read=ending["ending"])
 
 
@@ -242,6 +243,7 @@ def _king_health(state: AdventureState, damage: int) -> EventResult:
     if left:
         return EventResult(new, text)
     # RB L1309: "if the Scenario Commander is defeated, read 'End of the Adventure – Baptism of Fire' on page 50"
+    new = ended(new, f"the Awakened King is defeated: read \"{BAPTISM_OF_FIRE_ENTRY}\" on page 50 (RB L1309)")
     return EventResult(new, f"{text}; he is defeated: read \"{BAPTISM_OF_FIRE_ENTRY}\" on page 50 (RB L1309), then "
                             "drunagor adventure end --won", read=BAPTISM_OF_FIRE_ENTRY)
 
@@ -283,6 +285,12 @@ def _resource(state: AdventureState, name: str, count: int) -> EventResult:
         return EventResult(new, f"{text}; still to collect: {', '.join(missing)}")
     return EventResult(new, f"{text}; all three collected: as soon as the last enemy is defeated, read "
                             f"\"{res['ending']}\" on page {res['page']} (RB L1205)", read=res["ending"])
+
+
+def ended(state: AdventureState, ending: str) -> AdventureState:
+    """The book's ending reached at the table (RB L1179, L1205, L1309): the adventure is won and no table
+    event follows, as after a loss, until `adventure end --won` (or `adventure undo` of a slip)."""
+    return state.replace(won=state.won or ending)
 
 
 def last_enemy_defeated(state: AdventureState) -> str | None:

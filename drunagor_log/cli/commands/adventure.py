@@ -116,6 +116,8 @@ def _print_losing(d: dict) -> None:
         term.line(line)
     if d["lost"]:
         term.line(f"The adventure is lost: {d['lost']}. Record it with `drunagor adventure end --lost`.", "bold red")
+    elif d.get("won"):
+        term.line(f"The adventure has ended: {d['won']}. Record it with `drunagor adventure end --won`.", "bold")
 
 
 @adventure_app.command("end")

@@ -1,0 +1,82 @@
+"""The last dead ends at the table (issue 42, items 1-8, 19 and 20): an adventure announced won stays
+won, a party no larger than its Story Record, chapter 04's last rune, Spoils at Standard, Jaheen as a
+Follower, the Trauma Cube and the Aura, the Curse Cube capacity, citations, the briefing as the setup
+checklist and `adventure show` at 80x24. Through the command line: exit codes, words and files."""
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from drunagor_log.catalog.headings import rendered
+from tests.cli.test_losing import started, table
+from tests.conftest import snapshot
+from tests.helpers import ok
+
+
+@pytest.fixture
+def root(tmp_path) -> Path:
+    return tmp_path / "campaigns" / "test"
+
+
+# ------------------------------------------------------------- 6. an adventure announced won stays won
+
+ENDED = ("error: campaigns/test/adventure.toml: adventure: the adventure has ended: drunagor adventure end --won; "
+         "ended by: {}; if that was a slip, take it back: drunagor adventure undo\n")
+
+
+def _refused_after_the_ending(run, root, ending: str) -> None:
+    """Every table event is refused, nothing written; `adventure end --lost` too."""
+    before = snapshot(root)
+    for args in (("draw",), ("cube", "Nyx", "trauma", "+1"), ("round", "end", "--draws", "2"),
+                 ("monster", "add", "Tidehunter"), ("pile", "add"), ("recall", "Nyx", "--capacity", "5")):
+        r = run(*args)
+        assert (r.exit_code, r.stdout, r.stderr) == (1, "", rendered(ENDED.format(ending))), args
+    r = run("adventure", "end", "--lost")
+    assert r.exit_code == 1 and r.stderr == rendered(
+        f"error: campaigns/test/adventure.toml: adventure: the adventure has ended: {ending}; end it with "
+        "`drunagor adventure end --won`, or take back the event that ended it with `drunagor adventure undo`\n")
+    assert snapshot(root) == before
+    d = table(run)
+    assert (d["won"], d["lost"]) == (ending, None)
+    assert d["next_round"] == "No next end of round: the adventure has ended (drunagor adventure end --won)"
+    assert rendered(f"The adventure has ended: {ending}. Record it with `drunagor adventure end --won`.") in ok(
+        run("adventure", "show")).stdout
+
+
+def test_chapter_05_mending_broken_wings_stays_won(run, root):
+    started(run, root, "05")
+    for name in ("mending-rope", "plenty-of-provisions", "spare-wood"):
+        ok(run("adventure", "event", name))
+    ok(run("monster", "add", "Tidehunter"))
+    r = ok(run("monster", "remove", "Tidehunter"))
+    said = ('the last enemy is defeated with the three resources collected: read "End of the Adventure – Mending '
+            'Broken Wings" on page 88 (RB L1205)')
+    assert r.stdout == rendered(f"Tidehunter off the board; slot 1 (yellow) is free; {said}, then drunagor "
+                                "adventure end --won\n")
+    assert tomllib.loads((root / "adventure.toml").read_text())["won"] == said  # the file keeps the short form
+    _refused_after_the_ending(run, root, said)
+    r = ok(run("adventure", "end", "--won"))
+    assert r.stdout.startswith("chapter 05 completed; adventure archived as adventures/05-1.toml\n")
+    archived = tomllib.loads((root / "adventures" / "05-1.toml").read_text())
+    assert (archived["outcome"], archived["won"]) == ("won", said)
+
+
+def test_chapter_04_the_last_vessel_card_then_undo_reopens_the_table(run, root):
+    started(run, root, "04")
+    ok(run("adventure", "event", "vessel-hp", "--deck", "1"))
+    said = ('the last Corrupted Vessel\'s HP card is drawn: read "End of the Adventure – A Day For the Prey" on page '
+            '76 (RB L1179)')
+    _refused_after_the_ending(run, root, said)
+    ok(run("adventure", "undo"))  # a slip: the table is open again
+    assert table(run)["won"] is None
+    assert ok(run("draw", "--rune", "red")).stdout.startswith("drew red (drawn at the table)")
+
+
+def test_chapter_09_the_awakened_king_defeated(run, root):
+    started(run, root, "09")
+    ok(run("adventure", "event", "king-health", "--count", "80"))
+    said = 'the Awakened King is defeated: read "End of the Adventure – Baptism of Fire" on page 50 (RB L1309)'
+    _refused_after_the_ending(run, root, said)
+    r = ok(run("adventure", "end", "--won"))
+    assert r.stdout.startswith('chapter 09 completed with the ending "Baptism of Fire"')
