@@ -174,9 +174,12 @@ def _chapter_to_start(c: Campaign, chapter: str | None) -> str:
 
 
 def _party(c: Campaign, heroes: int | None) -> int:
-    """Heroes playing: given, or the active heroes; at most rules.max_heroes (RB L941-943)."""
+    """Heroes playing: given, or the active heroes; at most rules.max_heroes (RB L941-943), and at most the
+    heroes on the Story Record (fewer is a hero absent tonight): the raid party, the Tie Breaker and the
+    cubes count the heroes at the table (RB L305-308, L1100)."""
+    active = c.active_heroes()
     if heroes is None:
-        heroes = len(c.active_heroes())
+        heroes = len(active)
         if heroes == 0:
             raise UsageError("the party has no active hero to count",
                              remedy="add heroes (drunagor hero add) or give --heroes K")
@@ -187,6 +190,14 @@ def _party(c: Campaign, heroes: int | None) -> int:
                         remedy=f"give --heroes from 1 to {most}"
                                + ("" if most >= 5 else "; with extra-hero content, allow five: drunagor rules "
                                                        "set --max-heroes 5"))
+    if active and heroes > len(active):
+        names = ", ".join(h.name for h in active.values())
+        raise RuleError(f"{heroes} heroes, but the party has {plural(len(active), 'active hero', 'active heroes')} "
+                        f"on the Story Record ({names}): the raid party, the Tie Breaker and the cubes count the "
+                        "heroes at the table (RB L305-308, L1100)", file=c.story_file.shown,
+                        rule="heroes (RB L941-943)",
+                        remedy=f"give --heroes from 1 to {len(active)} (fewer: a hero absent tonight), or add the "
+                               "hero first: drunagor hero add NAME")
     return heroes
 
 

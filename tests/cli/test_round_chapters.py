@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.cli.test_losing import party
-from tests.conftest import matches, snapshot, transcript
+from tests.conftest import matches, snapshot, transcript, write
 
 TRANSCRIPTS = {
     "01": """\
@@ -537,5 +537,7 @@ def replay(run, root: Path, session: str) -> None:
 @pytest.mark.parametrize("chapter", sorted(TRANSCRIPTS))
 def test_a_chapter_played_to_its_end(run, tmp_path, chapter):
     root = party(tmp_path / "campaigns" / "test", chapter)
+    if chapter == "08":  # its transcript plays with 3 heroes: at most the party's (issue 42)
+        write(root / "heroes" / "catharina.toml", 'schema = 1\nname = "Catharina"\nclass = "Mage"\nrole = "Controller"\n')
     replay(run, root, TRANSCRIPTS[chapter])
     assert not (root / "adventure.toml").exists()  # every transcript ends the adventure

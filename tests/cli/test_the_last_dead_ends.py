@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from drunagor_log.catalog.headings import rendered
-from tests.cli.test_losing import started, table
+from tests.cli.test_losing import party, started, table
 from tests.conftest import snapshot
 from tests.helpers import ok
 
@@ -80,3 +80,30 @@ def test_chapter_09_the_awakened_king_defeated(run, root):
     _refused_after_the_ending(run, root, said)
     r = ok(run("adventure", "end", "--won"))
     assert r.stdout.startswith('chapter 09 completed with the ending "Baptism of Fire"')
+
+
+# ------------------------------------------------------------------- 2. at most the party's heroes
+
+
+def test_heroes_at_the_table_are_at_most_the_party(run, root):
+    party(root, "05")  # Andreas and Nyx
+    ok(run("rules", "set", "--max-heroes", "5"))
+    before = snapshot(root)
+    r = run("adventure", "start", "--heroes", "5")
+    assert (r.exit_code, r.stdout) == (1, "")
+    assert r.stderr == rendered(
+        "error: campaigns/test/story.toml: heroes (RB L941-943): 5 heroes, but the party has 2 active heroes on the "
+        "Story Record (Andreas, Nyx): the raid party, the Tie Breaker and the cubes count the heroes at the table "
+        "(RB L305-308, L1100); give --heroes from 1 to 2 (fewer: a hero absent tonight), or add the hero first: "
+        "drunagor hero add NAME\n")
+    assert snapshot(root) == before
+    ok(run("adventure", "start", "--heroes", "1"))  # a hero absent tonight
+    assert table(run)["heroes"] == 1
+    # a hand edit (or an older drunagor) that seats more: `check` says so
+    text = (root / "adventure.toml").read_text()
+    (root / "adventure.toml").write_text(text.replace("heroes = 1\n", "heroes = 5\n"))
+    r = run("check")
+    assert r.exit_code == 1 and r.stdout.splitlines()[0] == rendered(
+        "campaigns/test/adventure.toml:4: adventure: 5 heroes at the table, but the party has 2 active on the Story "
+        "Record: the raid party, the Tie Breaker and the cubes count the heroes at the table (RB L305-308, L1100); "
+        "end the adventure and start it with --heroes at most 2, or add the missing hero (drunagor hero add)")

@@ -34,7 +34,7 @@ def adventure_start(
     chapter: Annotated[str | None, typer.Argument(click_type=game("chapter"),
             help="Chapter number (default: the next on the Adventure Track).")] = None,
     heroes: Annotated[int | None, typer.Option("--heroes",
-            help="Heroes playing, 1 to 5 and at most rules.max_heroes (default: the active heroes).")] = None,
+            help="Heroes playing: at most the active heroes and rules.max_heroes (default: all of them).")] = None,
     models: Annotated[int | None, typer.Option("--models",
             help="How many models the raid's Scenario Monster has, when the catalog does not know (asked once, "
                  "remembered under [cards]).")] = None,
