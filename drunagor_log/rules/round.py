@@ -168,14 +168,14 @@ def _card_steps(state: AdventureState, card: RoundCard, face: str | None, draws:
     assert draws is not None and face is not None
     _add(steps, "Draw the indicated number of Runes, one at a time", _drawn_fact(state, face, draws, drawn),
          card.source)
-    if card.name == NAVAL:
+    new = draw(state, drawn)
+    new, lost = _last_rune(state, new)
+    if card.name == NAVAL and not lost:  # the last rune fails the adventure immediately (RB L1177): no effect
         _add(steps, "Execute their respective effects", (f"Each rune's effect is printed on the Naval Battle card (not "
              f"transcribed in the book): resolve {', '.join(drawn)} from the card.") if drawn else
              "No rune drawn: no effect.", card.source)
     if card.name == AWAKENING:
         _awakening_steps(state, card, drawn, steps)
-    new = draw(state, drawn)
-    new, lost = _last_rune(state, new)
     place = f"{', '.join(drawn) or 'No rune'} on the track; {plural(new.runes_in_bag(), 'rune')} left in the bag."
     if lost:
         place += f" The last rune in the bag was drawn: the adventure fails ({_losing_ref(state.chapter)})."

@@ -107,3 +107,30 @@ def test_heroes_at_the_table_are_at_most_the_party(run, root):
         "campaigns/test/adventure.toml:4: adventure: 5 heroes at the table, but the party has 2 active on the Story "
         "Record: the raid party, the Tie Breaker and the cubes count the heroes at the table (RB L305-308, L1100); "
         "end the adventure and start it with --heroes at most 2, or add the missing hero (drunagor hero add)")
+
+
+# ------------------------------------------------------------ 3. chapter 04's last rune, immediately
+
+
+def test_chapter_04_the_last_rune_fails_at_the_draw_with_no_later_step(run, root):
+    started(run, root, "04")
+    ok(run("draw", "10", "--seed", "1"))  # 1 rune left: gray
+    r = ok(run("round", "end", "--draws", "2", "--seed", "3"))
+    assert r.stdout == rendered(
+        "End of round 1: chapter 04, Naval Battle card face A (draws 2); runes drawn with seed 3 (--seed 3 replays it)\n"
+        "1. Advance the vessels (RB L1163)\n"
+        "   As the Naval Battle card shows (the card's text and the chapter's Naval Battle clarifications are not "
+        "transcribed in the book).\n"
+        "2. Draw the indicated number of Runes, one at a time (RB L1163)\n"
+        "   Face A draws 2, but the bag held only 1: gray.\n"
+        "3. Place the drawn Runes on the Initiative Track (RB L1163)\n"
+        "   gray on the track; 0 runes left in the bag. The last rune in the bag was drawn: the adventure fails "
+        "(RB L1177).\n"
+        "the last rune in the bag is drawn: the adventure fails, RB L1177. Record it with `drunagor adventure end "
+        "--lost`.\n"
+        "face A of the Naval Battle card draws 2 (recorded under [cards]); round 1: drew gray; the adventure fails "
+        "(seed 3)\n")
+    assert "resolve gray" not in r.stdout
+    d = table(run)
+    assert d["lost"] == "the last rune in the bag is drawn: the adventure fails, RB L1177"
+    assert d["next_round"] == "No next end of round: the adventure is lost (drunagor adventure end --lost)"
