@@ -134,3 +134,18 @@ def test_chapter_04_the_last_rune_fails_at_the_draw_with_no_later_step(run, root
     d = table(run)
     assert d["lost"] == "the last rune in the bag is drawn: the adventure fails, RB L1177"
     assert d["next_round"] == "No next end of round: the adventure is lost (drunagor adventure end --lost)"
+
+
+# ----------------------------------------------------------------------- 5. Jaheen as a Follower
+
+
+@pytest.mark.parametrize("name, follower", [("Jaheen", "Jaheen the Cleric"), ("Elros", "Elros the Assassin"),
+                                            ("Lorelai", "Lorelai the Mage"), ("Maya", "Maya the Ranger"),
+                                            ("Vorn", "Vorn the Warrior")])
+def test_every_core_box_hero_can_be_a_follower(run, root, name, follower):
+    party(root, "05")
+    r = ok(run("follower", "add", name))  # RB L941: "they can still be recruited into your party as Followers"
+    assert follower in r.stdout
+    assert tomllib.loads((root / "story.toml").read_text())["followers"] == [follower]
+    r = run("hero", "add", name, "--role", "Leader")
+    assert r.exit_code == 1 and f'recruit {name} as a Follower instead: drunagor follower add "{follower}"' in r.stderr
