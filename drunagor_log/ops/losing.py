@@ -33,6 +33,9 @@ if TYPE_CHECKING:
     from ..campaign import Campaign
     from ..model.adventure import AdventureState
 
+#: Curse Cubes a hero's board holds: "if your Hero receives the sixth of them, they will be defeated" (RB L927),
+#: offered for the party to confirm (a Skill may change it: the party's record says).
+CURSE_CAPACITY = 5
 #: The [cards] entry of chapter 04's Pristine Swan HP deck.
 SWAN_DECK = "Pristine Swan HP"
 
@@ -136,7 +139,7 @@ def cube(c: Campaign, hero: str, kind: str, delta: str | int, *, capacity: int |
         if not facts.said:
             raise UsageError("0 cubes changes nothing", remedy="write +1 to add, -1 to remove")
         return Change(summary="; ".join(facts.said), data=_cube_data(c, state, name, kind, None, facts))
-    ask = f"drunagor cube {shell_word(name)} curse {amount:+d} --capacity N"
+    ask = f"drunagor cube {shell_word(name)} curse {amount:+d} --capacity {CURSE_CAPACITY}"
     return _apply_cubes(c, state, name, kind, amount, facts, event="cube", said=list(facts.said), ask=ask)
 
 
@@ -150,17 +153,20 @@ def recall(c: Campaign, hero: str, *, capacity: int | None = None) -> Change:
     head = (f"{name} takes a Recall Action: chapter {state.chapter}'s penalty is "
             f"{plural(info.recall_penalty, 'Curse Cube')} ({info.refs.get('recall_penalty', '')})")
     return _apply_cubes(c, state, name, "curse", info.recall_penalty, facts, event="recall",
-                        said=[*facts.said, head], ask=f"drunagor recall {shell_word(name)} --capacity N")
+                        said=[*facts.said, head],
+                        ask=f"drunagor recall {shell_word(name)} --capacity {CURSE_CAPACITY}")
 
 
 def _apply_cubes(c: Campaign, state: AdventureState, name: str, kind: str, amount: int, facts: HeroFacts, *,
                  event: str, said: list[str], ask: str) -> Change:
     limit = trauma_limit(c.story.rules.trauma_limit, facts.bonus) if kind == "trauma" else facts.capacity
     if kind == "curse" and amount > 0 and limit is None:
-        raise UsageError(f"how many Curse Cubes does {name}'s board hold? The rulebook does not say, and one more "
-                         f"than that defeats the hero ({_losing_ref(state.chapter)})",
-                         remedy=f"count them and give --capacity N once; drunagor remembers it under [cards] in "
-                                f"story.toml ({ask})")
+        # RB L927: "if your Hero receives the sixth of them, they will be defeated": 5, offered to confirm
+        raise UsageError(f"how many Curse Cubes does {name}'s board hold? The book says the sixth defeats a hero "
+                         f"(RB L927), so 5, and one more than the board holds fails the adventure "
+                         f"({_losing_ref(state.chapter)})",
+                         remedy=f"confirm it with --capacity {CURSE_CAPACITY} once (or give the number the board "
+                                f"shows); drunagor remembers it under [cards] in story.toml ({ask})")
     rule = trauma_rule(c.story.rules.trauma_limit, facts.bonus) if kind == "trauma" else _losing_ref(state.chapter)
     if not fits_toml(held(state, name, kind) + amount):
         raise UsageError(f"{name} cannot hold {held(state, name, kind) + amount} {CUBE_NAMES[kind]}s: past the "

@@ -149,3 +149,28 @@ def test_every_core_box_hero_can_be_a_follower(run, root, name, follower):
     assert tomllib.loads((root / "story.toml").read_text())["followers"] == [follower]
     r = run("hero", "add", name, "--role", "Leader")
     assert r.exit_code == 1 and f'recruit {name} as a Follower instead: drunagor follower add "{follower}"' in r.stderr
+
+
+# ------------------------------------------------------------------ 8. the Curse Cube capacity, RB L927
+
+
+def test_the_curse_capacity_offers_five_from_the_book(run, root):
+    started(run, root, "05")
+    before = snapshot(root)
+    r = run("cube", "Andreas", "curse", "+1")
+    assert (r.exit_code, r.stdout) == (2, "")
+    assert r.stderr == rendered(
+        "error: how many Curse Cubes does Andreas's board hold? The book says the sixth defeats a hero (RB L927), so "
+        "5, and one more than the board holds fails the adventure (RB L1203); confirm it with --capacity 5 once (or "
+        "give the number the board shows); drunagor remembers it under [cards] in story.toml (drunagor cube Andreas "
+        "curse +1 --capacity 5)\n")
+    assert "does not say" not in r.stderr
+    assert snapshot(root) == before
+    r = run("recall", "Andreas")
+    assert r.exit_code == 2 and r.stderr.endswith("(drunagor recall Andreas --capacity 5)\n")
+    ok(run("cube", "Andreas", "curse", "+1", "--capacity", "5"))  # the command offered, as printed
+    assert tomllib.loads((root / "story.toml").read_text())["cards"]["Andreas"] == {"curse_capacity": 5}
+    r = ok(run("cube", "Andreas", "curse", "+5"))
+    assert r.stdout.splitlines()[-1] == rendered(
+        "Andreas receives a 6th Curse Cube, more than the 5 their board holds, and is defeated: the adventure fails, "
+        "RB L1203. Record it with `drunagor adventure end --lost`.")
