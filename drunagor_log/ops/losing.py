@@ -181,8 +181,21 @@ def _apply_cubes(c: Campaign, state: AdventureState, name: str, kind: str, amoun
     if facts.recorded:
         entry["recorded"] = facts.recorded
     c.record_event(state, new, entry)
-    notes = (_lost_line(lost),) if lost else ()
+    notes = ((_lost_line(lost),) if lost else ()) + _aura_note(c, name, kind, amount)
     return Change(summary="; ".join(said), notes=notes, data=_cube_data(c, new, name, kind, lost, facts))
+
+
+def _aura_note(c: Campaign, name: str, kind: str, amount: int) -> tuple[Line, ...]:
+    """A Trauma Cube received by a hero with an Aura: the Aura stays, said so. No line of the rulebook
+    ties an Aura to a Trauma Cube; a cube is the adventure's (`adventure undo` takes it back), an Aura
+    the Campaign Log's, so drunagor takes nothing from the Log on a reading no line gives (docs/rules.md)."""
+    if kind != "trauma" or amount <= 0:
+        return ()
+    aura = c.find_hero(name, active_only=True)[1].aura
+    if not aura:
+        return ()
+    return (Line(f"{name} keeps the Aura {aura}: no line of the rulebook takes an Aura for a Trauma Cube; if your "
+                 f"table's rule does, clear it with `drunagor hero aura {shell_word(name)} --clear`."),)
 
 
 def _cube_data(c: Campaign, state: AdventureState, name: str, kind: str, lost: str | None, facts: HeroFacts

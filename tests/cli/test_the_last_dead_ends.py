@@ -174,3 +174,24 @@ def test_the_curse_capacity_offers_five_from_the_book(run, root):
     assert r.stdout.splitlines()[-1] == rendered(
         "Andreas receives a 6th Curse Cube, more than the 5 their board holds, and is defeated: the adventure fails, "
         "RB L1203. Record it with `drunagor adventure end --lost`.")
+
+
+# ---------------------------------------------------------------------- 7. a Trauma Cube and the Aura
+
+
+def test_a_trauma_cube_says_the_aura_stays(run, example):
+    hero = example / "heroes" / "andreas.toml"
+    assert 'aura = "Bastion"' in hero.read_text()
+    log = hero.read_bytes()
+    r = ok(run("cube", "Andreas", "trauma", "+1"))
+    assert r.stdout == ("Andreas receives 1 Trauma Cube: 1 held, 1 can be held\n"
+                        "Andreas keeps the Aura Bastion: no line of the rulebook takes an Aura for a Trauma Cube; if "
+                        "your table's rule does, clear it with `drunagor hero aura Andreas --clear`.\n")
+    assert hero.read_bytes() == log  # the Campaign Log is not the table's
+    ok(run("adventure", "undo"))
+    r = ok(run("cube", "Andreas", "curse", "+1", "--capacity", "5"))  # a Curse Cube: nothing to say of the Aura
+    assert "Aura" not in r.stdout
+    r = ok(run("cube", "Nyx", "trauma", "+1"))
+    assert "Aura" not in r.stdout  # Nyx holds none
+    ok(run("hero", "aura", "Andreas", "--clear"))  # the command printed, as printed
+    assert "aura" not in hero.read_text()
