@@ -66,10 +66,12 @@ def _check_not_stored(c: Campaign, item_name: str, quality: str | None) -> None:
 
 
 def gain(c: Campaign, name: str, item: str, *, kind: str | None = None, quality: str | None = None,
-         bag: bool = False, new: bool = False) -> Change:
+         bag: bool = False, new: bool = False, reward: bool = False, force: bool = False) -> Change:
     """The hero gains a card, equipped or in the bag (Consumables always go to the bag). Its kind
     comes from the catalog or [cards]; a card neither knows needs `kind` once, remembered under
-    [cards]. A card in `stored` is never gained again (RB L429-431)."""
+    [cards]. A card in `stored` is never gained again (RB L429-431). A Spoils card is received
+    Standard (RB L397, L1011); above it only with `reward` (an Interaction or Interlude gave it so,
+    RB L405) or `force`, recorded under `corrections` in story.toml."""
     kind_ = pick(kind, EQUIPMENT_KINDS, "equipment kind") if kind else None
     quality_ = pick(quality, QUALITIES, "quality") if quality else None
     slug, hero = active_hero(c, name)
@@ -79,14 +81,15 @@ def gain(c: Campaign, name: str, item: str, *, kind: str | None = None, quality:
                                rules.recorded_kind(c.story, item_name))
     _check_not_stored(c, item_name, choice.quality)
     _check_not_held(c, slug, hero, item_name, choice.kind)
+    received = _received_above_standard(c, slug, hero, item_name, choice.kind, choice.quality, reward, force)
     place = "bag" if bag or choice.kind == "consumable" else "equipped"
     entry = Item(item_name, choice.kind, choice.quality, place)
     edit.append_entry(c.hero_files[slug].edit(), "equipment", _item_fields(entry))
-    notes: tuple[str, ...] = ()
+    notes: tuple[str, ...] = (received,) if received else ()
     if choice.remember:
         edit.set_card_facts(c.story_file.edit(), item_name, rules.kind_facts(choice.kind))
         article = "an" if choice.kind[0] in "aeiou" else "a"
-        notes = (f"remembered under [cards] in story.toml: {item_name} is {article} {choice.kind} card",)
+        notes += (f"remembered under [cards] in story.toml: {item_name} is {article} {choice.kind} card",)
     if choice.kind == "spoils":
         warnings += excess_warning(c, slug, replace(hero, equipment=hero.equipment + (entry,)))
     gear = rules.starting_gear(hero) + (choice.kind == "starting")
@@ -98,6 +101,32 @@ def gain(c: Campaign, name: str, item: str, *, kind: str | None = None, quality:
     return Change(f"{hero.name} gains {item_name} ({choice.kind}{q}, {where})", notes, tuple(warnings),
                   {"hero": hero.name, "item": item_name, "kind": choice.kind, "quality": choice.quality,
                    "place": place})
+
+
+def _received_above_standard(c: Campaign, slug: str, hero: Hero, item_name: str, kind: str, quality: str | None,
+                             reward: bool, force: bool) -> str | None:
+    """Spoils are received Standard (RB L397, L1011) and improved one step at a time (RB L421-423); a card
+    received Improved or Ultimate needs what made it so: an Interaction or Interlude reward (RB L405,
+    `reward`) or a correction (`force`), written under `corrections` in story.toml. Returns what was said."""
+    above = kind == "spoils" and quality not in (None, "standard")
+    if not above:
+        if reward or force:
+            raise UsageError(f"{'--reward' if reward else '--force'} is for a Spoils card received above Standard "
+                             "(--quality improved|ultimate)", remedy=f"leave out {'--reward' if reward else '--force'}")
+        return None
+    if not (reward or force):
+        raise c.hero_files[slug].refuse(
+            ("equipment",), f"{item_name} is a Spoils card, and Spoils are received Standard (RB L397, L1011): "
+            f"{quality} comes of upgrades, one step at a time (RB L421-423)", rule="spoils-quality (RB L397)",
+            remedy=f"gain it Standard, then upgrade it (drunagor spoils upgrade {shell_word(hero.name)} "
+                   f"{shell_word(item_name)}); if an Interaction or Interlude reward gave it {quality} (RB L405), add "
+                   "--reward; to correct the record, --force (either is written under corrections)")
+    from . import story as story_ops  # the date a correction is written with (one function: tests fix it)
+
+    why = "an Interaction or Interlude reward (--reward, RB L405)" if reward else "a correction (--force)"
+    line = f"{story_ops._today()}: {hero.name} received {item_name} {quality}: {why}"
+    edit.append_entry(c.story_file.edit(), "corrections", line)
+    return f"recorded under corrections in story.toml: {hero.name} received {item_name} {quality}, {why}"
 
 
 def _item_fields(i: Item) -> dict:

@@ -195,3 +195,46 @@ def test_a_trauma_cube_says_the_aura_stays(run, example):
     assert "Aura" not in r.stdout  # Nyx holds none
     ok(run("hero", "aura", "Andreas", "--clear"))  # the command printed, as printed
     assert "aura" not in hero.read_text()
+
+
+# ---------------------------------------------------------------------- 4. Spoils received at Standard
+
+
+def test_spoils_above_standard_need_a_reward_or_force_and_are_recorded(run, example, monkeypatch):
+    monkeypatch.setattr("drunagor_log.ops.story._today", lambda: "2026-12-04")
+    before = snapshot(example)
+    r = run("hero", "gain", "Andreas", "Storm Mantle", "--kind", "spoils", "--quality", "ultimate")
+    assert (r.exit_code, r.stdout) == (1, "")
+    assert r.stderr == rendered(
+        "error: campaigns/example/heroes/andreas.toml:15: spoils-quality (RB L397): Storm Mantle is a Spoils card, and "
+        "Spoils are received Standard (RB L397, L1011): ultimate comes of upgrades, one step at a time (RB "
+        "L421-423); gain it Standard, then upgrade it (drunagor spoils upgrade Andreas \"Storm Mantle\"); if an "
+        "Interaction or Interlude reward gave it ultimate (RB L405), add --reward; to correct the record, --force "
+        "(either is written under corrections)\n")
+    assert snapshot(example) == before
+    r = run("hero", "gain", "Andreas", "Storm Mantle", "--kind", "spoils", "--reward")  # Standard: nothing to say
+    assert (r.exit_code, r.stderr) == (2, "error: --reward is for a Spoils card received above Standard (--quality "
+                                          "improved|ultimate); leave out --reward\n")
+    assert snapshot(example) == before
+    r = ok(run("hero", "gain", "Andreas", "Storm Mantle", "--kind", "spoils", "--quality", "improved", "--reward"))
+    assert r.stdout.splitlines()[:2] == [
+        "Andreas gains Storm Mantle (spoils, improved, equipped)",
+        rendered("recorded under corrections in story.toml: Andreas received Storm Mantle improved, an Interaction or "
+                 "Interlude reward (--reward, RB L405)")]
+    story = tomllib.loads((example / "story.toml").read_text())
+    assert story["corrections"][-1] == ("2026-12-04: Andreas received Storm Mantle improved: an Interaction or "
+                                        "Interlude reward (--reward, RB L405)")
+    hero = tomllib.loads((example / "heroes" / "andreas.toml").read_text())
+    assert hero["equipment"][-1]["quality"] == "improved"
+    ok(run("hero", "gain", "Nyx", "Frost Edge", "--kind", "spoils", "--quality", "ultimate", "--force"))
+    assert tomllib.loads((example / "story.toml").read_text())["corrections"][-1] == (
+        "2026-12-04: Nyx received Frost Edge ultimate: a correction (--force)")
+    # the record explains both: `check` has nothing to say of their quality; a hand edit it has
+    assert "spoils-quality" not in run("check", "--strict").stdout
+    hero = example / "heroes" / "vacrem.toml"
+    hero.write_text(hero.read_text().replace('"Heavy Shield", kind = "spoils", quality = "standard"',
+                                             '"Heavy Shield", kind = "spoils", quality = "ultimate"'))
+    r = run("check", "--strict")
+    assert r.exit_code == 1 and rendered(
+        "campaigns/example/heroes/vacrem.toml:16: spoils-quality: Vacrem's Heavy Shield is ultimate, but Spoils are "
+        "received Standard (RB L397, L1011) and no upgrade took it there (RB L421-423)") in r.stdout
