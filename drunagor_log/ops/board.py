@@ -96,7 +96,7 @@ def tiebreak(c: Campaign, pile: str, runes: Sequence[str] | str | None = None) -
                         remedy="only chapters " + chapter_list(lambda ch: ch.tie_breaker) + " have it")
     chosen = colours(runes, state.colours) if runes is not None else None
     with c.adventure_refusals():
-        state, returned, removed = rules.tiebreak(state, pile, chosen)
+        state, returned, removed = rules.tiebreak(state, pile, chosen, rule=info.refs.get("tie_breaker", "RB L1100"))
     pid = str(pile).strip()
     pid = pid[4:].strip() if pid.casefold().startswith("pile") else pid
     party = plural(state.heroes, "hero", "heroes")

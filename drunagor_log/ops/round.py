@@ -222,7 +222,8 @@ def counter_lines(counters: dict[str, Any]) -> list[str]:
         lines.append("Special Event token on the Rune card: " + ("yes" if counters["special_event"] else "no")
                      + " (RB L1074)")
     if counters.get("harvesters_hunt"):
-        lines.append("The Harvester's Hunt card replaced the Growing Influence card (RB L1142-1144)")
+        lines.append("The Harvester's Hunt card replaced the Growing Influence card (drunagor's reading of RB "
+                     "L1142-1144)")
     if counters.get("endgame") is not None:
         lines.append("Endgame Trigger: " + ("happened (RB L1309)" if counters["endgame"] else "not yet (RB L1309)"))
     return lines

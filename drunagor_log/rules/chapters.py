@@ -461,7 +461,8 @@ def counters_kept(chapter: str, heroes: int) -> list[dict[str, Any]]:
                           f"round it leaves: read \"{token['cutscene']}\"", token["source"],
                           "drunagor adventure event special-event"))
     elif token is not None:
-        then = (f"; then the {m['hunt_card']['name']} card ends the round ({m['hunt_card']['source']})"
+        then = (f"; then the {m['hunt_card']['name']} card ends the round (drunagor's reading of "
+                f"{m['hunt_card']['source']})"
                 if "hunt_card" in m else "")
         out.append(_entry(f"{token['count']} {token['name']}s on the Rune card, one removed at each end of the round; "
                           f"the last: read \"{token['cutscene']}\"{then}", token["source"], "drunagor round end"))

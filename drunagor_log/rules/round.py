@@ -279,9 +279,11 @@ def _after_the_card(state: AdventureState, steps: list[RoundStep]) -> tuple[Adve
         if left or "hunt_card" not in m:
             return chapters.with_counters(state, time_tokens=left), ([] if left else [token["cutscene"]])
         hunt = m["hunt_card"]
+        # RB L1142 gives the card "procedures that you need to perform until the end of this Adventure" and
+        # L1144 draws it as the Growing Influence card; that it takes that card's place is drunagor's reading.
         _add(steps, f"The {hunt['name']} card replaces the {m['rune_card']['name']} card",
              f"From now on the end of the round is the Soul Harvester's {hunt['name']} Rune card, face A, until the "
-             "end of the adventure.", hunt["source"])
+             "end of the adventure.", f"drunagor's reading of {hunt['source']}")
         switched = chapters.with_counters(state, time_tokens=0, harvesters_hunt=True, rune_face="A")
         return switched, [token["cutscene"]]
     return state, read

@@ -387,7 +387,7 @@ def test_tiebreak_returns_six_minus_heroes_runes_to_the_bag(run, under_way):
     ok(run("pile", "add"))
     before = snapshot(under_way)
     r = run("tiebreak", "1")
-    assert (r.exit_code, r.stderr) == (1, "error: campaigns/test/adventure.toml: tie-breaker (Rulebook: Special Mechanic – Tie Breaker, L1100): Pile 1 holds "
+    assert (r.exit_code, r.stderr) == (1, "error: campaigns/test/adventure.toml: tie-breaker (Rulebook: Chapter 05 › Special Mechanics – Tie Breaker, L1197): Pile 1 holds "
                                           "5 runes (red, blue, green, orange, gray); the Tie Breaker returns 2 of the "
                                           "party's choice (6 - 4 heroes); choose 2 with --runes COLOUR,...\n")
     r = run("tiebreak", "1", "--runes", "red")

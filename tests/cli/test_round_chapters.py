@@ -190,7 +190,7 @@ End of round 3: chapter 03, Growing Influence card face A (draws 1); runes drawn
    Face A -> face B.
 4. Remove a Time Token (Rulebook: Chapter 03 › Cutscene Trigger, L1134)
    The last one is removed: read "Cutscene – Nightmare Come True" on page 54.
-5. The Harvester's Hunt card replaces the Growing Influence card (Rulebook: Clarifications – Soul Hunt, L1142-1144)
+5. The Harvester's Hunt card replaces the Growing Influence card (drunagor's reading of Rulebook: Clarifications – Soul Hunt, L1142-1144)
    From now on the end of the round is the Soul Harvester's Harvester's Hunt Rune card, face A, until the end of the adventure.
 Round 4 begins.
 round 3 ended: drew green; the Harvester's Hunt card replaces the Growing Influence card; read "Cutscene – Nightmare Come True"; round 4 begins (seed 3)

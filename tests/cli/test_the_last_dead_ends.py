@@ -238,3 +238,31 @@ def test_spoils_above_standard_need_a_reward_or_force_and_are_recorded(run, exam
     assert r.exit_code == 1 and rendered(
         "campaigns/example/heroes/vacrem.toml:16: spoils-quality: Vacrem's Heavy Shield is ultimate, but Spoils are "
         "received Standard (RB L397, L1011) and no upgrade took it there (RB L421-423)") in r.stdout
+
+
+# ------------------------------------------------------------------------ 19. citations that point wrong
+
+
+def test_chapter_08_tie_breaker_cites_its_own_line(run, root):
+    started(run, root, "08")
+    ok(run("pile", "add"))
+    before = snapshot(root)
+    r = run("tiebreak", "1")
+    assert (r.exit_code, r.stderr) == (1, rendered(
+        "error: campaigns/test/adventure.toml: tie-breaker (RB L1269): Pile 1 holds 5 runes (red, blue, green, orange, "
+        "gray); the Tie Breaker returns 4 of the party's choice (6 - 2 heroes); choose 4 with --runes COLOUR,...\n"))
+    assert "L1100" not in r.stderr and "Chapter 08" in r.stderr
+    r = run("tiebreak", "1", "--runes", "red")
+    assert r.exit_code == 1 and rendered("tie-breaker (RB L1269):") in r.stderr
+    assert snapshot(root) == before
+
+
+def test_chapter_03_the_hunt_card_replacing_growing_influence_is_a_reading(run, root):
+    started(run, root, "03")
+    ok(run("round", "end", "--draws", "1", "--seed", "1"))
+    ok(run("round", "end", "--draws", "2", "--seed", "2"))
+    r = ok(run("round", "end", "--seed", "3"))
+    assert rendered("5. The Harvester's Hunt card replaces the Growing Influence card (drunagor's reading of RB "
+                    "L1142-1144)") in r.stdout.splitlines()
+    assert rendered("The Harvester's Hunt card replaced the Growing Influence card (drunagor's reading of RB "
+                    "L1142-1144)") in ok(run("adventure", "show")).stdout.splitlines()
