@@ -266,3 +266,42 @@ def test_chapter_03_the_hunt_card_replacing_growing_influence_is_a_reading(run, 
                     "L1142-1144)") in r.stdout.splitlines()
     assert rendered("The Harvester's Hunt card replaced the Growing Influence card (drunagor's reading of RB "
                     "L1142-1144)") in ok(run("adventure", "show")).stdout.splitlines()
+
+
+# ------------------------------------------------------------------------ 20. adventure show at 80x24
+
+
+def _shown_on(run, monkeypatch, columns: int, rows: int) -> list[str]:
+    from drunagor_log.cli.terminal import Terminal
+
+    monkeypatch.setattr(Terminal, "screen", lambda self: (columns, rows))
+    return ok(run("adventure", "show")).stdout.splitlines()
+
+
+def test_adventure_show_at_80x24_keeps_the_board_and_puts_the_log_last_and_bounded(run, example, monkeypatch):
+    piped = ok(run("adventure", "show")).stdout.splitlines()  # piped: the last five, whole
+    assert piped[-6] == "Last at the table:" and len(piped[-1]) > 80
+    lines = _shown_on(run, monkeypatch, 80, 24)
+    assert lines[:len(piped) - 6] == piped[:-6]  # the heading, the bag, the board and the counters all there
+    log = lines[len(piped) - 6:]
+    assert log[0] == "Last at the table:"
+    assert 1 <= len(log) - 1 < 5 and all(len(e) <= 79 for e in log[1:])
+    assert log[-1].endswith("…")
+    assert piped[-1].startswith(log[-1][:-1])  # the newest last, cut with …
+    rows = sum(max(1, -(-len(rendered(x)) // 80)) for x in lines)  # rows at 80 columns, word wrap aside
+    assert rows <= 24
+    # too low for any of it: the log gives way, never the board
+    assert _shown_on(run, monkeypatch, 80, 12) == piped[:-6]
+
+
+@pytest.mark.slow
+def test_adventure_show_on_an_80x24_terminal(example):
+    from tests.helpers import on_a_pty
+
+    out = on_a_pty(["-C", str(example), "adventure", "show"], 80, {"LINES": "24"})
+    import re
+    lines = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", out).rstrip("\n").splitlines()
+    assert lines[0] == "Chapter 05, Tempest Island: 4 heroes, round 1"
+    assert len(lines) <= 23  # and the prompt's row
+    assert any(line.startswith("Monsters on the board") for line in lines)
+    assert lines[-1].endswith("…")
