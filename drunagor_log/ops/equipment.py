@@ -66,12 +66,13 @@ def _check_not_stored(c: Campaign, item_name: str, quality: str | None) -> None:
 
 
 def gain(c: Campaign, name: str, item: str, *, kind: str | None = None, quality: str | None = None,
-         bag: bool = False, new: bool = False, reward: bool = False, force: bool = False) -> Change:
+         bag: bool = False, new: bool = False, reward: bool = False, force: bool = False,
+         imported: bool = False) -> Change:
     """The hero gains a card, equipped or in the bag (Consumables always go to the bag). Its kind
     comes from the catalog or [cards]; a card neither knows needs `kind` once, remembered under
     [cards]. A card in `stored` is never gained again (RB L429-431). A Spoils card is received
     Standard (RB L397, L1011); above it only with `reward` (an Interaction or Interlude gave it so,
-    RB L405) or `force`, recorded under `corrections` in story.toml."""
+    RB L405) or `force`, recorded under `corrections` in story.toml (`imported`: the apps' token held it so)."""
     kind_ = pick(kind, EQUIPMENT_KINDS, "equipment kind") if kind else None
     quality_ = pick(quality, QUALITIES, "quality") if quality else None
     slug, hero = active_hero(c, name)
@@ -81,7 +82,8 @@ def gain(c: Campaign, name: str, item: str, *, kind: str | None = None, quality:
                                rules.recorded_kind(c.story, item_name))
     _check_not_stored(c, item_name, choice.quality)
     _check_not_held(c, slug, hero, item_name, choice.kind)
-    received = _received_above_standard(c, slug, hero, item_name, choice.kind, choice.quality, reward, force)
+    received = _received_above_standard(c, slug, hero, item_name, choice.kind, choice.quality, reward, force,
+                                        "from the apps' token (drunagor import)" if imported else "")
     place = "bag" if bag or choice.kind == "consumable" else "equipped"
     entry = Item(item_name, choice.kind, choice.quality, place)
     edit.append_entry(c.hero_files[slug].edit(), "equipment", _item_fields(entry))
@@ -104,11 +106,14 @@ def gain(c: Campaign, name: str, item: str, *, kind: str | None = None, quality:
 
 
 def _received_above_standard(c: Campaign, slug: str, hero: Hero, item_name: str, kind: str, quality: str | None,
-                             reward: bool, force: bool) -> str | None:
+                             reward: bool, force: bool, source: str = "") -> str | None:
     """Spoils are received Standard (RB L397, L1011) and improved one step at a time (RB L421-423); a card
     received Improved or Ultimate needs what made it so: an Interaction or Interlude reward (RB L405,
     `reward`) or a correction (`force`), written under `corrections` in story.toml. Returns what was said."""
     above = kind == "spoils" and quality not in (None, "standard")
+    if source and not above:
+        return None
+    force = force or bool(source)
     if not above:
         if reward or force:
             raise UsageError(f"{'--reward' if reward else '--force'} is for a Spoils card received above Standard "
@@ -123,7 +128,7 @@ def _received_above_standard(c: Campaign, slug: str, hero: Hero, item_name: str,
                    "--reward; to correct the record, --force (either is written under corrections)")
     from . import story as story_ops  # the date a correction is written with (one function: tests fix it)
 
-    why = "an Interaction or Interlude reward (--reward, RB L405)" if reward else "a correction (--force)"
+    why = ("an Interaction or Interlude reward (--reward, RB L405)" if reward else source or "a correction (--force)")
     line = f"{story_ops._today()}: {hero.name} received {item_name} {quality}: {why}"
     edit.append_entry(c.story_file.edit(), "corrections", line)
     return f"recorded under corrections in story.toml: {hero.name} received {item_name} {quality}, {why}"
