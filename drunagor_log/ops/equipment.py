@@ -21,6 +21,7 @@ from ..store import edit
 from ..text import shell_word
 from ..values import replace
 from . import Change
+from . import story as story_ops  # _today: the date a correction is written with (one function: tests fix it)
 from .heroes import active_hero, excess_warning, find_entry, held_item, pick
 
 if TYPE_CHECKING:
@@ -126,8 +127,6 @@ def _received_above_standard(c: Campaign, slug: str, hero: Hero, item_name: str,
             remedy=f"gain it Standard, then upgrade it (drunagor spoils upgrade {shell_word(hero.name)} "
                    f"{shell_word(item_name)}); if an Interaction or Interlude reward gave it {quality} (RB L405), add "
                    "--reward; to correct the record, --force (either is written under corrections)")
-    from . import story as story_ops  # the date a correction is written with (one function: tests fix it)
-
     why = ("an Interaction or Interlude reward (--reward, RB L405)" if reward else source or "a correction (--force)")
     line = f"{story_ops._today()}: {hero.name} received {item_name} {quality}: {why}"
     edit.append_entry(c.story_file.edit(), "corrections", line)

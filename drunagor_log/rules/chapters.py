@@ -361,27 +361,6 @@ def setup_numbers(chapter: str, heroes: int) -> dict[str, Any]:
     }
 
 
-def setup_lines(b: Mapping[str, Any]) -> list[str]:
-    """`chapter show`'s lines for the numbers of `setup_numbers` (b: the briefing with them)."""
-    lines = []
-    chapter, k = b["chapter"], b["heroes"]
-    m = mechanics(chapter)
-    card = m.get("rune_card") or m.get("siege_deck")
-    if card is not None:
-        lines.append(f"End of the round: the {card['name']} {'deck' if 'siege_deck' in m else 'card'} at the end of "
-                     f"the Initiative Track ({card['source']}){_with('drunagor round end')}")
-    if b.get("setup_monsters") is not None:
-        placed = ", ".join(f"{s['marker']} {s['monster']} ({s['level']})" for s in b["setup_monsters"])
-        lines.append(f"Setup monsters for {k} hero{'' if k == 1 else 'es'}: {placed} ({m['setup_monsters_source']})")
-    if b.get("crush_damage") is not None:
-        lines.append(f"The Crush: {b['crush_damage']} non-preventable damage to every hero (the number of heroes, "
-                     f"{m['crush']['source']})")
-    if "only_scenario_monsters" in m:
-        lines.append(f"Monsters: only the Scenario Monsters, {', '.join(catalog.chapter(chapter).scenario_monsters)} "
-                     f"({m['only_scenario_monsters']})")
-    return lines
-
-
 # ----------------------------------------------------------------------------- monster rules
 
 
@@ -496,17 +475,3 @@ def _decks_and_tokens(m: Mapping[str, Any], start: Mapping[str, Any]) -> list[di
         out.append(_entry(f"{m['desperation']['tokens']} Time tokens on the Desperation Attack card",
                           m["desperation"]["source"], "drunagor adventure event desperation-time"))
     return out
-
-
-def winning_and_losing_lines(b: Mapping[str, Any]) -> list[str]:
-    """`chapter show`'s lines for `losing`, `endings` and `chapter_counters`."""
-    lines = [f"Fails when: {e['what']} ({e['rule']}){_with(e['command'])}" for e in b["losing"]]
-    lines += [f"Ends when: {e['what']} ({e['rule']}){_with(e['command'])}" for e in b["endings"]]
-    lines += [f"Counter: {e['what']} ({e['rule']}){_with(e['command'])}" for e in b["chapter_counters"]]
-    return lines
-
-
-def _with(command: str | None) -> str:
-    """The commands of a line, after its citation's parentheses (which hold the book's words only):
-    "; with `drunagor draw`, `drunagor round end`"."""
-    return f"; with {', '.join(f'`{c}`' for c in command.split('; '))}" if command else ""

@@ -138,9 +138,10 @@ def test_chapter_show_json_lists_every_way_the_chapter_is_lost_and_ended(run, ro
               ("RB L1205", "drunagor adventure event plenty-of-provisions"),
               ("RB L1205", "drunagor adventure event spare-wood")]}
     shown = ok(run("chapter", "show", "3")).stdout
-    assert ("Counter: 3 Time Tokens on the Rune card, one removed at each end of the round; the last: read \"Cutscene "
-            "– Nightmare Come True\"; then the Harvester's Hunt card ends the round (drunagor's reading of Rulebook: Clarifications – Soul Hunt, L1142-1144) (Rulebook: Chapter 03 › Cutscene Trigger, L1134); with "
-            "`drunagor round end`\n") in shown
+    assert ("3 Time Tokens on the Rune card, one removed at each end of the round; the last: read \"Cutscene "
+            "– Nightmare Come True\"; then the Harvester's Hunt card ends the round (drunagor's reading of Rulebook: "
+            "Clarifications – Soul Hunt, L1142-1144) (Rulebook: Chapter 03 › Cutscene Trigger, L1134); drunagor "
+            "tracks it with `drunagor round end`\n") in shown
 
 
 # ------------------------------------------------------- 5. endings named when their trigger is met

@@ -3,6 +3,7 @@ won, a party no larger than its Story Record, chapter 04's last rune, Spoils at 
 Follower, the Trauma Cube and the Aura, the Curse Cube capacity, citations, the briefing as the setup
 checklist and `adventure show` at 80x24. Through the command line: exit codes, words and files."""
 
+import json
 import tomllib
 from pathlib import Path
 
@@ -305,3 +306,66 @@ def test_adventure_show_on_an_80x24_terminal(example):
     assert len(lines) <= 23  # and the prompt's row
     assert any(line.startswith("Monsters on the board") for line in lines)
     assert lines[-1].endswith("…")
+
+
+# ---------------------------------------------------------- 1. the briefing is the setup checklist
+
+GOLDEN = Path(__file__).parent / "chapter_show"
+RULEBOOK = Path("/work/shared/rules/awakenings-rulebook.txt")
+#: Paragraphs of a chapter's section with no setup step or rule of their own: the "begin to play"
+#: triggers (L1078, L1207) and the Battalions clarifications after chapter 09 (L1311).
+NO_STEP = {1078, 1207, 1311}
+
+
+@pytest.mark.parametrize("chapter", [f"0{n}" for n in range(1, 10)])
+def test_chapter_show_for_four_heroes_is_the_setup_checklist(run, example, chapter):
+    """Golden: `chapter show N --heroes 4` on the example, reviewed line by line against the chapter's
+    section of the book (RB L1058-1309)."""
+    r = ok(run("chapter", "show", chapter.lstrip("0"), "--heroes", "4"))
+    assert r.stdout == (GOLDEN / f"{chapter}.txt").read_text(encoding="utf-8")
+    lines = r.stdout.splitlines()
+    assert lines[0].startswith(f"Chapter {chapter}: ") and lines[-1].startswith("Adventure Track: ")
+    steps = lines[1:-1]
+    assert all(s.endswith("; at the table") or "; drunagor tracks it" in s for s in steps)
+    assert sum(s.startswith("Losing: ") for s in steps) == 1  # each losing condition once, on one line
+    assert not any(s.startswith(("Fails when", "Trauma limit", "The adventure also fails")) for s in steps)
+    data = json.loads(ok(run("chapter", "show", chapter.lstrip("0"), "--heroes", "4", "--json")).stdout)
+    firsts = [int(e["line"].split("L")[1].split("-")[0].split(",")[0]) for e in data["checklist"]]
+    assert firsts == sorted(firsts) and len(firsts) == len(steps)  # the book's order, one line each
+
+
+def _chapter_paragraphs() -> dict[str, set[int]]:
+    headings = tomllib.loads((Path(__file__).parents[2] / "drunagor_log" / "catalog" / "data" / "headings.toml")
+                             .read_text(encoding="utf-8"))["heading"]
+    out = {}
+    for c in headings:
+        if c["title"].startswith("Chapter 0") and c["level"] == 1:
+            first, last = c["lines"]
+            out[c["title"][8:10]] = {h["lines"][0] for h in headings if first < h["lines"][0] <= last}
+    return out
+
+
+def test_every_paragraph_of_every_chapter_is_on_its_checklist(run, example):
+    for chapter, paragraphs in _chapter_paragraphs().items():
+        data = json.loads(ok(run("chapter", "show", chapter.lstrip("0"), "--heroes", "4", "--json")).stdout)
+        firsts = {int(e["line"].split("L")[1].split("-")[0].split(",")[0]) for e in data["checklist"]}
+        assert paragraphs - NO_STEP - firsts == set(), chapter
+
+
+def _words(text: str) -> list[str]:
+    import re
+    text = re.sub(r"\"[^\"]*\"", " ", text)  # a title the book names ("Cutscene – Redecorating") may be quoted
+    return re.findall(r"[a-z0-9#']+", text.casefold())
+
+
+@pytest.mark.skipif(not RULEBOOK.exists(), reason="the rulebook text is the lead's, not shipped")
+def test_the_checklist_copies_no_sentence_of_the_book(run, example):
+    """drunagor's own short words: no run of 9 words of a checklist line is the book's (quoted titles aside;
+    shorter runs are the game's terms, "at the end of the Initiative Track")."""
+    book = _words(RULEBOOK.read_text(encoding="utf-8"))
+    runs = {tuple(book[i:i + 9]) for i in range(len(book) - 8)}
+    for n in range(1, 10):
+        for e in json.loads(ok(run("chapter", "show", str(n), "--heroes", "4", "--json")).stdout)["checklist"]:
+            words = _words(e["what"])
+            copied = [" ".join(words[i:i + 9]) for i in range(len(words) - 8) if tuple(words[i:i + 9]) in runs]
+            assert copied == [], (n, e["line"])
