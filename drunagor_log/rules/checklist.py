@@ -71,9 +71,15 @@ def _rune_card(b: Mapping[str, Any]) -> Said:
         return (f"End of the round: the {deck['name']} deck, cards 1 to {deck['cards']} in order, at the end of the "
                 "Initiative Track; each end of the round draws the next", ["drunagor round end"], True)
     card = m["rune_card"]["name"]
-    flips = "" if b["chapter"] == "09" else ", then flips"
-    return (f"End of the round: the {card} card, face A, at the Initiative Track's end, draws its runes{flips} (how "
-            "many: on the card, asked once)", ["drunagor round end"], True)
+    if "spawning_tokens" in m:  # chapter 09 (RB L1285)
+        does = ("draws its runes; each names its Spawning token (blue: the Party Leader chooses) for a Chest or its "
+                "Darkness tile, as the card shows")
+    elif b["chapter"] == "04":  # the Naval Battle card (RB L1163)
+        does = "advances the vessels, draws its runes and executes each one's effect from the card, then flips"
+    else:
+        does = "draws its runes, then flips"
+    return (f"End of the round: the {card} card, face A, at the Initiative Track's end, {does} (how many runes: on "
+            "the card, asked once)", ["drunagor round end"], True)
 
 
 def _no_darkness(b: Mapping[str, Any]) -> Said:
