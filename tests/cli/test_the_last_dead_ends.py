@@ -369,3 +369,15 @@ def test_the_checklist_copies_no_sentence_of_the_book(run, example):
             words = _words(e["what"])
             copied = [" ".join(words[i:i + 9]) for i in range(len(words) - 8) if tuple(words[i:i + 9]) in runs]
             assert copied == [], (n, e["line"])
+
+
+def test_the_served_table_says_the_adventure_has_ended(run, root):
+    from drunagor_log.serve.board import read
+    from drunagor_log.serve.pages import Pages
+
+    started(run, root, "04")
+    assert 'id="won"' not in Pages().board(read(root), "table")
+    ok(run("adventure", "event", "vessel-hp", "--deck", "1"))
+    page = Pages().board(read(root), "table")
+    assert '<section class="card alert won" id="won"><h2>The adventure has ended</h2>' in page
+    assert "Record it with <code>drunagor adventure end --won</code>." in page
