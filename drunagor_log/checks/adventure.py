@@ -4,7 +4,7 @@ adventure.toml is written by the tool only, so what these find is a hand edit go
 a shape the tool does not write (negative rune counts, a status-board slot twice or outside 1-12, an
 unknown chapter or rank), runes lost or invented (bag + track + Piles of Runes must be the campaign's
 rune bag, colour by colour), more models of a minion than the box holds (RB L311), more heroes than
-the campaign allows (RB L941-943).
+the campaign allows (RB L941-943) or than the party has.
 """
 
 from __future__ import annotations
@@ -77,6 +77,13 @@ def adventure_rules(c):
         yield _problem(f, ("heroes",), "adventure",
                        f"{state.heroes} heroes, but the campaign plays with at most {story.rules.max_heroes} "
                        "(rules.max_heroes, RB L941-943)")
+    active = len(c.active_heroes())
+    if active and active < state.heroes <= story.rules.max_heroes:
+        yield _problem(f, ("heroes",), "adventure",
+                       f"{state.heroes} heroes at the table, but the party has {active} active on the Story Record: "
+                       "the raid party, the Tie Breaker and the cubes count the heroes at the table (RB L305-308, "
+                       "L1100); end the adventure and start it with --heroes at most "
+                       f"{active}, or add the missing hero (drunagor hero add)")
     info = catalog.chapter(state.chapter)
     if info.raid is not None and state.raid is None:
         yield _problem(f, ("chapter",), "adventure",

@@ -99,6 +99,31 @@ def spoils_upgrades(c):
                               f"the upgrade")
 
 
+@check("spoils-quality")
+def spoils_received_standard(c):
+    """A Spoils card above Standard came of upgrades (any hero's: a card may be handed over), or is
+    recorded under `corrections` as received so (`hero gain --reward|--force`): Spoils are received
+    Standard (RB L397, L1011)."""
+    reached: dict[str, int] = {}
+    for hero in c.heroes.values():
+        for u in hero.upgrades:
+            if u.to in QUALITIES:
+                reached[u.item.casefold()] = max(reached.get(u.item.casefold(), 0), QUALITIES.index(u.to))
+    said = " ".join(c.story.corrections).casefold()
+    for s, hero in c.heroes.items():
+        for n, item in enumerate(hero.equipment):
+            have = QUALITIES.index(item.quality) if item.quality in QUALITIES else 0
+            if item.kind != "spoils" or have <= reached.get(item.name.casefold(), 0):
+                continue
+            if f"received {item.name} {item.quality}".casefold() in said:
+                continue
+            yield problem(c.hero_files[s], ("equipment", n), "spoils-quality",
+                          f"{hero.name}'s {item.name} is {item.quality}, but Spoils are received Standard (RB L397, "
+                          f"L1011) and no upgrade took it there (RB L421-423); if an Interaction or Interlude reward "
+                          f"gave it so (RB L405), say it under `corrections` in story.toml (\"DATE: {hero.name} "
+                          f"received {item.name} {item.quality}: ...\"), or record the upgrade", "warning")
+
+
 @check("chest-copies")
 def chest_copies(c):
     """The heroes and the party stash hold no more copies of a Chest card than the deck has, for every

@@ -142,6 +142,50 @@ class Terminal:
             piece.rstrip()
             console.print((head if i == 0 else Text(" " * hang)) + piece, soft_wrap=True)
 
+    # -- fitting a screen (adventure show at 80x24)
+    def screen(self) -> tuple[int, int] | None:
+        """(columns, rows) of the terminal stdout is, or None when it is piped (never cut)."""
+        if not _on_terminal(sys.stdout):
+            return None
+        import shutil
+
+        size = shutil.get_terminal_size()
+        return size.columns, size.lines
+
+    def rows_of(self, text: str) -> int:
+        """How many rows `line(text)` takes on this terminal (1 a part when piped): word-wrapped as line()
+        wraps, a rune's mark counted."""
+        screen = self.screen()
+        text = visible(cited(text))
+        if screen is None:
+            return text.count("\n") + 1
+        import textwrap
+
+        width = max(screen[0], 20)
+        marks = self.rich
+        return sum(max(1, len(textwrap.wrap(part + "x" * (len(re.findall(_RUNE_WORD, part)) if marks else 0),
+                                            width, break_on_hyphens=False)))
+                   for part in text.split("\n"))
+
+    def line_cut(self, text: str) -> None:
+        """line(text) on one row of the terminal: a longer line gives up its tail with … (piped: whole)."""
+        screen = self.screen()
+        text = visible(cited(text))
+        if screen is None:
+            self.line(text)
+            return
+        width = max(screen[0], 20) - 1
+
+        def cells(part: str) -> int:
+            return len(part) + (len(re.findall(_RUNE_WORD, part)) if self.rich else 0)
+
+        if cells(text) > width:
+            n = width - 1
+            while n > 0 and cells(text[:n]) > width - 1:
+                n -= 1
+            text = text[:n].rstrip() + "…"
+        self.line(text)
+
     def raw(self, text: str) -> None:
         """Data as it is, to stdout: a diff, a token, a shell script (never wrapped, never styled; its
         invisible characters shown, as everywhere)."""

@@ -267,7 +267,8 @@ def _add_hero(c: Any, h: Any, role: str, player: str | None, new: bool = False) 
 def _fill_hero(c: Any, h: Any) -> list[str]:
     notes = []
     for item in h.items:
-        equipment.gain(c, h.name, item.name, kind=item.kind, quality=item.quality, bag=item.place == "bag")
+        equipment.gain(c, h.name, item.name, kind=item.kind, quality=item.quality, bag=item.place == "bag",
+                       imported=True)
         if item.stashed:
             notes.append(f"{h.name}'s {item.name} was in the app's Stash: recorded in the bag")
     for tree, level in h.skills:

@@ -198,6 +198,7 @@ class AdventureState:
     cubes: Mapping[str, Mapping[str, int]] = {}  # hero -> {"trauma": n, "curse": n}; heroes with none left out
     counters: Mapping[str, Any] = {}  # the chapters' counters (rules/chapters.py), the round, the Rune card's face
     lost: str | None = None  # the losing condition met, in words with its rule line; None while it is not
+    won: str | None = None  # the book's ending reached at the table (RB L1179, L1205, L1309), in words; None before
     events: tuple[dict[str, Any], ...] = ()  # the table events `adventure undo` takes back, newest last
 
     __hash__ = None  # type: ignore[assignment]  # holds dicts
@@ -259,4 +260,4 @@ class AdventureState:
 
 
 #: What a table event may change, so `adventure undo` restores it (the log is cut back to its length).
-UNDOABLE = ("bag", "track", "raid", "ranks", "piles", "monsters", "cubes", "counters", "lost")
+UNDOABLE = ("bag", "track", "raid", "ranks", "piles", "monsters", "cubes", "counters", "lost", "won")

@@ -22,7 +22,7 @@ from ..rules.losing import ending as ending_of
 from ..store import adventure as codec
 from ..store.edit import add_key, item
 from . import Change, Line
-from .losing import hero_limits, lost_refusal
+from .losing import hero_limits, lost_refusal, won_refusal
 from .models import in_range, record_models
 from .round import round_json
 from .story import record_chapter
@@ -67,6 +67,7 @@ def show(c: Campaign) -> Change:
                             **hero_limits(c, name)} for name in heroes}
     data.update(round_json(c, state))  # "round", "rune_card", "next_round" and every chapter's "counters"
     data["lost"] = state.lost
+    data["won"] = state.won
     data["events"] = events_json(state)
     return Change(data=data)
 
@@ -173,9 +174,12 @@ def _chapter_to_start(c: Campaign, chapter: str | None) -> str:
 
 
 def _party(c: Campaign, heroes: int | None) -> int:
-    """Heroes playing: given, or the active heroes; at most rules.max_heroes (RB L941-943)."""
+    """Heroes playing: given, or the active heroes; at most rules.max_heroes (RB L941-943), and at most the
+    heroes on the Story Record (fewer is a hero absent tonight): the raid party, the Tie Breaker and the
+    cubes count the heroes at the table (RB L305-308, L1100)."""
+    active = c.active_heroes()
     if heroes is None:
-        heroes = len(c.active_heroes())
+        heroes = len(active)
         if heroes == 0:
             raise UsageError("the party has no active hero to count",
                              remedy="add heroes (drunagor hero add) or give --heroes K")
@@ -186,6 +190,14 @@ def _party(c: Campaign, heroes: int | None) -> int:
                         remedy=f"give --heroes from 1 to {most}"
                                + ("" if most >= 5 else "; with extra-hero content, allow five: drunagor rules "
                                                        "set --max-heroes 5"))
+    if active and heroes > len(active):
+        names = ", ".join(h.name for h in active.values())
+        raise RuleError(f"{heroes} heroes, but the party has {plural(len(active), 'active hero', 'active heroes')} "
+                        f"on the Story Record ({names}): the raid party, the Tie Breaker and the cubes count the "
+                        "heroes at the table (RB L305-308, L1100)", file=c.story_file.shown,
+                        rule="heroes (RB L941-943)",
+                        remedy=f"give --heroes from 1 to {len(active)} (fewer: a hero absent tonight), or add the "
+                               "hero first: drunagor hero add NAME")
     return heroes
 
 
@@ -235,6 +247,8 @@ def end(c: Campaign, outcome: str) -> Change:
     state = c.adventure(changing=True)  # a file of a newer schema is refused here: never written, nor archived
     if won and state.lost:
         raise lost_refusal(c, state)
+    if not won and state.won:
+        raise won_refusal(c, state)
     ch = state.chapter
     ending = ending_of(ch, outcome, state)
     attempt = c.story.failures.get(ch, 0) + 1

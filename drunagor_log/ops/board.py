@@ -22,7 +22,7 @@ from ..names import lookup, resolve
 from ..rules import adventure as rules
 from ..rules import miniatures
 from ..rules.board import all_models_on_board
-from ..rules.chapters import check_monster, last_enemy_defeated, pile_left_board
+from ..rules.chapters import check_monster, ended, last_enemy_defeated, pile_left_board
 from ..rules.losing import last_rune
 from ..text import shell_word
 from . import Change, Line
@@ -96,7 +96,7 @@ def tiebreak(c: Campaign, pile: str, runes: Sequence[str] | str | None = None) -
                         remedy="only chapters " + chapter_list(lambda ch: ch.tie_breaker) + " have it")
     chosen = colours(runes, state.colours) if runes is not None else None
     with c.adventure_refusals():
-        state, returned, removed = rules.tiebreak(state, pile, chosen)
+        state, returned, removed = rules.tiebreak(state, pile, chosen, rule=info.refs.get("tie_breaker", "RB L1100"))
     pid = str(pile).strip()
     pid = pid[4:].strip() if pid.casefold().startswith("pile") else pid
     party = plural(state.heroes, "hero", "heroes")
@@ -346,6 +346,8 @@ def remove_monster(c: Campaign, which: str | Sequence[str]) -> Change:
         message = (f"{', '.join(m.name for m in gone)} off the board"
                    + (f"; {slot_text(slots)} {'is' if len(slots) == 1 else 'are'} free" if slots else ""))
     ending = last_enemy_defeated(state)  # chapter 05 (RB L1205)
-    message += f"; {ending}" if ending else ""
+    if ending:
+        message += f"; {ending}"
+        state = ended(state, ending.removesuffix(", then drunagor adventure end --won"))
     c.record_event(before, state, {"event": "monster", "text": message})
     return Change(summary=message)

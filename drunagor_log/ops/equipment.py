@@ -21,6 +21,7 @@ from ..store import edit
 from ..text import a, shell_word
 from ..values import replace
 from . import Change
+from . import story as story_ops  # _today: the date a correction is written with (one function: tests fix it)
 from .heroes import excess_warning, find_entry, held_item, pick
 
 if TYPE_CHECKING:
@@ -66,10 +67,13 @@ def _check_not_stored(c: Campaign, item_name: str, quality: str | None) -> None:
 
 
 def gain(c: Campaign, name: str, item: str, *, kind: str | None = None, quality: str | None = None,
-         bag: bool = False, new: bool = False) -> Change:
+         bag: bool = False, new: bool = False, reward: bool = False, force: bool = False,
+         imported: bool = False) -> Change:
     """The hero gains a card, equipped or in the bag (Consumables always go to the bag). Its kind
     comes from the catalog or [cards]; a card neither knows needs `kind` once, remembered under
-    [cards]. A card in `stored` is never gained again (RB L429-431)."""
+    [cards]. A card in `stored` is never gained again (RB L429-431). A Spoils card is received
+    Standard (RB L397, L1011); above it only with `reward` (an Interaction or Interlude gave it so,
+    RB L405) or `force`, recorded under `corrections` in story.toml (`imported`: the apps' token held it so)."""
     kind_ = pick(kind, EQUIPMENT_KINDS, "equipment kind") if kind else None
     quality_ = pick(quality, QUALITIES, "quality") if quality else None
     slug, hero = c.hero(name)
@@ -79,13 +83,15 @@ def gain(c: Campaign, name: str, item: str, *, kind: str | None = None, quality:
                                rules.recorded_kind(c.story, item_name))
     _check_not_stored(c, item_name, choice.quality)
     _check_not_held(c, slug, hero, item_name, choice.kind)
+    received = _received_above_standard(c, slug, hero, item_name, choice.kind, choice.quality, reward, force,
+                                        "from the apps' token (drunagor import)" if imported else "")
     place = "bag" if bag or choice.kind == "consumable" else "equipped"
     entry = Item(item_name, choice.kind, choice.quality, place)
     edit.append_entry(c.hero_files[slug].edit(), "equipment", _item_fields(entry))
-    notes: tuple[str, ...] = ()
+    notes: tuple[str, ...] = (received,) if received else ()
     if choice.remember:
         edit.set_card_facts(c.story_file.edit(), item_name, rules.kind_facts(choice.kind))
-        notes = (f"remembered under [cards] in story.toml: {item_name} is {a(choice.kind)} card",)
+        notes += (f"remembered under [cards] in story.toml: {item_name} is {a(choice.kind)} card",)
     if choice.kind == "spoils":
         warnings += excess_warning(c, slug, replace(hero, equipment=hero.equipment + (entry,)))
     gear = rules.starting_gear(hero) + (choice.kind == "starting")
@@ -97,6 +103,33 @@ def gain(c: Campaign, name: str, item: str, *, kind: str | None = None, quality:
     return Change(f"{hero.name} gains {item_name} ({choice.kind}{q}, {where})", notes, tuple(warnings),
                   {"hero": hero.name, "item": item_name, "kind": choice.kind, "quality": choice.quality,
                    "place": place})
+
+
+def _received_above_standard(c: Campaign, slug: str, hero: Hero, item_name: str, kind: str, quality: str | None,
+                             reward: bool, force: bool, source: str = "") -> str | None:
+    """Spoils are received Standard (RB L397, L1011) and improved one step at a time (RB L421-423); a card
+    received Improved or Ultimate needs what made it so: an Interaction or Interlude reward (RB L405,
+    `reward`) or a correction (`force`), written under `corrections` in story.toml. Returns what was said."""
+    above = kind == "spoils" and quality not in (None, "standard")
+    if source and not above:
+        return None
+    force = force or bool(source)
+    if not above:
+        if reward or force:
+            raise UsageError(f"{'--reward' if reward else '--force'} is for a Spoils card received above Standard "
+                             "(--quality improved|ultimate)", remedy=f"leave out {'--reward' if reward else '--force'}")
+        return None
+    if not (reward or force):
+        raise c.hero_files[slug].refuse(
+            ("equipment",), f"{item_name} is a Spoils card, and Spoils are received Standard (RB L397, L1011): "
+            f"{quality} comes of upgrades, one step at a time (RB L421-423)", rule="spoils-quality (RB L397)",
+            remedy=f"gain it Standard, then upgrade it (drunagor spoils upgrade {shell_word(hero.name)} "
+                   f"{shell_word(item_name)}); if an Interaction or Interlude reward gave it {quality} (RB L405), add "
+                   "--reward; to correct the record, --force (either is written under corrections)")
+    why = ("an Interaction or Interlude reward (--reward, RB L405)" if reward else source or "a correction (--force)")
+    line = f"{story_ops._today()}: {hero.name} received {item_name} {quality}: {why}"
+    edit.append_entry(c.story_file.edit(), "corrections", line)
+    return f"recorded under corrections in story.toml: {hero.name} received {item_name} {quality}, {why}"
 
 
 def _item_fields(i: Item) -> dict:

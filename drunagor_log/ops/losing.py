@@ -33,6 +33,9 @@ if TYPE_CHECKING:
     from ..campaign import Campaign
     from ..model.adventure import AdventureState
 
+#: Curse Cubes a hero's board holds: "if your Hero receives the sixth of them, they will be defeated" (RB L927),
+#: offered for the party to confirm (a Skill may change it: the party's record says).
+CURSE_CAPACITY = 5
 #: The [cards] entry of chapter 04's Pristine Swan HP deck.
 SWAN_DECK = "Pristine Swan HP"
 
@@ -136,7 +139,7 @@ def cube(c: Campaign, hero: str, kind: str, delta: str | int, *, capacity: int |
         if not facts.said:
             raise UsageError("0 cubes changes nothing", remedy="write +1 to add, -1 to remove")
         return Change(summary="; ".join(facts.said), data=_cube_data(c, state, name, kind, None, facts))
-    ask = f"drunagor cube {shell_word(name)} curse {amount:+d} --capacity N"
+    ask = f"drunagor cube {shell_word(name)} curse {amount:+d} --capacity {CURSE_CAPACITY}"
     return _apply_cubes(c, state, name, kind, amount, facts, event="cube", said=list(facts.said), ask=ask)
 
 
@@ -150,17 +153,20 @@ def recall(c: Campaign, hero: str, *, capacity: int | None = None) -> Change:
     head = (f"{name} takes a Recall Action: chapter {state.chapter}'s penalty is "
             f"{plural(info.recall_penalty, 'Curse Cube')} ({info.refs.get('recall_penalty', '')})")
     return _apply_cubes(c, state, name, "curse", info.recall_penalty, facts, event="recall",
-                        said=[*facts.said, head], ask=f"drunagor recall {shell_word(name)} --capacity N")
+                        said=[*facts.said, head],
+                        ask=f"drunagor recall {shell_word(name)} --capacity {CURSE_CAPACITY}")
 
 
 def _apply_cubes(c: Campaign, state: AdventureState, name: str, kind: str, amount: int, facts: HeroFacts, *,
                  event: str, said: list[str], ask: str) -> Change:
     limit = trauma_limit(c.story.rules.trauma_limit, facts.bonus) if kind == "trauma" else facts.capacity
     if kind == "curse" and amount > 0 and limit is None:
-        raise UsageError(f"how many Curse Cubes does {name}'s board hold? The rulebook does not say, and one more "
-                         f"than that defeats the hero ({_losing_ref(state.chapter)})",
-                         remedy=f"count them and give --capacity N once; drunagor remembers it under [cards] in "
-                                f"story.toml ({ask})")
+        # RB L927: "if your Hero receives the sixth of them, they will be defeated": 5, offered to confirm
+        raise UsageError(f"how many Curse Cubes does {name}'s board hold? The book says the sixth defeats a hero "
+                         f"(RB L927), so 5, and one more than the board holds fails the adventure "
+                         f"({_losing_ref(state.chapter)})",
+                         remedy=f"confirm it with --capacity {CURSE_CAPACITY} once (or give the number the board "
+                                f"shows); drunagor remembers it under [cards] in story.toml ({ask})")
     rule = trauma_rule(c.story.rules.trauma_limit, facts.bonus) if kind == "trauma" else _losing_ref(state.chapter)
     if not fits_toml(held(state, name, kind) + amount):
         raise UsageError(f"{name} cannot hold {held(state, name, kind) + amount} {CUBE_NAMES[kind]}s: past the "
@@ -175,8 +181,21 @@ def _apply_cubes(c: Campaign, state: AdventureState, name: str, kind: str, amoun
     if facts.recorded:
         entry["recorded"] = facts.recorded
     c.record_event(state, new, entry)
-    notes = (_lost_line(lost),) if lost else ()
+    notes = ((_lost_line(lost),) if lost else ()) + _aura_note(c, name, kind, amount)
     return Change(summary="; ".join(said), notes=notes, data=_cube_data(c, new, name, kind, lost, facts))
+
+
+def _aura_note(c: Campaign, name: str, kind: str, amount: int) -> tuple[Line, ...]:
+    """A Trauma Cube received by a hero with an Aura: the Aura stays, said so. No line of the rulebook
+    ties an Aura to a Trauma Cube; a cube is the adventure's (`adventure undo` takes it back), an Aura
+    the Campaign Log's, so drunagor takes nothing from the Log on a reading no line gives (docs/rules.md)."""
+    if kind != "trauma" or amount <= 0:
+        return ()
+    aura = c.find_hero(name, active_only=True)[1].aura
+    if not aura:
+        return ()
+    return (Line(f"{name} keeps the Aura {aura}: no line of the rulebook takes an Aura for a Trauma Cube; if your "
+                 f"table's rule does, clear it with `drunagor hero aura {shell_word(name)} --clear`."),)
 
 
 def _cube_data(c: Campaign, state: AdventureState, name: str, kind: str, lost: str | None, facts: HeroFacts
@@ -254,10 +273,15 @@ def refuse_if_lost(c: Campaign, state: AdventureState) -> None:
     """The one rule for every table event (raid, draw, monster, pile, tiebreak, battalion, cube, recall,
     a chapter's event, the end of the round): once a losing condition is met the adventure is over, and
     nothing more happens at the table (SPEC 10). Its end is recorded, or the event that lost it, when it
-    was a slip, taken back."""
+    was a slip, taken back. The same once the book's ending is reached (RB L1179, L1205, L1309): an
+    adventure announced won stays won."""
+    f = c.adventure_file
+    if state.won and not state.lost:  # the book's ending reached (RB L1179, L1205, L1309): as after a loss
+        raise RuleError("the adventure has ended: drunagor adventure end --won",
+                        file=f.shown if f is not None else None, rule="adventure",
+                        remedy=f"ended by: {state.won}; if that was a slip, take it back: drunagor adventure undo")
     if not state.lost:
         return
-    f = c.adventure_file
     raise RuleError("the adventure is lost: drunagor adventure end --lost", file=f.shown if f is not None else None,
                     rule="adventure", remedy=f"lost by: {state.lost}; if that was a slip, take it back: drunagor "
                                              "adventure undo")
@@ -277,3 +301,11 @@ def lost_refusal(c: Campaign, state: AdventureState) -> RuleError:
     return RuleError(f"the adventure was lost: {state.lost}", file=f.shown if f is not None else None,
                      rule="adventure", remedy="end it with `drunagor adventure end --lost`, or take back the event "
                                               "that lost it with `drunagor adventure undo`")
+
+
+def won_refusal(c: Campaign, state: AdventureState) -> RuleError:
+    """`adventure end --lost` once the book's ending was reached at the table (RB L1179, L1205, L1309)."""
+    f = c.adventure_file
+    return RuleError(f"the adventure has ended: {state.won}", file=f.shown if f is not None else None,
+                     rule="adventure", remedy="end it with `drunagor adventure end --won`, or take back the event "
+                                              "that ended it with `drunagor adventure undo`")

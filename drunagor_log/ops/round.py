@@ -193,6 +193,7 @@ def round_json(c: Campaign, state: AdventureState) -> dict[str, Any]:
     draws = draws_on_record(c, card.name, face) if face is not None else None
     # After a loss there is no next end of round (SPEC 10: the table events are refused).
     after = ("No next end of round: the adventure is lost (drunagor adventure end --lost)" if state.lost else
+             "No next end of round: the adventure has ended (drunagor adventure end --won)" if state.won else
              next_round_text(state, draws))
     return {"round": chapters.round_number(state), "rune_card": {"name": card.name, "face": face, "draws": draws},
             "next_round": after, "counters": chapters.counters_json(state)}
@@ -221,7 +222,8 @@ def counter_lines(counters: dict[str, Any]) -> list[str]:
         lines.append("Special Event token on the Rune card: " + ("yes" if counters["special_event"] else "no")
                      + " (RB L1074)")
     if counters.get("harvesters_hunt"):
-        lines.append("The Harvester's Hunt card replaced the Growing Influence card (RB L1142-1144)")
+        lines.append("The Harvester's Hunt card replaced the Growing Influence card (drunagor's reading of RB "
+                     "L1142-1144)")
     if counters.get("endgame") is not None:
         lines.append("Endgame Trigger: " + ("happened (RB L1309)" if counters["endgame"] else "not yet (RB L1309)"))
     return lines

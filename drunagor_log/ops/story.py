@@ -21,14 +21,8 @@ from ..errors import RuleError, UsageError
 from ..model import chapter_id
 from ..names import closest, lookup, match, resolve
 from ..rules import cards, rewards, track
-from ..rules.chapters import (
-    counters_kept,
-    ending_triggers,
-    losing_conditions,
-    setup_lines,
-    setup_numbers,
-    winning_and_losing_lines,
-)
+from ..rules.chapters import counters_kept, ending_triggers, losing_conditions, setup_numbers
+from ..rules.checklist import checklist, checklist_lines
 from ..rules.heroes import RECORD_WITH
 from ..store import edit
 from ..text import a, joined
@@ -387,8 +381,9 @@ def briefing(c: Campaign, chapter: Any = None, heroes: int | None = None) -> Cha
     b["state"] = story.track.get(ch)
     b["failures"] = story.failures.get(ch, 0)
     b["next"] = ch == first_open
+    b["checklist"] = checklist(b)  # issue 42: every paragraph of the chapter, in the book's order
     heading = Line(f"Chapter {b['chapter']}: {b['title']}, for {track.plural(b['heroes'], 'hero', 'heroes')}", "bold")
-    return Change(notes=(heading, *track.briefing_lines(b), *setup_lines(b), *winning_and_losing_lines(b),
+    return Change(notes=(heading, *checklist_lines(b["checklist"]),
                          track.track_line(b["state"], b["failures"], b["next"], first_open)), data=b)
 
 

@@ -124,12 +124,13 @@ def tie_breaker_runes(heroes: int) -> int:
     return TIE_BREAKER_BASE - heroes
 
 
-def tiebreak(state: AdventureState, pile_id: str, chosen: Sequence[str] | None = None
+def tiebreak(state: AdventureState, pile_id: str, chosen: Sequence[str] | None = None, *, rule: str = "RB L1100"
              ) -> tuple[AdventureState, dict[str, int], bool]:
     """Tie Breaker (RB L1100): return (6 - heroes) runes of the party's choice from the Pile to the bag.
 
     A Pile that holds no more than that is returned whole, and `chosen` may be left out. Returns the new
-    state, the runes returned, and whether the Pile left the board (emptied)."""
+    state, the runes returned, and whether the Pile left the board (emptied). `rule`: the chapter's own
+    Tie Breaker line (RB L1100, L1130, L1197, L1269), cited by a refusal."""
     pile = state.pile(pile_id)
     due = tie_breaker_runes(state.heroes)
     held = sum(pile.runes.values())
@@ -138,7 +139,7 @@ def tiebreak(state: AdventureState, pile_id: str, chosen: Sequence[str] | None =
         if held > due:
             raise Refused(f"Pile {pile.id} holds {held} runes ({_runes_text(pile.runes)}); the Tie Breaker "
                           f"returns {due} of the party's choice (6 - {plural(state.heroes, 'hero', 'heroes')})",
-                          "tie-breaker (RB L1100)", f"choose {due} with --runes COLOUR,...")
+                          f"tie-breaker ({rule})", f"choose {due} with --runes COLOUR,...")
         returned = {c: n for c, n in pile.runes.items() if n}
     else:
         returned = counts_of(chosen)
@@ -146,12 +147,12 @@ def tiebreak(state: AdventureState, pile_id: str, chosen: Sequence[str] | None =
             raise Refused(f"the Tie Breaker returns {takes} rune{'s' if takes != 1 else ''} from Pile "
                           f"{pile.id} (6 - {plural(state.heroes, 'hero', 'heroes')}"
                           f"{'' if takes == due else f', and the Pile holds only {held}'}), "
-                          f"not {sum(returned.values())}", "tie-breaker (RB L1100)",
+                          f"not {sum(returned.values())}", f"tie-breaker ({rule})",
                           f"give exactly {takes} with --runes")
         for colour, count in returned.items():
             if pile.runes.get(colour, 0) < count:
                 raise Refused(f"Pile {pile.id} holds {pile.runes.get(colour, 0)} {colour} "
-                              f"({_runes_text(pile.runes)})", "tie-breaker (RB L1100)",
+                              f"({_runes_text(pile.runes)})", f"tie-breaker ({rule})",
                               "choose runes that are in that Pile")
     left = {c: n - returned.get(c, 0) for c, n in pile.runes.items() if n - returned.get(c, 0) > 0}
     bag = dict(state.bag)

@@ -220,7 +220,8 @@ def _vessel_hp(state: AdventureState, count: int, deck: int | None) -> EventResu
         return EventResult(new, f"{said} (RB L1179)")
     ending = mechanics(state.chapter)["vessel"]
     read = f"\"{ending['ending']}\" on page {ending['page']}"
-    return EventResult(new, f"{said}: the last one, the enemy vessel is destroyed: read {read} (RB L1179)",
+    return EventResult(ended(new, f"the last Corrupted Vessel's HP card is drawn: read {read} (RB L1179)"),
+                       f"{said}: the last one, the enemy vessel is destroyed: read {read} (RB L1179)",
                        read=ending["ending"])
 
 
@@ -242,6 +243,7 @@ def _king_health(state: AdventureState, damage: int) -> EventResult:
     if left:
         return EventResult(new, text)
     # RB L1309: "if the Scenario Commander is defeated, read 'End of the Adventure – Baptism of Fire' on page 50"
+    new = ended(new, f"the Awakened King is defeated: read \"{BAPTISM_OF_FIRE_ENTRY}\" on page 50 (RB L1309)")
     return EventResult(new, f"{text}; he is defeated: read \"{BAPTISM_OF_FIRE_ENTRY}\" on page 50 (RB L1309), then "
                             "drunagor adventure end --won", read=BAPTISM_OF_FIRE_ENTRY)
 
@@ -283,6 +285,12 @@ def _resource(state: AdventureState, name: str, count: int) -> EventResult:
         return EventResult(new, f"{text}; still to collect: {', '.join(missing)}")
     return EventResult(new, f"{text}; all three collected: as soon as the last enemy is defeated, read "
                             f"\"{res['ending']}\" on page {res['page']} (RB L1205)", read=res["ending"])
+
+
+def ended(state: AdventureState, ending: str) -> AdventureState:
+    """The book's ending reached at the table (RB L1179, L1205, L1309): the adventure is won and no table
+    event follows, as after a loss, until `adventure end --won` (or `adventure undo` of a slip)."""
+    return state.replace(won=state.won or ending)
 
 
 def last_enemy_defeated(state: AdventureState) -> str | None:
@@ -351,27 +359,6 @@ def setup_numbers(chapter: str, heroes: int) -> dict[str, Any]:
         "crush_damage": crush_damage(chapter, heroes),
         "rune_card": (m.get("rune_card") or m.get("siege_deck") or {}).get("name"),
     }
-
-
-def setup_lines(b: Mapping[str, Any]) -> list[str]:
-    """`chapter show`'s lines for the numbers of `setup_numbers` (b: the briefing with them)."""
-    lines = []
-    chapter, k = b["chapter"], b["heroes"]
-    m = mechanics(chapter)
-    card = m.get("rune_card") or m.get("siege_deck")
-    if card is not None:
-        lines.append(f"End of the round: the {card['name']} {'deck' if 'siege_deck' in m else 'card'} at the end of "
-                     f"the Initiative Track ({card['source']}){_with('drunagor round end')}")
-    if b.get("setup_monsters") is not None:
-        placed = ", ".join(f"{s['marker']} {s['monster']} ({s['level']})" for s in b["setup_monsters"])
-        lines.append(f"Setup monsters for {k} hero{'' if k == 1 else 'es'}: {placed} ({m['setup_monsters_source']})")
-    if b.get("crush_damage") is not None:
-        lines.append(f"The Crush: {b['crush_damage']} non-preventable damage to every hero (the number of heroes, "
-                     f"{m['crush']['source']})")
-    if "only_scenario_monsters" in m:
-        lines.append(f"Monsters: only the Scenario Monsters, {', '.join(catalog.chapter(chapter).scenario_monsters)} "
-                     f"({m['only_scenario_monsters']})")
-    return lines
 
 
 # ----------------------------------------------------------------------------- monster rules
@@ -453,7 +440,8 @@ def counters_kept(chapter: str, heroes: int) -> list[dict[str, Any]]:
                           f"round it leaves: read \"{token['cutscene']}\"", token["source"],
                           "drunagor adventure event special-event"))
     elif token is not None:
-        then = (f"; then the {m['hunt_card']['name']} card ends the round ({m['hunt_card']['source']})"
+        then = (f"; then the {m['hunt_card']['name']} card ends the round (drunagor's reading of "
+                f"{m['hunt_card']['source']})"
                 if "hunt_card" in m else "")
         out.append(_entry(f"{token['count']} {token['name']}s on the Rune card, one removed at each end of the round; "
                           f"the last: read \"{token['cutscene']}\"{then}", token["source"], "drunagor round end"))
@@ -487,17 +475,3 @@ def _decks_and_tokens(m: Mapping[str, Any], start: Mapping[str, Any]) -> list[di
         out.append(_entry(f"{m['desperation']['tokens']} Time tokens on the Desperation Attack card",
                           m["desperation"]["source"], "drunagor adventure event desperation-time"))
     return out
-
-
-def winning_and_losing_lines(b: Mapping[str, Any]) -> list[str]:
-    """`chapter show`'s lines for `losing`, `endings` and `chapter_counters`."""
-    lines = [f"Fails when: {e['what']} ({e['rule']}){_with(e['command'])}" for e in b["losing"]]
-    lines += [f"Ends when: {e['what']} ({e['rule']}){_with(e['command'])}" for e in b["endings"]]
-    lines += [f"Counter: {e['what']} ({e['rule']}){_with(e['command'])}" for e in b["chapter_counters"]]
-    return lines
-
-
-def _with(command: str | None) -> str:
-    """The commands of a line, after its citation's parentheses (which hold the book's words only):
-    "; with `drunagor draw`, `drunagor round end`"."""
-    return f"; with {', '.join(f'`{c}`' for c in command.split('; '))}" if command else ""

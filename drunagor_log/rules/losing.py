@@ -7,7 +7,7 @@ raises `Refused` (errors.py).
 
 - Cubes (every chapter): a hero holds `rules.trauma_limit` Trauma Cubes, plus what their Skills add
   (RB L1026-1032); the next one defeats them and the adventure fails. A hero's board holds so many
-  Curse Cubes (a fact the rulebook does not give: the party records it once); one more defeats them.
+  Curse Cubes (the party records it once, offered 5: the sixth defeats, RB L927); one more defeats them.
 - Recall Action (RB L1066, L1191, ...): the chapter's penalty in Curse Cubes, single or double.
 - Chapter 04: the last Pristine Swan's HP card drawn fails the adventure (RB L1177); how many the deck
   holds is the party's to record.

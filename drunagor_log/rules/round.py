@@ -168,14 +168,14 @@ def _card_steps(state: AdventureState, card: RoundCard, face: str | None, draws:
     assert draws is not None and face is not None
     _add(steps, "Draw the indicated number of Runes, one at a time", _drawn_fact(state, face, draws, drawn),
          card.source)
-    if card.name == NAVAL:
+    new = draw(state, drawn)
+    new, lost = _last_rune(state, new)
+    if card.name == NAVAL and not lost:  # the last rune fails the adventure immediately (RB L1177): no effect
         _add(steps, "Execute their respective effects", (f"Each rune's effect is printed on the Naval Battle card (not "
              f"transcribed in the book): resolve {', '.join(drawn)} from the card.") if drawn else
              "No rune drawn: no effect.", card.source)
     if card.name == AWAKENING:
         _awakening_steps(state, card, drawn, steps)
-    new = draw(state, drawn)
-    new, lost = _last_rune(state, new)
     place = f"{', '.join(drawn) or 'No rune'} on the track; {plural(new.runes_in_bag(), 'rune')} left in the bag."
     if lost:
         place += f" The last rune in the bag was drawn: the adventure fails ({_losing_ref(state.chapter)})."
@@ -279,9 +279,11 @@ def _after_the_card(state: AdventureState, steps: list[RoundStep]) -> tuple[Adve
         if left or "hunt_card" not in m:
             return chapters.with_counters(state, time_tokens=left), ([] if left else [token["cutscene"]])
         hunt = m["hunt_card"]
+        # RB L1142 gives the card "procedures that you need to perform until the end of this Adventure" and
+        # L1144 draws it as the Growing Influence card; that it takes that card's place is drunagor's reading.
         _add(steps, f"The {hunt['name']} card replaces the {m['rune_card']['name']} card",
              f"From now on the end of the round is the Soul Harvester's {hunt['name']} Rune card, face A, until the "
-             "end of the adventure.", hunt["source"])
+             "end of the adventure.", f"drunagor's reading of {hunt['source']}")
         switched = chapters.with_counters(state, time_tokens=0, harvesters_hunt=True, rune_face="A")
         return switched, [token["cutscene"]]
     return state, read

@@ -186,71 +186,7 @@ def briefing(chapter: Any, heroes: int, trauma_limit: int) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------------------- the briefing as text
-
-CARD_KINDS = {"minion": "Minion card", "scenario": "Scenario Monster card"}
-ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
-
-
-def _ref(b: dict, key: str, extra: str = "") -> str:
-    text = ", ".join(x for x in (b["refs"].get(key), extra) if x)
-    return f" ({text})" if text else ""
-
-
-def _raid_lines(b: dict) -> list[str]:
-    raid, k = b["raid"], b["heroes"]
-    if raid is None:
-        lines = ["Raid: none"]
-        if b["mechanic"]:
-            lines.append(f"Mechanic: {b['mechanic']}{_ref(b, 'mechanic')}")
-        return lines
-    summons = " and ".join(f"{s['minion']} ({CARD_KINDS.get(s['kind'], s['kind'])}, {s['models']} models)"
-                           for s in raid["summons"])
-    name = f" ({b['mechanic']})" if b["mechanic"] and b["mechanic"] != raid["card"] else ""
-    party = (f"; raid party of {plural(b['raid_party'], 'minion')} for {plural(k, 'hero', 'heroes')}"
-             if b["raid_party"] else "")
-    return [f"Raid: {raid['card']} card{name}, face A up; summons {summons}{party}"
-            f"{_ref(b, 'raid', 'L305-308' if b['raid_party'] else '')}"]
-
-
-def _board_lines(b: dict) -> list[str]:
-    k = b["heroes"]
-    lines = []
-    if b["refs"].get("siege"):
-        lines.append("Siege: a monster that cannot spawn activates the first monster of its own kind on the "
-                     f"Monster Status board, not the strongest{_ref(b, 'siege')}")
-    if b["darkness_nodes"]:
-        lines.append("Darkness Nodes: each Pile of Runes in a setup takes 1 Rune of each colour from the "
-                     f"Initiative Track{_ref(b, 'darkness_nodes')}")
-    if b["tie_breaker_runes"] is not None:
-        lines.append(f"Tie Breaker: {plural(b['tie_breaker_runes'], 'Rune')} per Tie Breaker (6 - "
-                     f"{plural(k, 'hero', 'heroes')}) back to the bag, for 1 AC next to a Pile of Runes"
-                     f"{_ref(b, 'tie_breaker')}")
-    if b["camaraderie_followers"] is not None:
-        lines.append(f"Camaraderie: recruit {plural(b['camaraderie_followers'], 'Follower')} (5 - "
-                     f"{plural(k, 'hero', 'heroes')}) from {', '.join(b['camaraderie_from'] or [])}"
-                     f"{_ref(b, 'camaraderie')}")
-    if b["boss_health"] is not None:
-        per = b["boss_health"] // k
-        lines.append(f"Boss: {b['boss']}, {b['boss_health']} Health ({per} x {plural(k, 'hero', 'heroes')})"
-                     f"{_ref(b, 'boss')}")
-    return lines
-
-
-def briefing_lines(b: dict) -> list[str]:
-    """The briefing of `chapter show` as text lines (b: the shape `briefing` returns)."""
-    sd = b["stirring_darkness"]
-    lines = ["Stirring Darkness: " + (f"{plural(sd, 'Rune')} of each colour from the bag to the Initiative "
-                                      f"Track{_ref(b, 'stirring_darkness')}" if sd is not None else "none"),
-             f"Recall penalty: {plural(b['recall_penalty'], 'Curse Cube')} per Recall Action"
-             f"{_ref(b, 'recall_penalty')}"]
-    lines += _raid_lines(b) + _board_lines(b)
-    t = b["trauma_limit"]
-    nxt = ORDINALS[t] if t < len(ORDINALS) else f"{t + 1}th"
-    lines.append(f"Trauma limit: {plural(t, 'Trauma Cube')} per hero; the {nxt} defeats the hero and the "
-                 "adventure fails (RB L1026-1032)")
-    if b["fails_on_last_rune"]:
-        lines.append(f"The adventure also fails when the last Rune in the bag is drawn{_ref(b, 'losing')}")
-    return lines
+# (the checklist lines: rules/checklist.py)
 
 
 def track_line(state: str | None, failures: int, is_next: bool, first_open: str | None) -> str:

@@ -66,7 +66,7 @@ def state_from(data: Mapping[str, Any]) -> AdventureState:
     return AdventureState(chapter=chapter, heroes=heroes or 0, bag=bag, track=track, raid=_raid(data.get("raid")),
                           ranks=_ranks(data), piles=_piles(data), monsters=_monsters(data), log=_log(data),
                           outcome=outcome, cubes=_cubes(data), counters=_counters(data), lost=_lost(data),
-                          events=_events(data))
+                          won=_won(data), events=_events(data))
 
 
 def _cubes(data: Mapping[str, Any]) -> dict[str, dict[str, int]]:
@@ -121,6 +121,14 @@ def _lost(data: Mapping[str, Any]) -> str | None:
     return lost or None
 
 
+def _won(data: Mapping[str, Any]) -> str | None:
+    won = data.get("won")
+    if won is not None and not isinstance(won, str):
+        raise StateError(("won",), f"`won` must say in words which ending the adventure reached, not {won!r}",
+                         "remove the line while the adventure has not ended")
+    return won or None
+
+
 def _events(data: Mapping[str, Any]) -> tuple[dict[str, Any], ...]:
     """The undo stack, checked for its shape only: what an event restores is read when it is taken back
     (undo_fields), so a raid does not parse every snapshot of the evening."""
@@ -144,7 +152,7 @@ def undo_fields(event: Mapping[str, Any], index: int, f: TomlFile | None = None)
                "raid": lambda: _raid(before["raid"]), "ranks": lambda: _ranks(before),
                "piles": lambda: _piles(before), "monsters": lambda: _monsters(before),
                "cubes": lambda: _cubes(before), "counters": lambda: _counters(before),
-               "lost": lambda: _lost(before)}
+               "lost": lambda: _lost(before), "won": lambda: _won(before)}
     try:
         return {name: readers[name]() for name in before}
     except StateError as exc:
@@ -160,7 +168,7 @@ def before_values(state: AdventureState, names: Sequence[str]) -> dict[str, obje
         "raid": lambda: _raid_plain(state.raid), "ranks": lambda: dict(state.ranks),
         "piles": lambda: _piles_plain(state), "monsters": lambda: [_monster(m) for m in state.monsters],
         "cubes": lambda: {h: dict(c) for h, c in state.cubes.items()}, "counters": lambda: dict(state.counters),
-        "lost": lambda: state.lost or "",
+        "lost": lambda: state.lost or "", "won": lambda: state.won or "",
     }
     return {name: plain[name]() for name in names}
 
@@ -330,6 +338,8 @@ def dumps(state: AdventureState) -> str:
         out.append(f"counters = {_inline(state.counters)}")
     if state.lost:
         out.append(f"lost = {basic_string(state.lost)}")
+    if state.won:
+        out.append(f"won = {basic_string(state.won)}")
     out += _array("piles", _piles_plain(state))
     out += _array("monsters", [_monster(m) for m in state.monsters])
     out += _array("log", state.log)

@@ -33,12 +33,12 @@ rune_bag = { red = 7, blue = 8, green = 7, orange = 7, gray = 7 }
 """
 
 HEROES = {"andreas": ("Andreas", "Cleric", "Support"), "catharina": ("Catharina", "Mage", "Controller"),
-          "nyx": ("Nyx", "Assassin", "Striker")}
+          "nyx": ("Nyx", "Assassin", "Striker"), "vacrem": ("Vacrem", "Warrior", "Defender")}
 
 
 @pytest.fixture
 def party(tmp_path) -> Path:
-    """Three active heroes after chapter 04: chapter 05 is next."""
+    """Four active heroes after chapter 04 (`adventure start --heroes 4` needs them): chapter 05 is next."""
     root = tmp_path / "campaigns" / "test"
     write(root / "story.toml", STORY)
     for slug, (name, cls, role) in HEROES.items():
@@ -65,7 +65,7 @@ def story(root: Path) -> dict:
 
 
 def test_start_the_next_chapter(run, party):
-    r = ok(run("adventure", "start"))
+    r = ok(run("adventure", "start", "--heroes", "3"))  # fewer than the party's four: a hero absent tonight
     assert r.stdout == ("chapter 05, Tempest Island, under way with 3 heroes; Stirring Darkness put 6 runes of each "
                         "colour on the Initiative Track (Rulebook: Chapter 05 › Special Preparation – Stirring Darkness, L1193); Dreadful Raid card face A up, summoning Tidehunter "
                         "(Rulebook: Special Mechanics – Monster Raid, L1199); add each Pile of Runes of the setup with `drunagor pile add` (Rulebook: Chapter 05 › Special Preparation – Darkness Nodes, L1195)\n")
@@ -210,6 +210,7 @@ Last at the table:
     data = json.loads(ok(run("adventure", "show", "--json")).stdout)
     assert set(data) == {"chapter", "title", "heroes", "bag", "runes_in_bag", "track", "piles", "raid", "monsters",
                          "ranks", "log", "cubes", "counters", "lost", "events",  # SPEC 9 added these four
+                         "won",  # issue 42: the book's ending reached
                          "round", "rune_card", "next_round"}  # SPEC 10
     assert (data["round"], data["rune_card"]) == (1, {"name": "Growing Influence", "face": "A", "draws": None})
     assert data["cubes"]["Nyx"] == {"trauma": 0, "curse": 0, "trauma_limit": 1, "curse_capacity": None}
@@ -386,7 +387,7 @@ def test_tiebreak_returns_six_minus_heroes_runes_to_the_bag(run, under_way):
     ok(run("pile", "add"))
     before = snapshot(under_way)
     r = run("tiebreak", "1")
-    assert (r.exit_code, r.stderr) == (1, "error: campaigns/test/adventure.toml: tie-breaker (Rulebook: Special Mechanic – Tie Breaker, L1100): Pile 1 holds "
+    assert (r.exit_code, r.stderr) == (1, "error: campaigns/test/adventure.toml: tie-breaker (Rulebook: Chapter 05 › Special Mechanics – Tie Breaker, L1197): Pile 1 holds "
                                           "5 runes (red, blue, green, orange, gray); the Tie Breaker returns 2 of the "
                                           "party's choice (6 - 4 heroes); choose 2 with --runes COLOUR,...\n")
     r = run("tiebreak", "1", "--runes", "red")
@@ -604,7 +605,8 @@ def test_check_warns_of_an_adventure_of_another_chapter(run, party):
 
 
 def test_check_of_a_party_at_the_table_stays_clean(run, party):
-    for args in (("adventure", "start"), ("pile", "add"), ("pile", "add"), ("monster", "add", "Fell Asteris"),
+    for args in (("adventure", "start", "--heroes", "3"), ("pile", "add"), ("pile", "add"),
+                 ("monster", "add", "Fell Asteris"),
                  ("raid", "--seed", "1"), ("draw", "--seed", "4"), ("tiebreak", "2", "--runes", "gray,red,blue"),
                  ("raid", "--seed", "9"), ("battalion", "Ox", "Ox", "--near", "1")):
         ok(run(*args))

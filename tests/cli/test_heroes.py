@@ -193,8 +193,8 @@ def test_a_duplicate_role_is_refused(run, party):
     (("nyx", "--role", "Leader"), 1, "error: hero-file: Nyx is already in the party (Campaign Log campaigns/sgc/"
      "heroes/nyx.toml); choose another name\n"),
     (("Jaheen", "--role", "Leader"), 1, "error: core-hero: Jaheen is a core-box hero, and core-box heroes (Elros, "
-     "Jaheen, Lorelai, Maya, Vorn) are not heroes in Awakenings (Rulebook: Hero Limitations, L941-945); choose an Awakenings hero "
-     "(Andreas, Catharina, Nyx, Vacrem), or a hero from another product with --class\n"),
+     "Jaheen, Lorelai, Maya, Vorn) are not heroes in Awakenings (Rulebook: Hero Limitations, L941-945); recruit Jaheen as a "
+     "Follower instead: drunagor follower add \"Jaheen the Cleric\"\n"),
 ])
 def test_add_refusals(run, party, args, code, message):
     before = snapshot(party)

@@ -32,7 +32,7 @@ def test_chapter_03_after_the_cutscene_ends_the_round_with_the_harvesters_hunt_c
     r = _to_the_cutscene(run, root)
     assert r.stdout.splitlines()[-5:] == [
         "   The last one is removed: read \"Cutscene – Nightmare Come True\" on page 54.",
-        "5. The Harvester's Hunt card replaces the Growing Influence card (Rulebook: Clarifications – Soul Hunt, L1142-1144)",
+        "5. The Harvester's Hunt card replaces the Growing Influence card (drunagor's reading of Rulebook: Clarifications – Soul Hunt, L1142-1144)",
         "   From now on the end of the round is the Soul Harvester's Harvester's Hunt Rune card, face A, until the "
         "end of the adventure.",
         "Round 4 begins.",
@@ -70,7 +70,7 @@ def test_chapter_03_after_the_cutscene_ends_the_round_with_the_harvesters_hunt_c
     story = tomllib.loads((root / "story.toml").read_text())
     assert story["cards"]["Harvester's Hunt"] == {"draws_a": 1}
     shown = ok(run("adventure", "show")).stdout
-    assert "The Harvester's Hunt card replaced the Growing Influence card (Rulebook: Clarifications – Soul Hunt, L1142-1144)" in shown
+    assert "The Harvester's Hunt card replaced the Growing Influence card (drunagor's reading of Rulebook: Clarifications – Soul Hunt, L1142-1144)" in shown
     # the last rune drawn by the Hunt card still fails chapter 03 (RB L1136)
     r = ok(run("round", "end"))
     assert "the last rune in the bag is drawn: the adventure fails (Rulebook: Chapter 03 › Winning and Losing the Adventure, L1136)" in r.stdout
@@ -138,9 +138,10 @@ def test_chapter_show_json_lists_every_way_the_chapter_is_lost_and_ended(run, ro
               ("RB L1205", "drunagor adventure event plenty-of-provisions"),
               ("RB L1205", "drunagor adventure event spare-wood")]}
     shown = ok(run("chapter", "show", "3")).stdout
-    assert ("Counter: 3 Time Tokens on the Rune card, one removed at each end of the round; the last: read \"Cutscene "
-            "– Nightmare Come True\"; then the Harvester's Hunt card ends the round (Rulebook: Clarifications – Soul Hunt, L1142-1144) (Rulebook: Chapter 03 › Cutscene Trigger, L1134); with "
-            "`drunagor round end`\n") in shown
+    assert ("3 Time Tokens on the Rune card, one removed at each end of the round; the last: read \"Cutscene "
+            "– Nightmare Come True\"; then the Harvester's Hunt card ends the round (drunagor's reading of Rulebook: "
+            "Clarifications – Soul Hunt, L1142-1144) (Rulebook: Chapter 03 › Cutscene Trigger, L1134); drunagor "
+            "tracks it with `drunagor round end`\n") in shown
 
 
 # ------------------------------------------------------- 5. endings named when their trigger is met

@@ -98,10 +98,11 @@ def test_the_curse_capacity_is_asked_once_and_remembered(run, root):
     started(run, root, "05")
     before = snapshot(root)
     r = run("cube", "Nyx", "curse", "+1")
-    assert (r.exit_code, r.stderr) == (2, "error: how many Curse Cubes does Nyx's board hold? The rulebook does not "
-                                          "say, and one more than that defeats the hero (Rulebook: Chapter 05 › Winning and Losing the Adventure, L1203); count them "
-                                          "and give --capacity N once; drunagor remembers it under [cards] in "
-                                          "story.toml (drunagor cube Nyx curse +1 --capacity N)\n")
+    assert (r.exit_code, r.stderr) == (2, rendered(
+        "error: how many Curse Cubes does Nyx's board hold? The book says the sixth defeats a hero (RB L927), so 5, "
+        "and one more than the board holds fails the adventure (RB L1203); confirm it with --capacity 5 once (or "
+        "give the number the board shows); drunagor remembers it under [cards] in story.toml (drunagor cube Nyx "
+        "curse +1 --capacity 5)\n"))
     assert snapshot(root) == before
     r = ok(run("cube", "Nyx", "curse", "2", "--capacity", "3"))
     assert r.stdout == ("Nyx's Curse Cube capacity 3 recorded under [cards]; Nyx receives 2 Curse Cubes: 2 held, "

@@ -137,7 +137,7 @@ def _campaign(under: Path, chapter: str) -> Path:
     write(root / "story.toml", story(chapter, cards=GROWING.replace("Growing Influence", "Naval Battle") + GROWING
                                      + '"Darkness Awakening" = { draws_a = 2 }\n'))
     models = ["--models", "4"] if chapter in ("02", "08") else []
-    assert CliRunner().invoke(app, ["-C", str(root), "adventure", "start", "--heroes", "3", *models]).exit_code == 0
+    assert CliRunner().invoke(app, ["-C", str(root), "adventure", "start", "--heroes", "2", *models]).exit_code == 0
     return root
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.cli.test_losing import party
-from tests.conftest import matches, snapshot, transcript
+from tests.conftest import matches, snapshot, transcript, write
 
 TRANSCRIPTS = {
     "01": """\
@@ -190,7 +190,7 @@ End of round 3: chapter 03, Growing Influence card face A (draws 1); runes drawn
    Face A -> face B.
 4. Remove a Time Token (Rulebook: Chapter 03 › Cutscene Trigger, L1134)
    The last one is removed: read "Cutscene – Nightmare Come True" on page 54.
-5. The Harvester's Hunt card replaces the Growing Influence card (Rulebook: Clarifications – Soul Hunt, L1142-1144)
+5. The Harvester's Hunt card replaces the Growing Influence card (drunagor's reading of Rulebook: Clarifications – Soul Hunt, L1142-1144)
    From now on the end of the round is the Soul Harvester's Harvester's Hunt Rune card, face A, until the end of the adventure.
 Round 4 begins.
 round 3 ended: drew green; the Harvester's Hunt card replaces the Growing Influence card; read "Cutscene – Nightmare Come True"; round 4 begins (seed 3)
@@ -245,10 +245,13 @@ End of round 2: chapter 04, Naval Battle card face B (draws 1); runes drawn with
    Face B -> face A.
 Round 3 begins.
 face B of the Naval Battle card draws 1 (recorded under [cards]); round 2 ended: drew blue; the Naval Battle card now shows face A; round 3 begins (seed 2)
-$ drunagor adventure event vessel-hp
-Corrupted Vessel's HP card drawn: 4 of 4: the last one, the enemy vessel is destroyed: read "End of the Adventure – A Day For the Prey" on page 76 (Rulebook: Chapter 04 › Endgame Trigger, L1179)
 $ drunagor adventure event swan-hp --deck 5
 the Pristine Swan's HP deck of 5 cards recorded under [cards]; Pristine Swan's HP card 1 of 5 drawn (Rulebook: Chapter 04 › Winning and Losing the Adventure, L1177)
+$ drunagor adventure event vessel-hp
+Corrupted Vessel's HP card drawn: 4 of 4: the last one, the enemy vessel is destroyed: read "End of the Adventure – A Day For the Prey" on page 76 (Rulebook: Chapter 04 › Endgame Trigger, L1179)
+$ drunagor adventure event swan-hp
+error: campaigns/test/adventure.toml: adventure: the adventure has ended: drunagor adventure end --won; ended by: the last Corrupted Vessel's HP card is drawn: read "End of the Adventure – A Day For the Prey" on page 76 (Rulebook: Chapter 04 › Endgame Trigger, L1179); if that was a slip, take it back: drunagor adventure undo
+[exit 1]
 $ drunagor adventure end --won
 chapter 04 completed; adventure archived as adventures/04-1.toml
 ...
@@ -506,7 +509,7 @@ Rune bag: 2 runes (red 0, blue 0, green 1, orange 1, gray 0)
 Initiative Track: 34 runes (red 7, blue 8, green 6, orange 6, gray 7)
 Piles of Runes: none on the board
 Monsters on the board: none
-At the end of round 3: the Darkness Awakening card, face A, draws 2 runes (Rulebook: Darkness Spawning Rule – Seeds of Darkness, L1285)
+No next end of round: the adventure has ended (drunagor adventure end --won)
 Awakened King's Health: 0 (Rulebook: Special Mechanics – Purge, L1295-1299)
 Time tokens on the Desperation Attack card: 1 of 2 (Rulebook: Boss Fight Preparation – Awakened King, L1301)
 Endgame Trigger: happened (Rulebook: Chapter 09 › Endgame Trigger, L1309)
@@ -534,5 +537,7 @@ def replay(run, root: Path, session: str) -> None:
 @pytest.mark.parametrize("chapter", sorted(TRANSCRIPTS))
 def test_a_chapter_played_to_its_end(run, tmp_path, chapter):
     root = party(tmp_path / "campaigns" / "test", chapter)
+    if chapter == "08":  # its transcript plays with 3 heroes: at most the party's (issue 42)
+        write(root / "heroes" / "catharina.toml", 'schema = 1\nname = "Catharina"\nclass = "Mage"\nrole = "Controller"\n')
     replay(run, root, TRANSCRIPTS[chapter])
     assert not (root / "adventure.toml").exists()  # every transcript ends the adventure

@@ -34,7 +34,7 @@ def adventure_start(
     chapter: Annotated[str | None, typer.Argument(click_type=game("chapter"),
             help="Chapter number (default: the next on the Adventure Track).")] = None,
     heroes: Annotated[int | None, typer.Option("--heroes",
-            help="Heroes playing, 1 to 5 and at most rules.max_heroes (default: the active heroes).")] = None,
+            help="Heroes playing: at most the active heroes and rules.max_heroes (default: all of them).")] = None,
     models: Annotated[int | None, typer.Option("--models",
             help="How many models the raid's Scenario Monster has, when the catalog does not know (asked once, "
                  "remembered under [cards]).")] = None,
@@ -70,16 +70,23 @@ def _print_table(d: dict) -> None:
     from ...model.adventure import SLOT_COLOURS, STATUS_BOARD_TRACKS
     from ...ops.words import pile_runes, plural, runes_text
 
+    used = [0]  # rows of the terminal taken so far: the log comes last, in what is left (80x24)
+
+    def say(text: str, style: str | None = None) -> None:
+        used[0] += term.rows_of(text)
+        term.line(text, style)
+
+    used[0] += 1
     term.heading(f"Chapter {d['chapter']}, {d['title']}: {plural(d['heroes'], 'hero', 'heroes')}, round {d['round']}")
-    term.line(f"Rune bag: {plural(d['runes_in_bag'], 'rune')} ({runes_text(d['bag'])})")
-    term.line(f"Initiative Track: {plural(sum(d['track'].values()), 'rune')} ({runes_text(d['track'])})")
+    say(f"Rune bag: {plural(d['runes_in_bag'], 'rune')} ({runes_text(d['bag'])})")
+    say(f"Initiative Track: {plural(sum(d['track'].values()), 'rune')} ({runes_text(d['track'])})")
     piles = "; ".join(f"Pile {p['id']} ({pile_runes(p['runes'])})" for p in d["piles"])
-    term.line(f"Piles of Runes: {piles or 'none on the board'}")
+    say(f"Piles of Runes: {piles or 'none on the board'}")
     raid = d["raid"]
     if raid is not None:
         limit = f", {raid['model_limit']} models" if raid["model_limit"] else ""
-        term.line(f"{raid['card']} card: face {raid['face']}; summons {' or '.join(raid['minions'])} "
-                  f"({raid['rank']}{limit})")
+        say(f"{raid['card']} card: face {raid['face']}; summons {' or '.join(raid['minions'])} "
+            f"({raid['rank']}{limit})")
     taken = sum(1 for m in d["monsters"] if m["slot"] is not None)
     if d["monsters"]:
         rows = [[m["slot"] or "-", m["colour"] or "boss", m["name"], m["rank"] or ""] for m in d["monsters"]]
@@ -87,21 +94,44 @@ def _print_table(d: dict) -> None:
         slots = [(n, SLOT_COLOURS[n - 1], by_slot.get(n)) for n in range(1, STATUS_BOARD_TRACKS + 1)]
         term.board(f"Monsters on the board ({taken} of {STATUS_BOARD_TRACKS} tracks taken)", slots, rows,
                    ["Slot", "Base", "Monster", "Rank"])
+        used[0] += 1 + (STATUS_BOARD_TRACKS + 1) // 2 if term.rich else 2 + len(rows)
         bosses = [m["name"] for m in d["monsters"] if m["slot"] is None]
         if bosses and term.rich:  # the plain table lists them as "-  boss"
-            term.line(f"Off the status board (boss): {', '.join(bosses)}")
+            say(f"Off the status board (boss): {', '.join(bosses)}")
     else:
-        term.line("Monsters on the board: none")
-    term.line(d["next_round"])
-    _print_losing(d)
-    recent = [e for e in d["log"] if e.get("text")][-5:]
-    if recent:
+        say("Monsters on the board: none")
+    say(d["next_round"])
+    _print_losing(d, say)
+    _print_log(d, used[0])
+
+
+#: Table events `adventure show` lists at most, newest last.
+RECENT = 5
+
+
+def _print_log(d: dict, used: int) -> None:
+    """The last table events, last: on a terminal as many as the rows left allow (one row each, a longer
+    one cut with …), so the board and the counters stay on the screen; piped, the last five whole."""
+    recent = [e for e in d["log"] if e.get("text")][-RECENT:]
+    if not recent:
+        return
+    screen = term.screen()
+    if screen is None:
         term.line("Last at the table:")
         for entry in recent:
             term.line(f"  {entry.get('event', '')}: {entry['text']}")
+        return
+    room = screen[1] - 1 - used - 1  # a row for the shell's prompt, one for the heading
+    if room < 1:
+        if room == 0:  # the heading's row is left: say where the log is
+            term.line_cut("Last at the table: no room left at this height (drunagor adventure show | less)")
+        return
+    term.line("Last at the table:")
+    for entry in recent[-room:]:
+        term.line_cut(f"  {entry.get('event', '')}: {entry['text']}")
 
 
-def _print_losing(d: dict) -> None:
+def _print_losing(d: dict, say) -> None:
     """Cubes held, the chapter's counters, and the losing condition met (SPEC 9)."""
     def of(n, most) -> str:
         return f"{n}/{'?' if most is None else most}"
@@ -109,13 +139,15 @@ def _print_losing(d: dict) -> None:
     held = [f"{hero} trauma {of(c['trauma'], c['trauma_limit'])}, curse {of(c['curse'], c['curse_capacity'])}"
             for hero, c in d["cubes"].items() if c["trauma"] or c["curse"]]
     if held:
-        term.line("Cubes (held/can hold): " + "; ".join(held))
+        say("Cubes (held/can hold): " + "; ".join(held))
     from ...ops.round import counter_lines
 
     for line in counter_lines(d["counters"]):
-        term.line(line)
+        say(line)
     if d["lost"]:
-        term.line(f"The adventure is lost: {d['lost']}. Record it with `drunagor adventure end --lost`.", "bold red")
+        say(f"The adventure is lost: {d['lost']}. Record it with `drunagor adventure end --lost`.", "bold red")
+    elif d.get("won"):
+        say(f"The adventure has ended: {d['won']}. Record it with `drunagor adventure end --won`.", "bold")
 
 
 @adventure_app.command("end")

@@ -172,6 +172,10 @@ def gain(
     quality: Annotated[str | None, typer.Option(
         "--quality", help="For Spoils: standard (default), improved, ultimate.")] = None,
     bag: Annotated[bool, typer.Option("--bag", help="Put it in the bag instead of equipping it.")] = False,
+    reward: Annotated[bool, typer.Option(
+        "--reward", help="A Spoils card an Interaction or Interlude reward gave above Standard (RB L405).")] = False,
+    force: Annotated[bool, typer.Option(
+        "--force", help="Record a Spoils card above Standard anyway (a correction).")] = False,
     new: NewOpt = False,
     commit: CommitOpt = False,
 ) -> None:
@@ -180,10 +184,13 @@ def gain(
     The kind comes from the catalog, or from [cards] in story.toml; for a card neither knows, give
     --kind once and it is remembered there. A name very like a known card's ("Leathr Armor") is
     refused with "did you mean" unless --new. Cards in `stored` can never be gained again (RB L429-431).
+    Spoils are received Standard (RB L397); --quality improved|ultimate needs --reward or --force,
+    recorded under corrections in story.toml.
 
     Example: drunagor hero gain Nyx "Ragged Doll" --bag
     """
-    perform(_equipment().gain, name, item, kind=kind, quality=quality, bag=bag, new=new, commit=commit)
+    perform(_equipment().gain, name, item, kind=kind, quality=quality, bag=bag, new=new, reward=reward,
+            force=force, commit=commit)
 
 
 @hero_app.command("drop")
