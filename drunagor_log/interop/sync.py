@@ -19,7 +19,8 @@ One command for a player who knows no git, run before and after the evening:
 
 A merge already under way (a `git pull` that stopped) is finished the same way: `--keep` decides
 the campaign's conflicts, or the player resolves them by hand and `git add`s them first.
-Every step prints one line.
+Every step prints one line; what it says of a change (the commit message, a conflict) in the game's
+words is interop/sync_words.py.
 """
 
 from __future__ import annotations
@@ -28,7 +29,6 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from .. import store
 from ..campaign import ADVENTURE, ARCHIVE, HEROES, STORY, Campaign
@@ -41,11 +41,12 @@ from ..git.merges import merging
 from ..git.objects import blob_if_any, unmerged
 from ..git.runner import GitFailed, exists, repository
 from ..git.runner import reason as git_reason
-from ..store.merge import ABSENT, MergeError, changes, label
+from ..store.merge import MergeError
 from .incoming import blob as _blob
 from .incoming import merge_versions as _merge
 from .incoming import refuse_junk as _refuse_junk
 from .incoming import vet_theirs
+from .sync_words import describe_conflict, describe_file, file_kind, summary
 
 KEEP = ("mine", "theirs")
 Say = Callable[[str], None]
@@ -168,7 +169,8 @@ def commit_own(root: Path, say: Say) -> None:
         say("nothing to commit: every change of this campaign is committed")
         return
     phrases = []
-    for rel in sorted(dirty, key=lambda r: (["story", "adventure", "archive", "hero"] + [_kind(r)]).index(_kind(r))):
+    order = ["story", "adventure", "archive", "hero"]
+    for rel in sorted(dirty, key=lambda r: (order + [file_kind(r)]).index(file_kind(r))):
         phrases += describe_file(rel, _committed(root, rel), _current(root, rel))
     subject = summary(phrases)
     sha = commit_changes(root, dirty, subject, body="\n".join(phrases) if len(phrases) > 1 else None)
@@ -203,20 +205,6 @@ def _values(raw: bytes) -> dict | None:
         return tomllib.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError):  # ValueError: TOMLDecodeError, and a number past 4,300 digits
         return {}
-
-
-def summary(phrases: list[str], width: int = 72 - len(PREFIX)) -> str:
-    """A commit subject: as many phrases as fit, then how many more."""
-    if not phrases:
-        return "campaign files"
-    text = phrases[0]
-    for n, phrase in enumerate(phrases[1:], 1):
-        rest = len(phrases) - n - 1
-        more = f" and {rest} more" if rest else ""
-        if len(text) + 2 + len(phrase) + len(more) > width:
-            return f"{text} and {len(phrases) - n} more"
-        text += "; " + phrase
-    return text
 
 
 # ---------------------------------------------------------------------------- step 2: pull, merge
@@ -447,133 +435,3 @@ def _push_failed(root: Path, up: Upstream, stderr: bytes) -> RuleError:
     return RuleError(f"the push to {up.remote} failed: {reason}", file=shown, rule="sync",
                      remedy="nothing is lost: everything is committed here and every command works; "
                      "drunagor sync again when the remote accepts it")
-
-
-# ------------------------------------------------------------------------- saying what changed
-
-
-def _kind(rel: str) -> str:
-    parts = Path(rel).parts
-    if parts == (STORY,):
-        return "story"
-    if parts == (ADVENTURE,):
-        return "adventure"
-    if len(parts) == 2 and parts[0] in (HEROES, ARCHIVE):
-        return "hero" if parts[0] == HEROES else "archive"
-    return "other"
-
-
-def _show(value: Any) -> str:
-
-    if value is ABSENT or value is None:
-        return "nothing"
-    if isinstance(value, dict):
-        return "{ " + ", ".join(f"{k} = {_show(v)}" for k, v in value.items()) + " }"
-    if isinstance(value, list):
-        return "[" + ", ".join(_show(v) for v in value) + "]"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return f'"{value}"' if isinstance(value, str) else str(value)
-
-
-# story.toml's lists: what one entry is called
-STORY_LISTS = {("followers",): "follower", ("outcomes",): "outcome", ("statuses",): "status",
-               ("stash",): "stash", ("stored",): "stored", ("chest", "cards"): "chest deck",
-               ("chest", "epic"): "Epic Rare", ("commander", "cards"): "commander deck",
-               ("corrections",): "correction"}
-# a Campaign Log's lists: (added, removed) as phrases with {hero} and {x}
-HERO_LISTS = {"equipment": ("{hero} gains {x}", "{hero} loses {x}"),
-              "skills": ("{hero} learns {x}", "{hero} unlearns {x}"),
-              "class_abilities": ("{hero} gains the Class Ability {x}", "{hero} forgets {x}"),
-              "statuses": ("{hero}: status {x}", "{hero}: status {x} removed"),
-              "upgrades": ("{hero} upgrades {x}", "{hero}: upgrade of {x} removed")}
-
-
-def describe_file(rel: str, old: dict | None, new: dict | None) -> list[str]:
-    """What changed in one campaign file, in the game's words (for a commit message)."""
-    kind = _kind(rel)
-    if kind == "hero":
-        hero = str((new or old or {}).get("name") or Path(rel).stem)
-        if old is None:
-            return [f"{hero} joins the party (new Campaign Log)"]
-        if new is None:
-            return [f"Campaign Log of {hero} deleted"]
-        return [p for d in changes(old, new) for p in _hero_phrases(hero, d)]
-    if kind == "adventure":
-        if old is None:
-            return [f"adventure of chapter {(new or {}).get('chapter', '?')} under way"]
-        if new is None:
-            return ["the adventure under way ended"]
-        events = len((new or {}).get("log", [])) - len(old.get("log", []))
-        return [f"{events} table event{'s' if events != 1 else ''} of chapter {new.get('chapter', '?')}"
-                if events > 0 else "the adventure under way changed"]
-    if kind == "archive":
-        return [f"adventure {Path(rel).stem} archived" if old is None else f"{rel} changed"]
-    if kind == "story":  # the Adventure Track first: what the evening was about
-        deltas = sorted(changes(old or {}, new or {}), key=lambda d: d.path[:1] not in (("track",), ("failures",)))
-        return [p for d in deltas for p in _story_phrases(d)]
-    return [f"{rel} (merge driver)" if rel == ".gitattributes" else rel]
-
-
-def _names(entries: tuple) -> str:
-
-    return ", ".join(str(label(e)) for e in entries)
-
-
-def _story_phrases(d) -> list[str]:
-
-    p = d.path
-    if len(p) == 2 and p[0] == "track":
-        return [f"chapter {p[1]} cleared" if d.new is ABSENT else f"chapter {p[1]} {d.new}"]
-    if len(p) == 2 and p[0] == "failures":
-        return [f"chapter {p[1]}: {_show(d.new)} failed attempts"]
-    if d.added or d.removed:
-        what = STORY_LISTS.get(p, ".".join(map(str, p)))
-        return ([f"{what}: {_names(d.added)}"] if d.added else []) + \
-               ([f"{what}: {_names(d.removed)} removed"] if d.removed else [])
-    if p == ("party",):
-        return [f"party name: {d.new}"]
-    if p == ("leader",):
-        return [f"Party Leader: {_show(d.new)}"]
-    if p[:1] == ("cards",) and len(p) >= 2:
-        return [f"card facts: {p[1]}"]
-    return [f"{'.'.join(map(str, p))}: {_show(d.new)}"]
-
-
-def _hero_phrases(hero: str, d) -> list[str]:
-    p = d.path
-    if len(p) == 1 and p[0] in HERO_LISTS and (d.added or d.removed):
-        gain, lose = HERO_LISTS[p[0]]
-        return [gain.format(hero=hero, x=_names((x,))) for x in d.added] + \
-               [lose.format(hero=hero, x=_names((x,))) for x in d.removed]
-    if p == ("retired",):
-        return [f"{hero} leaves the party" if d.new is True else f"{hero} returns to the party"]
-    if len(p) == 2 and p[0] == "equipment" and isinstance(d.new, dict) and isinstance(d.old, dict):
-        moved = [f"{k} {_show(v)}" for k, v in d.new.items() if d.old.get(k) != v]
-        return [f"{hero}'s {p[1]}: " + ", ".join(moved)]
-    return [f"{hero}: {'.'.join(map(str, p))} {_show(d.new)}"]
-
-
-def describe_conflict(rel: str, c, who: str, data: dict) -> str:
-    """One conflict in the game's words: "chapter 05: you completed it, Ben skipped it (story.toml)"."""
-    kind, p = _kind(rel), c.path
-    if kind == "adventure":
-        return (f"the adventure under way went on on both machines ({rel}): keep one table state, "
-                f"yours or {who}'s")
-    if kind == "story" and len(p) == 2 and p[0] == "track":
-        def did(v):
-            if v is ABSENT:
-                return "left it open"
-            return f"{v} it" if v in ("completed", "skipped") else f"wrote {_show(v)}"
-
-        return f"chapter {p[1]}: you {did(c.mine)}, {who} {did(c.theirs)} ({rel})"
-    thing = ".".join(map(str, p)) or "the file"
-    if kind == "hero":
-        thing = f"{data.get('name') or Path(rel).stem}'s {thing}"
-    elif p == ("party",):
-        thing = "party name"
-    elif p == ("leader",):
-        thing = "Party Leader"
-    mine = "removed" if c.mine is ABSENT else _show(c.mine)
-    theirs = "removed" if c.theirs is ABSENT else _show(c.theirs)
-    return f"{thing}: yours {mine}, {who}'s {theirs} ({rel})"
