@@ -28,17 +28,8 @@ from ..text import shell_word
 from . import Change, Line
 from .losing import table_state
 from .models import in_range, record_models, recorded_models
-from .words import (
-    RANK_HINT,
-    canonical,
-    chapter_list,
-    chapter_ref,
-    colours,
-    parse_slot,
-    pile_runes,
-    plural,
-    slot_text,
-)
+from .typed import RANK_HINT, canonical, colours, parse_slot
+from .words import chapter_list, chapter_ref, pile_runes, plural, slot_text
 
 if TYPE_CHECKING:
     from ..campaign import Campaign

@@ -35,7 +35,7 @@ from ..text import joined
 from ..values import replace
 from . import Change, Line
 from .cards import known_names, resolve_card
-from .words import typed_chapter
+from .typed import typed_chapter
 
 if TYPE_CHECKING:
     from ..campaign import Campaign

@@ -31,7 +31,8 @@ from . import Change, Line
 from .board import new_seed, resolve_monster
 from .losing import table_state
 from .models import battalion_models, recorded_models
-from .words import canonical, chapter_list, colours, pile_runes, plural, slot_text
+from .typed import canonical, colours
+from .words import chapter_list, pile_runes, plural, slot_text
 
 if TYPE_CHECKING:
     from ..campaign import Campaign
