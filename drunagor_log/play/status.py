@@ -119,10 +119,7 @@ def _short(root: Path, exc: Any) -> str:
     from ..campaign import ADVENTURE
 
     if not os.path.lexists(root / ADVENTURE):
-        ending = _ending(root)
-        if ending:
-            return f"the campaign is finished: {ending} (RB L1309)"
-        return "no adventure under way (adventure start begins the next chapter)"
+        return _finished(root) or "no adventure under way (adventure start begins the next chapter)"
     if not exc.file:
         return str(exc.message)
     line = f":{exc.line}" if exc.line else ""
@@ -142,13 +139,13 @@ def fit(rows: list[list[list[Fragment]]], width: int) -> list[list[list[Fragment
     return rows
 
 
-def _ending(root: Path) -> str | None:
-    """Chapter 09's ending, once the campaign is finished."""
+def _finished(root: Path) -> str | None:
+    """What a finished campaign says of itself (Campaign.finished), however it was finished."""
     from ..campaign import Campaign
 
     try:
         with Campaign(root) as c:
-            return c.story.ending
+            return c.finished()
     except Exception:  # the toolbar never takes the session down
         return None
 

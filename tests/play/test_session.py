@@ -28,6 +28,7 @@ def dispatcher(example) -> Dispatcher:
 
 def test_the_session_words():
     assert session_words(["undo", "--steps", "2"]) == ["adventure", "undo", "--steps", "2"]
+    assert session_words(["drunagor", "undo"]) == ["undo"]  # the git undo, as in a shell
     assert session_words(["help", "monster", "add"]) == ["monster", "add", "--help"]
     assert session_words(["drunagor", "raid", "--seed", "3"]) == ["raid", "--seed", "3"]
     assert session_words(["exit"]) is None and session_words(["quit"]) is None
@@ -323,8 +324,10 @@ def test_a_finished_campaign_says_so_in_the_toolbar_and_undo_has_nothing_to_undo
     finish(example)
     assert _text(status.Status(example, colour=False).read()) == [
         "example  the campaign is finished: Baptism of Fire (Rulebook: Chapter 09 › Endgame Trigger, L1309)"]
-    assert dispatcher.handle("undo").code == 0
-    assert capsys.readouterr().err == "nothing to undo: the campaign is finished (its last adventure is archived)\n"
+    assert dispatcher.handle("undo").code == 1
+    assert capsys.readouterr().err == ("error: the campaign is finished: Baptism of Fire (Rulebook: Chapter 09 \u203a "
+                                       "Endgame Trigger, L1309), so no table event to undo; `drunagor undo` undoes the "
+                                       "last commit (git)\n")
 
 
 def test_after_the_endgame_trigger_a_defeat_is_shown_as_the_ending():
