@@ -23,10 +23,11 @@ from .model import Hero, Story, hero_from, story_from
 from .model.adventure import AdventureState
 from .names import check_name, hero_aliases, lookup, slug
 from .rules.adventure import changed_fields, with_log
+from .rules.track import finished_text
 from .store import adventure as adventure_codec
-from .store.session import ADVENTURE, ARCHIVE, FOLDERS, HEROES, STORY, Session, Stale
+from .store.session import ADVENTURE, ARCHIVE, FOLDERS, HEROES, SHEETS, STORY, Session, Stale
 
-__all__ = ["ADVENTURE", "ARCHIVE", "FOLDERS", "HEROES", "STORY", "Campaign", "Stale", "find_campaign",
+__all__ = ["ADVENTURE", "ARCHIVE", "FOLDERS", "HEROES", "SHEETS", "STORY", "Campaign", "Stale", "find_campaign",
            "kind_of", "list_campaigns", "writing"]
 
 def _holds_story(folder: Path) -> bool:
@@ -187,8 +188,6 @@ class Campaign(Session):
     def finished(self) -> str | None:
         """What a finished campaign says of itself (rules/track.finished_text), or None; None as well
         when story.toml cannot be read (the command that reads it says what is wrong)."""
-        from .rules.track import finished_text  # only on this path
-
         try:
             return finished_text(self.story.track, self.story.ending)
         except DrunagorError:

@@ -4,16 +4,18 @@ One command for a player who knows no git, run before and after the evening:
 
 1. commit the campaign's changes not committed yet: every change to a file drunagor writes
    (story.toml, heroes/*.toml, adventure.toml, adventures/*.toml, the campaign's .gitignore and
-   .gitattributes) as long as the file is readable, whether a drunagor command or an editor made it,
-   with a message that says what changed ("chapter 05 completed; Nyx gains Buckler"). Anything else
-   uncommitted in the campaign folder is the player's own: sync stops and names it. Files outside
-   the campaign folder are left alone (git refuses the merge only if it would touch them);
+   .gitattributes, and the sheet `drunagor sheet` leaves beside story.toml, made again first so that it
+   is never older than the files it shows) as long as the file is readable, whether a drunagor command
+   or an editor made it, with a message that says what changed ("chapter 05 completed; Nyx gains
+   Buckler"). Anything else uncommitted in the campaign folder is the player's own: sync stops and
+   names it. Files outside the campaign folder are left alone (git refuses the merge only if it would touch them);
 2. fetch the upstream branch, check its campaign as drunagor reads any campaign (interop/incoming.py:
    no link, no type change, no file past the store's limits; else nothing is merged, exit 3), and
    merge it, value by value (the campaign-aware merge driver, set up on the way). Where both sides
    changed the same value, nothing is merged: the merge is given up, the campaign stays as it was,
    and sync says in the game's words where the two sides disagree; `--keep mine` or `--keep theirs`
-   merges again, deciding those values for one side;
+   merges again, deciding those values for one side. The sheets are never a conflict: each merge
+   makes them again from the merged files;
 3. run `drunagor check` on the result: errors stop the push (the group's copy stays clean);
 4. push. A failed push leaves everything committed here, readable by every command: sync again.
 
@@ -31,9 +33,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import store
-from ..campaign import ADVENTURE, ARCHIVE, HEROES, STORY, Campaign
+from ..campaign import ADVENTURE, ARCHIVE, HEROES, SHEETS, STORY, Campaign
 from ..checks import run_checks
-from ..errors import DataError, RuleError, UsageError
+from ..errors import DataError, DrunagorError, RuleError, UsageError
 from ..git import merges
 from ..git.commits import PREFIX, commit_changes, uncommitted
 from ..git.driver_setup import setup_driver
@@ -69,8 +71,12 @@ class Upstream:
         return f"{self.remote}/{self.branch}"
 
 
-def sync(root: Path, keep: str | None, say: Say) -> None:
-    """The whole of `drunagor sync` (see the module's doc); a stop is a DrunagorError."""
+Remake = Callable[[Path, list[str]], list[str]]  # (campaign folder, sheet files) -> the files rewritten
+
+
+def sync(root: Path, keep: str | None, say: Say, remake: Remake | None = None) -> None:
+    """The whole of `drunagor sync` (see the module's doc); a stop is a DrunagorError. `remake` makes
+    the sheets found in the campaign folder again (the command line passes the sheet's own)."""
     if keep is not None and keep not in KEEP:
         raise UsageError(f"--keep takes mine or theirs, not {keep!r}", rule="sync",
                          remedy="--keep mine keeps your values where both sides changed one, "
@@ -85,15 +91,15 @@ def sync(root: Path, keep: str | None, say: Say) -> None:
         try:
             up = upstream(root)
             if under_way:
-                finish_merge(root, keep, say)
+                finish_merge(root, keep, say, remake)
             else:
                 refuse_foreign(root)  # before anything is written
                 setup = setup_driver(root)
                 if setup:
                     say("set up the campaign-aware merge driver (" + " and ".join(setup) + ")")
-                commit_own(root, say)
+                commit_own(root, say, remake)
                 fetch(root, up)
-                pull(root, up, keep, say)
+                pull(root, up, keep, say, remake)
             check(root, say)
             push(root, up, say)
         except GitFailed as exc:
@@ -142,10 +148,10 @@ def fetch(root: Path, up: Upstream) -> None:
 
 
 def own_file(rel: str) -> bool:
-    """A file drunagor writes in a campaign folder (relative path)."""
+    """A file drunagor writes in a campaign folder (relative path): the sheet too."""
     parts = Path(rel).parts
     if len(parts) == 1:
-        return parts[0] in (STORY, ADVENTURE, ".gitignore", ".gitattributes")
+        return parts[0] in (STORY, ADVENTURE, ".gitignore", ".gitattributes", *SHEETS)
     return (len(parts) == 2 and parts[0] in (HEROES, ARCHIVE) and parts[1].endswith(".toml")
             and not parts[1].startswith("."))
 
@@ -163,13 +169,31 @@ def refuse_foreign(root: Path) -> None:
         _refuse_unreadable(root, dirty)
 
 
-def commit_own(root: Path, say: Say) -> None:
+def remake_sheets(root: Path, remake: Remake | None, say: Say | None = None) -> list[str]:
+    """The sheets `drunagor sheet` left in the campaign folder (sheet.html, sheet.md), made again from
+    the campaign's files as they are now by `remake` (the command line's: the sheets are a front end
+    beside this one); those that changed. A campaign that cannot be read leaves them as
+    they are (the check after the merge says what is wrong)."""
+    present = [name for name in SHEETS if (root / name).is_file() and not (root / name).is_symlink()]
+    if not present or remake is None:
+        return []
+    try:
+        made = remake(root, present)
+    except DrunagorError:
+        return []
+    if made and say is not None:
+        say(f"made {' and '.join(made)} again from the campaign's files")
+    return made
+
+
+def commit_own(root: Path, say: Say, remake: Remake | None = None) -> None:
+    remake_sheets(root, remake, say)
     dirty = uncommitted(root)
     if not dirty:
         say("nothing to commit: every change of this campaign is committed")
         return
     phrases = []
-    order = ["story", "adventure", "archive", "hero"]
+    order = ["story", "adventure", "archive", "hero", "other", "sheet"]
     for rel in sorted(dirty, key=lambda r: (order + [file_kind(r)]).index(file_kind(r))):
         phrases += describe_file(rel, _committed(root, rel), _current(root, rel))
     subject = summary(phrases)
@@ -210,7 +234,7 @@ def _values(raw: bytes) -> dict | None:
 # ---------------------------------------------------------------------------- step 2: pull, merge
 
 
-def pull(root: Path, up: Upstream, keep: str | None, say: Say) -> None:
+def pull(root: Path, up: Upstream, keep: str | None, say: Say, remake: Remake | None = None) -> None:
     if not exists(root, up.ref):
         say(f"nothing to pull: {up.shown} does not exist yet (this sync creates it)")
         return
@@ -222,8 +246,17 @@ def pull(root: Path, up: Upstream, keep: str | None, say: Say) -> None:
     refused = merges.merge(root, up.ref)
     if refused is None:
         say(line)
+        sha = commit_changes(root, remake_sheets(root, remake), "sheet made again after the merge")
+        if sha:
+            say(f"committed {sha}: the sheet made again from the merged files")
         return
-    unmerged = conflicts(root)
+    unmerged, sheets = _sheets_apart(conflicts(root))
+    if not unmerged and sheets:
+        _resolve_sheets(root, sheets, remake)
+        _refuse_junk(root, started_here=True)
+        merges.commit_merge(root)
+        say(line + " (the sheet made again from the merged files)")
+        return
     if not unmerged:
         _abort(root)
         raise RuleError(f"git could not merge {up.shown}: {git_reason(refused)}",
@@ -233,6 +266,7 @@ def pull(root: Path, up: Upstream, keep: str | None, say: Say) -> None:
         say(line.replace("pulled", "found", 1) + " (not merged)")
         raise _stop(root, unmerged, who, started_here=True, say=say)
     resolve(root, unmerged, keep)
+    _resolve_sheets(root, sheets, remake)
     _refuse_junk(root, started_here=True)
     merges.commit_merge(root)
     kept = "yours" if keep == "mine" else f"{who}'s"
@@ -337,6 +371,20 @@ def describe_unmerged(root: Path, c: Unmerged, who: str) -> list[str]:
     return [describe_conflict(c.path, x, who, data) for x in merged.conflicts] or [f"{c.path}: both sides changed it"]
 
 
+def _sheets_apart(unmerged: list[Unmerged]) -> tuple[list[Unmerged], list[Unmerged]]:
+    """The conflicts that are the party's, and those of the sheets (made again, never a conflict)."""
+    sheets = [c for c in unmerged if not c.outside and c.path in SHEETS]
+    return [c for c in unmerged if c not in sheets], sheets
+
+
+def _resolve_sheets(root: Path, sheets: list[Unmerged], remake: Remake | None) -> None:
+    """A sheet both sides made: this side's, then made again from the merged files, and staged."""
+    if sheets:
+        resolve(root, sheets, "mine")
+        for name in remake_sheets(root, remake):
+            merges.stage(root, name)
+
+
 def resolve(root: Path, unmerged: list[Unmerged], keep: str) -> None:
     """Decide every conflict of the campaign's files for one side (`--keep`): value by value where
     the file merges, else the whole file of that side; then `git add` (or `git rm`) it."""
@@ -360,16 +408,17 @@ def resolve(root: Path, unmerged: list[Unmerged], keep: str) -> None:
         merges.stage(root, c.path)
 
 
-def finish_merge(root: Path, keep: str | None, say: Say) -> None:
+def finish_merge(root: Path, keep: str | None, say: Say, remake: Remake | None = None) -> None:
     """A merge under way (a `git pull` that stopped): decide its conflicts or stop, then commit it."""
     vet_theirs(root, "MERGE_HEAD", "the branch being merged")
-    unmerged = conflicts(root)
+    unmerged, sheets = _sheets_apart(conflicts(root))
     if unmerged:
         who = _who(repository(root), ".")
         if keep is None or any(c.outside for c in unmerged):
             say(f"a merge is under way with {len(unmerged)} conflicted file{'s' if len(unmerged) != 1 else ''}")
             raise _stop(root, unmerged, who, started_here=False, say=say)
         resolve(root, unmerged, keep)
+    _resolve_sheets(root, sheets, remake)
     for rel in _campaign_files(root):
         lines = store.conflict_lines((root / rel).read_bytes())
         if lines:

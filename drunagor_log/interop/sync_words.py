@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..campaign import ADVENTURE, ARCHIVE, HEROES, STORY
+from ..campaign import ADVENTURE, ARCHIVE, HEROES, SHEETS, STORY
 from ..git.commits import PREFIX
 from ..store.merge import ABSENT, changes, label
 
@@ -30,6 +30,8 @@ def file_kind(rel: str) -> str:
     parts = Path(rel).parts
     if parts == (STORY,):
         return "story"
+    if len(parts) == 1 and parts[0] in SHEETS:
+        return "sheet"
     if parts == (ADVENTURE,):
         return "adventure"
     if len(parts) == 2 and parts[0] in (HEROES, ARCHIVE):
@@ -83,6 +85,8 @@ def describe_file(rel: str, old: dict | None, new: dict | None) -> list[str]:
                 if events > 0 else "the adventure under way changed"]
     if kind == "archive":
         return [f"adventure {Path(rel).stem} archived" if old is None else f"{rel} changed"]
+    if kind == "sheet":
+        return [f"{rel} made again"]
     if kind == "story":  # the Adventure Track first: what the evening was about
         deltas = sorted(changes(old or {}, new or {}), key=lambda d: d.path[:1] not in (("track",), ("failures",)))
         return [p for d in deltas for p in _story_phrases(d)]

@@ -1,0 +1,58 @@
+"""Issue 42's sharing items with real repositories: `sheet` then `sync` (item 15), the subject line of
+sync's commit (item 16), a skill recorded on a machine behind (item 17)."""
+
+from __future__ import annotations
+
+import pytest
+
+pytestmark = pytest.mark.slow  # real git, and the merge driver
+
+
+def test_sheet_then_sync_commits_the_sheet_made_again(group):
+    """The reproduction: `sheet` writes sheet.html into the campaign folder; the next `sync` took it for
+    the player's own file and refused. It is drunagor's: made again from the files, committed, pushed."""
+    ana, ben = group
+    ana.ok("sheet")
+    ana.ok("sheet", "--format", "md")
+    ana.ok("follower", "add", "Maya the Ranger")  # after the sheet: the sheet is older than the files
+    r = ana.ok("sync")
+    lines = r.stdout.splitlines()
+    assert lines[0] == "made sheet.html and sheet.md again from the campaign's files"
+    assert lines[1].startswith("committed ") and lines[1].endswith(
+        ": follower: Maya the Ranger; sheet.html made again and 1 more")
+    assert lines[-1] == "pushed 1 change to origin/main"
+    assert "Maya the Ranger" in ana.text("sheet.html") and "Maya the Ranger" in ana.text("sheet.md")
+    assert ana.git("status", "--porcelain") == ""
+    before = ana.files()
+    ana.ok("sheet")  # made again from unchanged files: the same bytes
+    assert ana.files() == before
+
+    # Ben has the sheet from the pull; both machines change the campaign and make the sheet again:
+    ben.ok("sync")
+    assert ben.text("sheet.html") == ana.text("sheet.html")
+    ben.ok("follower", "add", "Minerva")
+    ben.ok("sheet")
+    ben.ok("sync")
+    ana.ok("follower", "add", "Lorelai the Mage")  # the same line of the sheet as Ben's Minerva: git cannot merge it
+    ana.ok("sheet")
+    r = ana.ok("sync")  # both changed sheet.html: no conflict, the sheet is made again from the merged files
+    assert "conflict" not in r.stdout
+    assert r.stdout.splitlines()[2] == ("pulled 1 change from Ben: follower: Minerva; sheet.html made again; "
+                                        "sheet.md made again (the sheet made again from the merged files)")
+    assert r.stdout.splitlines()[-1].startswith("pushed ")
+    sheet = ana.text("sheet.html")
+    assert "Minerva" in sheet and "Lorelai the Mage" in sheet and "Maya the Ranger" in sheet
+    assert ana.git("status", "--porcelain") == ""
+    ana.ok("check")
+    ben.ok("sync")
+    assert ben.files() == ana.files()
+
+
+def test_a_file_of_the_players_own_still_stops_the_sync(group):
+    ana, _ = group
+    ana.ok("sheet", "--out", str(ana.root / "evening.html"))  # a sheet put elsewhere is the player's file
+    head = ana.git("rev-parse", "HEAD")
+    r = ana("sync")
+    assert r.exit_code == 1
+    assert "not committed, and not files drunagor writes: evening.html" in r.stderr
+    assert ana.git("rev-parse", "HEAD") == head
