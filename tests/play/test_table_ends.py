@@ -98,3 +98,60 @@ def test_drunagor_undo_in_the_session_undoes_the_last_commit(example, tmp_path, 
     assert (example / "adventure.toml").exists()  # the adventure is back, under way
     assert git(tmp_path, "log", "-1", "--format=%s").startswith("drunagor: undo chapter 05 completed")
     assert git(tmp_path, "status", "--porcelain") == ""
+
+
+# ------------------------------------------------------------------------------ item 10: the toolbar
+
+
+@pytest.fixture
+def screen(example):
+    pytest.importorskip("pyte")
+    import os
+
+    from tests.benchmarks.session_screen import Screen
+    from tests.play.runner import script
+
+    s = Screen(script(), example, env={"NO_COLOR": "1", "XDG_CACHE_HOME": os.environ["XDG_CACHE_HOME"]})
+    yield s
+    s.close()
+
+
+def _rows(s) -> list[str]:
+    return [line.rstrip() for line in s.screen.display]
+
+
+@pytest.mark.slow  # a session in a pseudo-terminal
+@pytest.mark.posix
+def test_at_80x24_the_bag_is_the_last_to_go_and_lost_keeps_its_way_out(screen):
+    """The reproduction: a hero's cube row pushed out the rune bag and the raid face while the board
+    stayed whole; lost, the toolbar took 5 rows and its LOST row had no way out."""
+    screen.enter("cube Nyx trauma +1")
+    assert _rows(screen)[-3:] == [
+        "example: 05 Tempest Island  bag 7: red 2 blue 1 green 1 orange 0 gray 3  \u2026",
+        "board:  1: Fell Asteris  2: Tidehunter  3: Gremlin Horde  4: Tidehunter",
+        "cubes:  Nyx trauma 1/1"]
+    screen.enter("cube Nyx trauma +1")
+    shown = _rows(screen)
+    assert shown[-4:] == [
+        "example: 05 Tempest Island  bag 7: red 2 blue 1 green 1 orange 0 gray 3  \u2026",
+        "LOST: Nyx receives a 2nd Trauma Cube and is defeated: the adventure fails",
+        "      (Rulebook: Increasing Trauma Cube Limits, L1026); adventure end --lost, or",
+        "      adventure undo"]
+    assert shown[-5] == "" or not shown[-5].startswith(("board:", "cubes:"))  # 4 rows, no more
+
+
+def test_the_toolbar_rows_give_up_their_tail_the_board_first_and_the_bag_last():
+    data = {"chapter": "05", "title": "Tempest Island", "round": 1, "runes_in_bag": 7,
+            "bag": {"red": 2, "blue": 1, "green": 1, "orange": 0, "gray": 3}, "raid": {"face": "B"},
+            "monsters": [{"name": n, "slot": k} for k, n in enumerate(
+                ["Fell Asteris", "Tidehunter", "Gremlin Horde", "Tidehunter", "Bane of the Sea", "Ghoul"], 1)],
+            "cubes": {"Nyx": {"trauma": 1, "curse": 0, "trauma_limit": 1, "curse_capacity": None}}}
+    rows = status.board_rows(data, "example", colour=False)
+    lines = ["".join(t for _, t in line) for row in status.fit(rows, 80) for line in row]
+    assert lines == [
+        "example: 05 Tempest Island  bag 7: red 2 blue 1 green 1 orange 0 gray 3  \u2026",
+        "board:  1: Fell Asteris  2: Tidehunter  3: Gremlin Horde  4: Tidehunter  \u2026",
+        "cubes:  Nyx trauma 1/1"]
+    narrow = ["".join(t for _, t in line) for row in status.fit(rows, 60) for line in row]
+    assert narrow[0] == "example: 05 Te\u2026  bag 7: red 2 blue 1 green 1 orange 0 gray 3"  # the title gives way
+    assert all(len(line) <= 60 for line in narrow) and len(narrow) == 3
