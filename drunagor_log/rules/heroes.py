@@ -18,6 +18,7 @@ from ..model import CHAPTERS, EQUIPMENT_KINDS, QUALITIES, Hero, Story
 from ..names import closest, lookup, match, near_miss, resolve_known
 from ..text import plural, shell_word
 from ..values import record
+from .cards import facts_of
 
 # The command that records each kind of reward (rewards.FIELDS), and where it lives in a log.
 RECORD_WITH = {
@@ -223,10 +224,16 @@ def log_findings(hero: Hero, story: Story | None = None) -> list[Finding]:
         if catalog.canonical(s, statuses) is None:
             found.append(_unknown(hero, "hero status", s, statuses, ("statuses",)))
     for _i, item in enumerate(hero.equipment):
-        if item.kind == "spoils" and not catalog.is_spoils(item.name):
+        if item.kind == "spoils" and not catalog.is_spoils(item.name) and not _stated(item.name, "spoils", story):
             found.append(_unknown(hero, "Spoils of the Hero card", item.name,
                                   tuple(s["name"] for s in catalog.spoils_items()), ("equipment",)))
     return found
+
+
+def _stated(name: str, kind: str, story: Story | None) -> bool:
+    """Whether the party recorded `name` as a card of `kind` under [cards] (`hero gain --kind`, `card
+    set --kind`): a name the party stated is a known name, not a slip of the spelling."""
+    return story is not None and facts_of(name, story.cards)["kind"] == kind
 
 
 def _unknown(hero: Hero, what: str, name: str, known, key) -> Finding:
