@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from .. import catalog, store
 from ..campaign import ADVENTURE
 from ..errors import Refused, RuleError, UsageError
-from ..model.adventure import MINION_MODELS, slot_label
+from ..model.adventure import MINION_MODELS, pile_key, slot_label
 from ..names import lookup, resolve
 from ..rules import adventure as rules
 from ..rules import miniatures
@@ -88,8 +88,7 @@ def tiebreak(c: Campaign, pile: str, runes: Sequence[str] | str | None = None) -
     chosen = colours(runes, state.colours) if runes is not None else None
     with c.adventure_refusals():
         state, returned, removed = rules.tiebreak(state, pile, chosen)
-    pid = str(pile).strip()
-    pid = pid[4:].strip() if pid.casefold().startswith("pile") else pid
+    pid = pile_key(pile)
     party = plural(state.heroes, "hero", "heroes")
     message = (f"Tie Breaker: {plural(sum(returned.values()), 'rune')} ({pile_runes(returned)}) from Pile {pid} "
                f"back to the bag (6 - {party} = {rules.tie_breaker_runes(state.heroes)})")
