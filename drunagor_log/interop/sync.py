@@ -48,7 +48,7 @@ from .incoming import blob as _blob
 from .incoming import merge_versions as _merge
 from .incoming import refuse_junk as _refuse_junk
 from .incoming import vet_theirs
-from .sync_words import describe_conflict, describe_file, file_kind, summary
+from .sync_words import by_rank, describe_conflict, describe_file, file_kind, summary
 
 KEEP = ("mine", "theirs")
 Say = Callable[[str], None]
@@ -196,6 +196,7 @@ def commit_own(root: Path, say: Say, remake: Remake | None = None) -> None:
     order = ["story", "adventure", "archive", "hero", "other", "sheet"]
     for rel in sorted(dirty, key=lambda r: (order + [file_kind(r)]).index(file_kind(r))):
         phrases += describe_file(rel, _committed(root, rel), _current(root, rel))
+    phrases = by_rank(phrases)
     subject = summary(phrases)
     sha = commit_changes(root, dirty, subject, body="\n".join(phrases) if len(phrases) > 1 else None)
     say(f"committed {sha}: {subject}" if sha else "nothing to commit: the files match the last commit")

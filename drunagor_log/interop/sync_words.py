@@ -11,6 +11,27 @@ from ..campaign import ADVENTURE, ARCHIVE, HEROES, SHEETS, STORY
 from ..git.commits import PREFIX
 from ..store.merge import ABSENT, changes, label
 
+# How much a phrase matters to the party, first to last: the subject line shows the first that fit.
+EVENT, REWARD, OTHER, DETAIL = range(4)  # a chapter's end, a hero joining or leaving; a reward; ...; card facts
+
+
+class Phrase(str):
+    """A phrase of sync's commit message and its rank (EVENT ... DETAIL)."""
+
+    rank = OTHER
+
+
+def _ranked(text: str, rank: int) -> str:  # a Phrase, read as the str it is
+    phrase = Phrase(text)
+    phrase.rank = rank
+    return phrase
+
+
+def by_rank(phrases: list[str]) -> list[str]:
+    """The phrases, what matters most first (a hero joining, a chapter's end, a reward before card
+    facts); in the order the files gave them within a rank."""
+    return sorted(phrases, key=lambda p: getattr(p, "rank", OTHER))
+
 
 def summary(phrases: list[str], width: int = 72 - len(PREFIX)) -> str:
     """A commit subject: as many phrases as fit, then how many more."""
@@ -71,9 +92,9 @@ def describe_file(rel: str, old: dict | None, new: dict | None) -> list[str]:
     if kind == "hero":
         hero = str((new or old or {}).get("name") or Path(rel).stem)
         if old is None:
-            return [f"{hero} joins the party (new Campaign Log)"]
+            return [_ranked(f"{hero} joins the party", EVENT)]
         if new is None:
-            return [f"Campaign Log of {hero} deleted"]
+            return [_ranked(f"Campaign Log of {hero} deleted", EVENT)]
         return [p for d in changes(old, new) for p in _hero_phrases(hero, d)]
     if kind == "adventure":
         if old is None:
@@ -86,11 +107,11 @@ def describe_file(rel: str, old: dict | None, new: dict | None) -> list[str]:
     if kind == "archive":
         return [f"adventure {Path(rel).stem} archived" if old is None else f"{rel} changed"]
     if kind == "sheet":
-        return [f"{rel} made again"]
+        return [_ranked(f"{rel} made again", DETAIL)]
     if kind == "story":  # the Adventure Track first: what the evening was about
         deltas = sorted(changes(old or {}, new or {}), key=lambda d: d.path[:1] not in (("track",), ("failures",)))
         return [p for d in deltas for p in _story_phrases(d)]
-    return [f"{rel} (merge driver)" if rel == ".gitattributes" else rel]
+    return [_ranked(f"{rel} (merge driver)", DETAIL) if rel == ".gitattributes" else rel]
 
 
 def _names(entries: tuple) -> str:
@@ -102,19 +123,20 @@ def _story_phrases(d) -> list[str]:
 
     p = d.path
     if len(p) == 2 and p[0] == "track":
-        return [f"chapter {p[1]} cleared" if d.new is ABSENT else f"chapter {p[1]} {d.new}"]
+        return [_ranked(f"chapter {p[1]} cleared" if d.new is ABSENT else f"chapter {p[1]} {d.new}", EVENT)]
     if len(p) == 2 and p[0] == "failures":
-        return [f"chapter {p[1]}: {_show(d.new)} failed attempts"]
+        return [_ranked(f"chapter {p[1]}: {_show(d.new)} failed attempts", EVENT)]
     if d.added or d.removed:
         what = STORY_LISTS.get(p, ".".join(map(str, p)))
-        return ([f"{what}: {_names(d.added)}"] if d.added else []) + \
-               ([f"{what}: {_names(d.removed)} removed"] if d.removed else [])
+        rank = DETAIL if p == ("corrections",) else REWARD if p in STORY_LISTS else OTHER
+        return ([_ranked(f"{what}: {_names(d.added)}", rank)] if d.added else []) + \
+               ([_ranked(f"{what}: {_names(d.removed)} removed", rank)] if d.removed else [])
     if p == ("party",):
-        return [f"party name: {d.new}"]
+        return [_ranked(f"party name: {d.new}", REWARD)]
     if p == ("leader",):
-        return [f"Party Leader: {_show(d.new)}"]
+        return [_ranked(f"Party Leader: {_show(d.new)}", REWARD)]
     if p[:1] == ("cards",) and len(p) >= 2:
-        return [f"card facts: {p[1]}"]
+        return [_ranked(f"card facts: {p[1]}", DETAIL)]
     return [f"{'.'.join(map(str, p))}: {_show(d.new)}"]
 
 
@@ -122,10 +144,10 @@ def _hero_phrases(hero: str, d) -> list[str]:
     p = d.path
     if len(p) == 1 and p[0] in HERO_LISTS and (d.added or d.removed):
         gain, lose = HERO_LISTS[p[0]]
-        return [gain.format(hero=hero, x=_names((x,))) for x in d.added] + \
-               [lose.format(hero=hero, x=_names((x,))) for x in d.removed]
+        return [_ranked(gain.format(hero=hero, x=_names((x,))), REWARD) for x in d.added] + \
+               [_ranked(lose.format(hero=hero, x=_names((x,))), REWARD) for x in d.removed]
     if p == ("retired",):
-        return [f"{hero} leaves the party" if d.new is True else f"{hero} returns to the party"]
+        return [_ranked(f"{hero} leaves the party" if d.new is True else f"{hero} returns to the party", EVENT)]
     if len(p) == 2 and p[0] == "equipment" and isinstance(d.new, dict) and isinstance(d.old, dict):
         moved = [f"{k} {_show(v)}" for k, v in d.new.items() if d.old.get(k) != v]
         return [f"{hero}'s {p[1]}: " + ", ".join(moved)]

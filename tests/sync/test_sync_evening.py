@@ -56,3 +56,22 @@ def test_a_file_of_the_players_own_still_stops_the_sync(group):
     assert r.exit_code == 1
     assert "not committed, and not files drunagor writes: evening.html" in r.stderr
     assert ana.git("rev-parse", "HEAD") == head
+
+
+def test_the_subject_line_says_what_matters_first(group):
+    """The reproduction: "chapter 03 completed; card facts: Harvester's Hunt and 8 more" while the body
+    said a hero joined. A hero joining or leaving and a chapter's end come first, then rewards, then
+    card facts."""
+    ana, _ = group
+    for card in ("Storm Mantle", "Gale Cloak", "Tide Ring"):
+        ana.ok("card", "set", card, "--kind", "spoils", "--new")
+    ana.ok("follower", "add", "Maya the Ranger")
+    ana.ok("chapter", "complete", "5")
+    ana.ok("hero", "remove", "Vacrem")
+    r = ana.ok("sync")
+    subject = ana.subjects()[0]
+    assert subject == "drunagor: chapter 05 completed; Vacrem leaves the party and 11 more", r.stdout
+    body = [line for line in ana.git("log", "-1", "--format=%b").splitlines() if line]
+    assert body.index("follower: Maya the Ranger") < body.index("card facts: Gale Cloak")
+    assert body[:2] == ["chapter 05 completed", "Vacrem leaves the party"]
+    assert body[-3:] == ["card facts: Storm Mantle", "card facts: Gale Cloak", "card facts: Tide Ring"]
