@@ -75,3 +75,26 @@ def test_the_subject_line_says_what_matters_first(group):
     assert body.index("follower: Maya the Ranger") < body.index("card facts: Gale Cloak")
     assert body[:2] == ["chapter 05 completed", "Vacrem leaves the party"]
     assert body[-3:] == ["card facts: Storm Mantle", "card facts: Gale Cloak", "card facts: Tide Ring"]
+
+
+def test_a_skill_recorded_on_a_machine_behind_is_caught_by_check_with_the_fix(group):
+    """The reproduction: Ben records Nyx's Level 2 skill (chapter 06's reward, RB L1082) before pulling
+    chapter 06: `hero learn` records it against chapter 05, and the merge keeps that."""
+    ana, ben = group
+    ana.ok("chapter", "complete", "5")
+    ana.ok("sync")
+    ben.ok("sync")
+    ana.ok("chapter", "complete", "6")
+    ana.ok("sync")
+    ben.ok("hero", "learn", "Nyx", "Deadly Strike", "--tree", "melee", "--level", "2")  # not pulled: 05
+    assert 'chapter = "05"' in [line for line in ben.text("heroes/nyx.toml").splitlines() if "Deadly" in line][0]
+    ben.ok("sync")
+    warned = [line for line in ben.ok("check").stdout.splitlines() if "skill-chapter" in line]
+    assert warned == [
+        "ben/campaigns/example/heroes/nyx.toml:12: skill-chapter: Nyx's Deadly Strike is recorded against chapter "
+        "05, which gives no Level 2 skill, while chapter 06's is not recorded: it was learned after chapter 06, on a "
+        "machine that had not pulled it yet (sync); drunagor hero unlearn Nyx \"Deadly Strike\", then drunagor hero "
+        "learn Nyx \"Deadly Strike\" --tree melee --level 2 (recorded against chapter 06) (warning)"]
+    ben.ok("hero", "unlearn", "Nyx", "Deadly Strike")
+    ben.ok("hero", "learn", "Nyx", "Deadly Strike", "--tree", "melee", "--level", "2")
+    assert "skill-chapter" not in ben.ok("check").stdout
