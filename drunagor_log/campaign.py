@@ -18,17 +18,18 @@ from typing import Any, TypeVar
 
 from . import store
 from .catalog.diskcache import outside_work_tree
-from .errors import DataError, Problem, Refused, RuleError, StateError, UsageError, located
+from .errors import DataError, DrunagorError, Problem, Refused, RuleError, StateError, UsageError, located
 from .git.planted import refuse_planted_journal
 from .model import Hero, Story, hero_from, story_from
 from .model.adventure import AdventureState
 from .names import check_name, hero_aliases, hero_key, lookup, slug
 from .rules.adventure import changed_fields, with_log
+from .rules.track import finished_text
 from .store import adventure as adventure_codec
-from .store.session import ADVENTURE, ARCHIVE, FOLDERS, HEROES, STORY, Session, Stale
+from .store.session import ADVENTURE, ARCHIVE, FOLDERS, HEROES, SHEETS, STORY, Session, Stale
 from .text import shell_word
 
-__all__ = ["ADVENTURE", "ARCHIVE", "FOLDERS", "HEROES", "STORY", "Campaign", "Stale", "find_campaign",
+__all__ = ["ADVENTURE", "ARCHIVE", "FOLDERS", "HEROES", "SHEETS", "STORY", "Campaign", "Stale", "find_campaign",
            "kind_of", "list_campaigns", "writing"]
 
 def _holds_story(folder: Path) -> bool:
@@ -192,12 +193,23 @@ class Campaign(Session):
         at once (exit 3, SPEC 2), before the operation judges a state it cannot read whole."""
         f = self.adventure_file
         if f is None:
-            raise RuleError("no adventure under way (there is no adventure.toml)",
+            finished = self.finished()
+            raise RuleError("no adventure under way (there is no adventure.toml)"
+                            + (f", and none to start ({finished})" if finished else ""),
                             file=store.display(self.root / ADVENTURE), rule="adventure",
-                            remedy="start one with `drunagor adventure start`")
+                            remedy=("`drunagor show` and `drunagor sheet` still tell the whole campaign"
+                                    if finished else "start one with `drunagor adventure start`"))
         if changing:
             self._refuse_newer(f.path, f.raw)
         return adventure_codec.read(f)
+
+    def finished(self) -> str | None:
+        """What a finished campaign says of itself (rules/track.finished_text), or None; None as well
+        when story.toml cannot be read (the command that reads it says what is wrong)."""
+        try:
+            return finished_text(self.story.track, self.story.ending)
+        except DrunagorError:
+            return None
 
     def stage_adventure(self, state: AdventureState) -> None:
         """Stage adventure.toml (written when the campaign is saved, with the command's other changes)."""

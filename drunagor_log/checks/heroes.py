@@ -51,6 +51,8 @@ def hero_log_check(c):
     for h in c.active_heroes().values():
         for f in hero_rules.log_findings(h, c.story):
             yield _problem(c, f)
+        for f in hero_rules.skill_chapter_findings(h, c.story, rewards.start(h)):
+            yield _problem(c, f)
         nxt = c.story.next_chapter()
         if nxt is not None and h.joined > nxt:
             file, key = _file_and_key(c, h.name, ("joined",))

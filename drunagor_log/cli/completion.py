@@ -124,14 +124,67 @@ def _heroes(ctx: Any) -> list[str]:
         return [h.name for h in c.active_heroes().values()]
 
 
+def _typed(ctx: Any, *names: str) -> str | None:
+    """The value typed earlier on the line for the first of `names` the command has: Click's parsed one,
+    else the positional word (Click leaves the words unparsed while an option awaits its value)."""
+    for name in names:
+        if ctx.params.get(name):
+            return str(ctx.params[name])
+    arguments = [p.name for p in getattr(ctx.command, "params", ()) if getattr(p, "param_type_name", "") == "argument"]
+    valued = {o for p in getattr(ctx.command, "params", ()) if getattr(p, "param_type_name", "") == "option"
+              and not getattr(p, "is_flag", False) for o in p.opts}
+    words, skip = [], False
+    for word in ctx.args:
+        if skip or word.startswith("-"):
+            skip = not skip and word in valued  # `--to improved`: the option's value is no positional word
+            continue
+        words.append(word)
+    for name in names:
+        if name in arguments and arguments.index(name) < len(words):
+            return words[arguments.index(name)]
+    return None
+
+
 def _held(ctx: Any) -> list[str]:
     """The cards the hero named earlier on the line holds."""
-    hero = ctx.params.get("name") or ctx.params.get("hero") or ctx.params.get("giver")
+    hero = _typed(ctx, "name", "hero", "giver")
     if not hero:
         return []
     with _campaign(ctx) as c:
         _, h = c.hero(hero, present=False)
         return [e.name for e in h.equipment]
+
+
+def _upgradable(ctx: Any) -> list[str]:
+    """`spoils upgrade HERO <Tab>`: the hero's Spoils cards below Ultimate."""
+    from ..rules.spoils import upgradable
+
+    with _campaign(ctx) as c:
+        _, h = c.find_hero(_typed(ctx, "hero") or "")
+        return upgradable(h)
+
+
+def _disposable(ctx: Any) -> list[str]:
+    """`spoils upgrade HERO ITEM --discard <Tab>`: the cards of the bag that may be disposed of."""
+    from ..rules.spoils import disposable
+
+    with _campaign(ctx) as c:
+        _, h = c.find_hero(_typed(ctx, "hero") or "")
+        return disposable(h, _typed(ctx, "item"), c.story.cards)
+
+
+def _pile_colours(ctx: Any) -> list[str]:
+    """`tiebreak PILE --runes <Tab>`: the colours the Pile holds (every colour while no Pile is named)."""
+    from ..model.adventure import pile_key
+
+    typed = _typed(ctx, "pile")
+    with _campaign(ctx) as c:
+        f = c.adventure_file
+        piles = (f.data.get("piles") if f is not None else None) or []
+    for p in piles:
+        if typed and isinstance(p, dict) and str(p.get("id")) == pile_key(typed):
+            return [colour for colour in COLOURS if (p.get("runes") or {}).get(colour)]
+    return list(COLOURS)
 
 
 def _retired(ctx: Any) -> list[str]:
@@ -179,9 +232,10 @@ def _items(ctx: Any) -> list[str]:
 
 
 def _chest_cards(ctx: Any) -> list[str]:
+    """The cards `chest add` and `chest swap` take: Potions and Scrolls, not the Epic Rare pair (fixed, RB L345)."""
     from .. import catalog
 
-    return [c["name"] for c in catalog.chest_cards() if not c.get("retired")]
+    return [c["name"] for c in catalog.chest_cards() if not c.get("retired") and c.get("rarity") != "epic rare"]
 
 
 def _deck(ctx: Any) -> list[str]:
@@ -215,10 +269,12 @@ def _on_board(ctx: Any) -> list[str]:
 
 
 def _piles(ctx: Any) -> list[str]:
+    from ..model.adventure import pile_word
+
     with _campaign(ctx) as c:
         f = c.adventure_file
         piles = (f.data.get("piles") if f is not None else None) or []
-        return [f"pile-{i + 1}" for i in range(len(piles))]
+        return [pile_word(str(p["id"])) for p in piles if isinstance(p, dict) and p.get("id") is not None]
 
 
 def _fixed(*values: str) -> Callable[[Any], Iterable[str]]:
@@ -312,6 +368,8 @@ BY_COMMAND: dict[tuple[str, str], Callable[[Any], Iterable[str]]] = {
     ("status remove", "name"): _story_list("statuses"),
     ("adventure event", "name"): _chapter_events,
     ("tiebreak", "pile"): _piles, ("pile remove", "pile"): _piles, ("battalion", "near"): _piles,
+    ("tiebreak", "runes"): _pile_colours,
+    ("spoils upgrade", "item"): _upgradable, ("spoils upgrade", "discard"): _disposable,
     ("raid", "face"): _fixed("A", "B"), ("completion", "shell"): _fixed(*SHELLS),
     ("hero gain", "kind"): _model("EQUIPMENT_KINDS"), ("card set", "kind"): _model("EQUIPMENT_KINDS"),
     ("hero gain", "quality"): _model("QUALITIES"),

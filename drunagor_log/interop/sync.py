@@ -4,22 +4,25 @@ One command for a player who knows no git, run before and after the evening:
 
 1. commit the campaign's changes not committed yet: every change to a file drunagor writes
    (story.toml, heroes/*.toml, adventure.toml, adventures/*.toml, the campaign's .gitignore and
-   .gitattributes) as long as the file is readable, whether a drunagor command or an editor made it,
-   with a message that says what changed ("chapter 05 completed; Nyx gains Buckler"). Anything else
-   uncommitted in the campaign folder is the player's own: sync stops and names it. Files outside
-   the campaign folder are left alone (git refuses the merge only if it would touch them);
+   .gitattributes, and the sheet `drunagor sheet` leaves beside story.toml, made again first so that it
+   is never older than the files it shows) as long as the file is readable, whether a drunagor command
+   or an editor made it, with a message that says what changed ("chapter 05 completed; Nyx gains
+   Buckler"). Anything else uncommitted in the campaign folder is the player's own: sync stops and
+   names it. Files outside the campaign folder are left alone (git refuses the merge only if it would touch them);
 2. fetch the upstream branch, check its campaign as drunagor reads any campaign (interop/incoming.py:
    no link, no type change, no file past the store's limits; else nothing is merged, exit 3), and
    merge it, value by value (the campaign-aware merge driver, set up on the way). Where both sides
    changed the same value, nothing is merged: the merge is given up, the campaign stays as it was,
    and sync says in the game's words where the two sides disagree; `--keep mine` or `--keep theirs`
-   merges again, deciding those values for one side;
+   merges again, deciding those values for one side. The sheets are never a conflict: each merge
+   makes them again from the merged files;
 3. run `drunagor check` on the result: errors stop the push (the group's copy stays clean);
 4. push. A failed push leaves everything committed here, readable by every command: sync again.
 
 A merge already under way (a `git pull` that stopped) is finished the same way: `--keep` decides
 the campaign's conflicts, or the player resolves them by hand and `git add`s them first.
-Every step prints one line.
+Every step prints one line; what it says of a change (the commit message, a conflict) in the game's
+words is interop/sync_words.py.
 """
 
 from __future__ import annotations
@@ -28,12 +31,11 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from .. import store
-from ..campaign import ADVENTURE, ARCHIVE, HEROES, STORY, Campaign
+from ..campaign import ADVENTURE, ARCHIVE, HEROES, SHEETS, STORY, Campaign
 from ..checks import run_checks
-from ..errors import DataError, RuleError, UsageError
+from ..errors import DataError, DrunagorError, RuleError, UsageError
 from ..git import merges
 from ..git.commits import PREFIX, commit_changes, uncommitted
 from ..git.driver_setup import setup_driver
@@ -41,11 +43,12 @@ from ..git.merges import merging
 from ..git.objects import blob_if_any, unmerged
 from ..git.runner import GitFailed, exists, repository
 from ..git.runner import reason as git_reason
-from ..store.merge import ABSENT, MergeError, changes, label
+from ..store.merge import MergeError
 from .incoming import blob as _blob
 from .incoming import merge_versions as _merge
 from .incoming import refuse_junk as _refuse_junk
 from .incoming import vet_theirs
+from .sync_words import by_rank, describe_conflict, describe_file, file_kind, summary
 
 KEEP = ("mine", "theirs")
 Say = Callable[[str], None]
@@ -68,8 +71,12 @@ class Upstream:
         return f"{self.remote}/{self.branch}"
 
 
-def sync(root: Path, keep: str | None, say: Say) -> None:
-    """The whole of `drunagor sync` (see the module's doc); a stop is a DrunagorError."""
+Remake = Callable[[Path, list[str]], list[str]]  # (campaign folder, sheet files) -> the files rewritten
+
+
+def sync(root: Path, keep: str | None, say: Say, remake: Remake | None = None) -> None:
+    """The whole of `drunagor sync` (see the module's doc); a stop is a DrunagorError. `remake` makes
+    the sheets found in the campaign folder again (the command line passes the sheet's own)."""
     if keep is not None and keep not in KEEP:
         raise UsageError(f"--keep takes mine or theirs, not {keep!r}", rule="sync",
                          remedy="--keep mine keeps your values where both sides changed one, "
@@ -88,15 +95,15 @@ def sync(root: Path, keep: str | None, say: Say) -> None:
                 say("undid the merge an earlier sync was stopped in")
                 under_way = False
             if under_way:
-                finish_merge(root, keep, say)
+                finish_merge(root, keep, say, remake)
             else:
                 refuse_foreign(root)  # before anything is written
                 setup = setup_driver(root)
                 if setup:
                     say("set up the campaign-aware merge driver (" + " and ".join(setup) + ")")
-                commit_own(root, say)
+                commit_own(root, say, remake)
                 fetch(root, up)
-                pull(root, up, keep, say)
+                pull(root, up, keep, say, remake)
             check(root, say)
             push(root, up, say)
         except GitFailed as exc:
@@ -145,10 +152,10 @@ def fetch(root: Path, up: Upstream) -> None:
 
 
 def own_file(rel: str) -> bool:
-    """A file drunagor writes in a campaign folder (relative path)."""
+    """A file drunagor writes in a campaign folder (relative path): the sheet too."""
     parts = Path(rel).parts
     if len(parts) == 1:
-        return parts[0] in (STORY, ADVENTURE, ".gitignore", ".gitattributes")
+        return parts[0] in (STORY, ADVENTURE, ".gitignore", ".gitattributes", *SHEETS)
     return (len(parts) == 2 and parts[0] in (HEROES, ARCHIVE) and parts[1].endswith(".toml")
             and not parts[1].startswith("."))
 
@@ -166,14 +173,34 @@ def refuse_foreign(root: Path) -> None:
         _refuse_unreadable(root, dirty)
 
 
-def commit_own(root: Path, say: Say) -> None:
+def remake_sheets(root: Path, remake: Remake | None, say: Say | None = None) -> list[str]:
+    """The sheets `drunagor sheet` left in the campaign folder (sheet.html, sheet.md), made again from
+    the campaign's files as they are now by `remake` (the command line's: the sheets are a front end
+    beside this one); those that changed. A campaign that cannot be read leaves them as
+    they are (the check after the merge says what is wrong)."""
+    present = [name for name in SHEETS if (root / name).is_file() and not (root / name).is_symlink()]
+    if not present or remake is None:
+        return []
+    try:
+        made = remake(root, present)
+    except DrunagorError:
+        return []
+    if made and say is not None:
+        say(f"made {' and '.join(made)} again from the campaign's files")
+    return made
+
+
+def commit_own(root: Path, say: Say, remake: Remake | None = None) -> None:
+    remake_sheets(root, remake, say)
     dirty = uncommitted(root)
     if not dirty:
         say("nothing to commit: every change of this campaign is committed")
         return
     phrases = []
-    for rel in sorted(dirty, key=lambda r: (["story", "adventure", "archive", "hero"] + [_kind(r)]).index(_kind(r))):
+    order = ["story", "adventure", "archive", "hero", "other", "sheet"]
+    for rel in sorted(dirty, key=lambda r: (order + [file_kind(r)]).index(file_kind(r))):
         phrases += describe_file(rel, _committed(root, rel), _current(root, rel))
+    phrases = by_rank(phrases)
     subject = summary(phrases)
     sha = commit_changes(root, dirty, subject, body="\n".join(phrases) if len(phrases) > 1 else None)
     say(f"committed {sha}: {subject}" if sha else "nothing to commit: the files match the last commit")
@@ -209,24 +236,10 @@ def _values(raw: bytes) -> dict | None:
         return {}
 
 
-def summary(phrases: list[str], width: int = 72 - len(PREFIX)) -> str:
-    """A commit subject: as many phrases as fit, then how many more."""
-    if not phrases:
-        return "campaign files"
-    text = phrases[0]
-    for n, phrase in enumerate(phrases[1:], 1):
-        rest = len(phrases) - n - 1
-        more = f" and {rest} more" if rest else ""
-        if len(text) + 2 + len(phrase) + len(more) > width:
-            return f"{text} and {len(phrases) - n} more"
-        text += "; " + phrase
-    return text
-
-
 # ---------------------------------------------------------------------------- step 2: pull, merge
 
 
-def pull(root: Path, up: Upstream, keep: str | None, say: Say) -> None:
+def pull(root: Path, up: Upstream, keep: str | None, say: Say, remake: Remake | None = None) -> None:
     if not exists(root, up.ref):
         say(f"nothing to pull: {up.shown} does not exist yet (this sync creates it)")
         return
@@ -238,8 +251,17 @@ def pull(root: Path, up: Upstream, keep: str | None, say: Say) -> None:
     refused = merges.merge(root, up.ref)
     if refused is None:
         say(line)
+        sha = commit_changes(root, remake_sheets(root, remake), "sheet made again after the merge")
+        if sha:
+            say(f"committed {sha}: the sheet made again from the merged files")
         return
-    unmerged = conflicts(root)
+    unmerged, sheets = _sheets_apart(conflicts(root))
+    if not unmerged and sheets:
+        _resolve_sheets(root, sheets, remake)
+        _refuse_junk(root, started_here=True)
+        merges.commit_merge(root)
+        say(line + " (the sheet made again from the merged files)")
+        return
     if not unmerged:
         _abort(root)
         raise RuleError(f"git could not merge {up.shown}: {git_reason(refused)}",
@@ -249,6 +271,7 @@ def pull(root: Path, up: Upstream, keep: str | None, say: Say) -> None:
         say(line.replace("pulled", "found", 1) + " (not merged)")
         raise _stop(root, unmerged, who, started_here=True, say=say)
     resolve(root, unmerged, keep)
+    _resolve_sheets(root, sheets, remake)
     _refuse_junk(root, started_here=True)
     merges.commit_merge(root)
     kept = "yours" if keep == "mine" else f"{who}'s"
@@ -353,6 +376,20 @@ def describe_unmerged(root: Path, c: Unmerged, who: str) -> list[str]:
     return [describe_conflict(c.path, x, who, data) for x in merged.conflicts] or [f"{c.path}: both sides changed it"]
 
 
+def _sheets_apart(unmerged: list[Unmerged]) -> tuple[list[Unmerged], list[Unmerged]]:
+    """The conflicts that are the party's, and those of the sheets (made again, never a conflict)."""
+    sheets = [c for c in unmerged if not c.outside and c.path in SHEETS]
+    return [c for c in unmerged if c not in sheets], sheets
+
+
+def _resolve_sheets(root: Path, sheets: list[Unmerged], remake: Remake | None) -> None:
+    """A sheet both sides made: this side's, then made again from the merged files, and staged."""
+    if sheets:
+        resolve(root, sheets, "mine")
+        for name in remake_sheets(root, remake):
+            merges.stage(root, name)
+
+
 def resolve(root: Path, unmerged: list[Unmerged], keep: str) -> None:
     """Decide every conflict of the campaign's files for one side (`--keep`): value by value where
     the file merges, else the whole file of that side; then `git add` (or `git rm`) it."""
@@ -376,16 +413,17 @@ def resolve(root: Path, unmerged: list[Unmerged], keep: str) -> None:
         merges.stage(root, c.path)
 
 
-def finish_merge(root: Path, keep: str | None, say: Say) -> None:
+def finish_merge(root: Path, keep: str | None, say: Say, remake: Remake | None = None) -> None:
     """A merge under way (a `git pull` that stopped): decide its conflicts or stop, then commit it."""
     vet_theirs(root, "MERGE_HEAD", "the branch being merged")
-    unmerged = conflicts(root)
+    unmerged, sheets = _sheets_apart(conflicts(root))
     if unmerged:
         who = _who(repository(root), ".")
         if keep is None or any(c.outside for c in unmerged):
             say(f"a merge is under way with {len(unmerged)} conflicted file{'s' if len(unmerged) != 1 else ''}")
             raise _stop(root, unmerged, who, started_here=False, say=say)
         resolve(root, unmerged, keep)
+    _resolve_sheets(root, sheets, remake)
     for rel in _campaign_files(root):
         lines = store.conflict_lines((root / rel).read_bytes())
         if lines:
@@ -451,133 +489,3 @@ def _push_failed(root: Path, up: Upstream, stderr: bytes) -> RuleError:
     return RuleError(f"the push to {up.remote} failed: {reason}", file=shown, rule="sync",
                      remedy="nothing is lost: everything is committed here and every command works; "
                      "drunagor sync again when the remote accepts it")
-
-
-# ------------------------------------------------------------------------- saying what changed
-
-
-def _kind(rel: str) -> str:
-    parts = Path(rel).parts
-    if parts == (STORY,):
-        return "story"
-    if parts == (ADVENTURE,):
-        return "adventure"
-    if len(parts) == 2 and parts[0] in (HEROES, ARCHIVE):
-        return "hero" if parts[0] == HEROES else "archive"
-    return "other"
-
-
-def _show(value: Any) -> str:
-
-    if value is ABSENT or value is None:
-        return "nothing"
-    if isinstance(value, dict):
-        return "{ " + ", ".join(f"{k} = {_show(v)}" for k, v in value.items()) + " }"
-    if isinstance(value, list):
-        return "[" + ", ".join(_show(v) for v in value) + "]"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return f'"{value}"' if isinstance(value, str) else str(value)
-
-
-# story.toml's lists: what one entry is called
-STORY_LISTS = {("followers",): "follower", ("outcomes",): "outcome", ("statuses",): "status",
-               ("stash",): "stash", ("stored",): "stored", ("chest", "cards"): "chest deck",
-               ("chest", "epic"): "Epic Rare", ("commander", "cards"): "commander deck",
-               ("corrections",): "correction"}
-# a Campaign Log's lists: (added, removed) as phrases with {hero} and {x}
-HERO_LISTS = {"equipment": ("{hero} gains {x}", "{hero} loses {x}"),
-              "skills": ("{hero} learns {x}", "{hero} unlearns {x}"),
-              "class_abilities": ("{hero} gains the Class Ability {x}", "{hero} forgets {x}"),
-              "statuses": ("{hero}: status {x}", "{hero}: status {x} removed"),
-              "upgrades": ("{hero} upgrades {x}", "{hero}: upgrade of {x} removed")}
-
-
-def describe_file(rel: str, old: dict | None, new: dict | None) -> list[str]:
-    """What changed in one campaign file, in the game's words (for a commit message)."""
-    kind = _kind(rel)
-    if kind == "hero":
-        hero = str((new or old or {}).get("name") or Path(rel).stem)
-        if old is None:
-            return [f"{hero} joins the party (new Campaign Log)"]
-        if new is None:
-            return [f"Campaign Log of {hero} deleted"]
-        return [p for d in changes(old, new) for p in _hero_phrases(hero, d)]
-    if kind == "adventure":
-        if old is None:
-            return [f"adventure of chapter {(new or {}).get('chapter', '?')} under way"]
-        if new is None:
-            return ["the adventure under way ended"]
-        events = len((new or {}).get("log", [])) - len(old.get("log", []))
-        return [f"{events} table event{'s' if events != 1 else ''} of chapter {new.get('chapter', '?')}"
-                if events > 0 else "the adventure under way changed"]
-    if kind == "archive":
-        return [f"adventure {Path(rel).stem} archived" if old is None else f"{rel} changed"]
-    if kind == "story":  # the Adventure Track first: what the evening was about
-        deltas = sorted(changes(old or {}, new or {}), key=lambda d: d.path[:1] not in (("track",), ("failures",)))
-        return [p for d in deltas for p in _story_phrases(d)]
-    return [f"{rel} (merge driver)" if rel == ".gitattributes" else rel]
-
-
-def _names(entries: tuple) -> str:
-
-    return ", ".join(str(label(e)) for e in entries)
-
-
-def _story_phrases(d) -> list[str]:
-
-    p = d.path
-    if len(p) == 2 and p[0] == "track":
-        return [f"chapter {p[1]} cleared" if d.new is ABSENT else f"chapter {p[1]} {d.new}"]
-    if len(p) == 2 and p[0] == "failures":
-        return [f"chapter {p[1]}: {_show(d.new)} failed attempts"]
-    if d.added or d.removed:
-        what = STORY_LISTS.get(p, ".".join(map(str, p)))
-        return ([f"{what}: {_names(d.added)}"] if d.added else []) + \
-               ([f"{what}: {_names(d.removed)} removed"] if d.removed else [])
-    if p == ("party",):
-        return [f"party name: {d.new}"]
-    if p == ("leader",):
-        return [f"Party Leader: {_show(d.new)}"]
-    if p[:1] == ("cards",) and len(p) >= 2:
-        return [f"card facts: {p[1]}"]
-    return [f"{'.'.join(map(str, p))}: {_show(d.new)}"]
-
-
-def _hero_phrases(hero: str, d) -> list[str]:
-    p = d.path
-    if len(p) == 1 and p[0] in HERO_LISTS and (d.added or d.removed):
-        gain, lose = HERO_LISTS[p[0]]
-        return [gain.format(hero=hero, x=_names((x,))) for x in d.added] + \
-               [lose.format(hero=hero, x=_names((x,))) for x in d.removed]
-    if p == ("retired",):
-        return [f"{hero} leaves the party" if d.new is True else f"{hero} returns to the party"]
-    if len(p) == 2 and p[0] == "equipment" and isinstance(d.new, dict) and isinstance(d.old, dict):
-        moved = [f"{k} {_show(v)}" for k, v in d.new.items() if d.old.get(k) != v]
-        return [f"{hero}'s {p[1]}: " + ", ".join(moved)]
-    return [f"{hero}: {'.'.join(map(str, p))} {_show(d.new)}"]
-
-
-def describe_conflict(rel: str, c, who: str, data: dict) -> str:
-    """One conflict in the game's words: "chapter 05: you completed it, Ben skipped it (story.toml)"."""
-    kind, p = _kind(rel), c.path
-    if kind == "adventure":
-        return (f"the adventure under way went on on both machines ({rel}): keep one table state, "
-                f"yours or {who}'s")
-    if kind == "story" and len(p) == 2 and p[0] == "track":
-        def did(v):
-            if v is ABSENT:
-                return "left it open"
-            return f"{v} it" if v in ("completed", "skipped") else f"wrote {_show(v)}"
-
-        return f"chapter {p[1]}: you {did(c.mine)}, {who} {did(c.theirs)} ({rel})"
-    thing = ".".join(map(str, p)) or "the file"
-    if kind == "hero":
-        thing = f"{data.get('name') or Path(rel).stem}'s {thing}"
-    elif p == ("party",):
-        thing = "party name"
-    elif p == ("leader",):
-        thing = "Party Leader"
-    mine = "removed" if c.mine is ABSENT else _show(c.mine)
-    theirs = "removed" if c.theirs is ABSENT else _show(c.theirs)
-    return f"{thing}: yours {mine}, {who}'s {theirs} ({rel})"

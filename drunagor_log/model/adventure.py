@@ -53,6 +53,18 @@ def slot_colour(slot: int) -> str:
     return SLOT_COLOURS[slot - 1]
 
 
+def pile_key(typed: str) -> str:
+    """The id of the Pile a player typed: "1", "pile-1" (what completion offers), "Pile 1" (what
+    `adventure show` prints), "pile_1" and "pile#1" all name Pile 1; every command reads a Pile so."""
+    text = str(typed).strip()
+    return text[4:].lstrip(" -_#") if text.casefold().startswith("pile") else text
+
+
+def pile_word(pile_id: str) -> str:
+    """A Pile as completion offers it and every command takes it: one shell word, `pile-1`."""
+    return f"pile-{pile_id}"
+
+
 def slot_label(slot: int | None) -> str:
     """'slot 3 (pink)', or 'no slot' for a boss."""
     if slot is None:
@@ -237,9 +249,7 @@ class AdventureState:
         return total
 
     def pile(self, pile_id: str) -> Pile:
-        wanted = str(pile_id).strip()
-        if wanted.casefold().startswith("pile"):
-            wanted = wanted[4:].strip()
+        wanted = pile_key(pile_id)
         for pile in self.piles:
             if pile.id == wanted:
                 return pile

@@ -26,7 +26,8 @@ from .losing import hero_limits, lost_refusal, won_refusal
 from .models import in_range, record_models
 from .round import round_json
 from .story import record_chapter
-from .words import chapter_ref, forget_note, plural, typed_chapter
+from .typed import typed_chapter
+from .words import chapter_ref, forget_note, plural
 
 if TYPE_CHECKING:
     from ..campaign import Campaign

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from .. import catalog, store
 from ..campaign import ADVENTURE
 from ..errors import Refused, RuleError, UsageError
-from ..model.adventure import MINION_MODELS, slot_label
+from ..model.adventure import MINION_MODELS, pile_key, slot_label
 from ..names import lookup, resolve
 from ..rules import adventure as rules
 from ..rules import miniatures
@@ -28,17 +28,8 @@ from ..text import shell_word
 from . import Change, Line
 from .losing import table_state
 from .models import in_range, record_models, recorded_models
-from .words import (
-    RANK_HINT,
-    canonical,
-    chapter_list,
-    chapter_ref,
-    colours,
-    parse_slot,
-    pile_runes,
-    plural,
-    slot_text,
-)
+from .typed import RANK_HINT, canonical, colours, parse_slot
+from .words import chapter_list, chapter_ref, pile_runes, plural, slot_text
 
 if TYPE_CHECKING:
     from ..campaign import Campaign
@@ -97,8 +88,7 @@ def tiebreak(c: Campaign, pile: str, runes: Sequence[str] | str | None = None) -
     chosen = colours(runes, state.colours) if runes is not None else None
     with c.adventure_refusals():
         state, returned, removed = rules.tiebreak(state, pile, chosen, rule=info.refs.get("tie_breaker", "RB L1100"))
-    pid = str(pile).strip()
-    pid = pid[4:].strip() if pid.casefold().startswith("pile") else pid
+    pid = pile_key(pile)
     party = plural(state.heroes, "hero", "heroes")
     message = (f"Tie Breaker: {plural(sum(returned.values()), 'rune')} ({pile_runes(returned)}) from Pile {pid} "
                f"back to the bag (6 - {party} = {rules.tie_breaker_runes(state.heroes)})")

@@ -22,7 +22,7 @@ from ..store import edit
 from ..text import shell_word
 from ..values import replace
 from . import Change
-from .words import choice
+from .typed import choice
 
 if TYPE_CHECKING:
     from ..campaign import Campaign

@@ -23,7 +23,7 @@ from ..text import shell_word
 from ..values import record, replace
 from . import Change
 from .cards import resolve_card
-from .words import choice
+from .typed import choice
 
 if TYPE_CHECKING:
     from ..campaign import Campaign

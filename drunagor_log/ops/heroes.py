@@ -30,7 +30,7 @@ from ..text import a, shell_word
 from ..values import replace
 from . import Change
 from .chest import chest_may_change
-from .words import typed_chapter
+from .typed import typed_chapter
 
 if TYPE_CHECKING:
     from ..campaign import Campaign

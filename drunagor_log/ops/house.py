@@ -24,7 +24,7 @@ from ..store import edit
 from ..text import plural
 from . import Change
 from .losing import trauma_bonus
-from .words import typed_number
+from .typed import typed_number
 
 if TYPE_CHECKING:
     from ..campaign import Campaign

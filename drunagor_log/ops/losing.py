@@ -27,7 +27,8 @@ from ..text import shell_word
 from ..values import fits_toml
 from ..values import record as value
 from . import Change, Line
-from .words import forget_command, plural, typed_number
+from .typed import typed_number
+from .words import forget_command, plural
 
 if TYPE_CHECKING:
     from ..campaign import Campaign

@@ -15,7 +15,8 @@ from .. import catalog
 from ..errors import UsageError
 from ..store.edit import set_card_facts
 from ..text import plural, shell_word
-from .words import forget_command, typed_number
+from .typed import typed_number
+from .words import forget_command
 
 if TYPE_CHECKING:
     from ..campaign import Campaign

@@ -27,7 +27,8 @@ from ..store.edit import set_card_facts
 from . import Change, Line
 from .board import new_seed
 from .losing import chapter_event, deck_on_record, table_state
-from .words import colours, forget_command
+from .typed import colours
+from .words import forget_command
 
 if TYPE_CHECKING:
     from ..campaign import Campaign

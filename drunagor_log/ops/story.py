@@ -29,7 +29,7 @@ from ..text import a, joined
 from ..values import replace
 from . import Change, Line
 from .cards import known_names, resolve_card
-from .words import typed_chapter
+from .typed import typed_chapter
 
 if TYPE_CHECKING:
     from ..campaign import Campaign

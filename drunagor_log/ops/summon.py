@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import catalog
 from ..errors import RuleError, UsageError
-from ..model.adventure import STATUS_BOARD_TRACKS, Pile, slot_label
+from ..model.adventure import STATUS_BOARD_TRACKS, Pile, pile_key, slot_label
 from ..rules import miniatures
 from ..rules import raid as rules
 from ..rules.adventure import record_rank
@@ -31,7 +31,8 @@ from . import Change, Line
 from .board import new_seed, resolve_monster
 from .losing import table_state
 from .models import battalion_models, recorded_models
-from .words import canonical, chapter_list, colours, pile_runes, plural, slot_text
+from .typed import canonical, colours
+from .words import chapter_list, pile_runes, plural, slot_text
 
 if TYPE_CHECKING:
     from ..campaign import Campaign
@@ -423,8 +424,7 @@ def _reference(near: str | None, state: AdventureState | None) -> str | None:
     if near is None:
         return None
     text = near.strip()
-    # "Pile 1", "pile-1", "pile_1", "pile#1" and "1" all name Pile 1, and are echoed so
-    pid = text[4:].lstrip(" -_#") if text.casefold().startswith("pile") else text
+    pid = pile_key(text)  # "Pile 1", "pile-1", "1"... all name Pile 1, and are echoed so
     if state is not None and any(p.id == pid for p in state.piles):
         return f"Pile {pid}"
     return text

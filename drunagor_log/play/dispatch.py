@@ -11,7 +11,8 @@ start, and a tree holds no campaign data (every command opens the campaign afres
 by another program is read by the next command).
 
 The session adds a few words of its own: `exit` and `quit` leave, `undo` is `adventure undo`, `help`
-is `--help`, and a leading `drunagor` typed from habit is dropped.
+is `--help`, and a leading `drunagor` typed from habit is dropped (`drunagor undo` is then the git undo
+of the last commit, as in a shell).
 """
 
 from __future__ import annotations
@@ -56,13 +57,15 @@ def split(line: str) -> list[str]:
 
 
 def session_words(words: list[str]) -> list[str] | None:
-    """The words as the command tree takes them (None: leave the session)."""
+    """The words as the command tree takes them (None: leave the session). `undo` is the session's
+    word for `adventure undo`; `drunagor undo` keeps the meaning it has in a shell (the git undo of the
+    last commit), so the session has a spelling for each."""
+    if words[:1] == ["undo"]:
+        return ["adventure", "undo", *words[1:]]
     if words[:1] == ["drunagor"]:
         words = words[1:]
     if len(words) == 1 and words[0] in LEAVE:
         return None
-    if words[:1] == ["undo"]:
-        return ["adventure", "undo", *words[1:]]
     if words[:1] == ["help"]:
         return [*words[1:], "--help"]
     return words
@@ -101,27 +104,35 @@ class Dispatcher:
             return Outcome(leave=True)
         if command_typed(argv) == "play":
             return self.refuse("already in a table session: type the command without `play`", where)
-        if words[:1] == ["undo"] and self._finished():
-            term.message("nothing to undo: the campaign is finished (its last adventure is archived)")
-            _flush()
-            return Outcome()
+        if words[:1] == ["undo"]:
+            nothing = self._nothing_to_undo()
+            if nothing:
+                term.error(nothing)
+                _flush()
+                return Outcome(1)
         if not self.script and command_typed(argv) == "import" and "-" in argv[argv.index("import") + 1:]:
             term.message(KEYBOARD)  # else the session looks stuck while `import -` reads standard input
             _flush()
         return Outcome(self.guarded(argv))
 
-    def _finished(self) -> bool:
-        """Whether the campaign ended with chapter 09 and no adventure is under way (the session's
-        `undo` has no table event left to take back)."""
+    def _nothing_to_undo(self) -> str | None:
+        """Why the session's `undo` has no table event to take back (no adventure under way), with
+        the way to the git undo of the last commit, which `undo` is not in the session; None when an
+        adventure is under way (`adventure undo` says the rest)."""
+        import os
+
         from ..campaign import ADVENTURE, Campaign
 
-        if (self.root / ADVENTURE).exists():
-            return False
+        if os.path.lexists(self.root / ADVENTURE):
+            return None
         try:
             with Campaign(self.root) as c:
-                return bool(c.story.ending)
+                finished = c.finished()
         except Exception:  # the command itself says what is wrong
-            return False
+            return None
+        return ((finished or "no adventure under way") + ", so no table event to undo; `drunagor undo` "
+                "undoes the last commit (git)"
+                + ("" if finished else ", `adventure start` begins the next chapter"))
 
     def refuse(self, message: str, where: str) -> Outcome:
         term.error(f"{where}: {message}" if where else message)

@@ -37,8 +37,10 @@ STYLE = {
 }
 PLAIN_STYLE = {"bottom-toolbar": "noreverse"}
 COLOURS = ("red", "blue", "green", "orange", "gray")
-MAX_ROWS = 3  # the toolbar's rows at most on a 24-row screen; the losing condition's come under them
+MAX_ROWS = 3  # the toolbar's rows at most on a 24-row screen
+MAX_ROWS_LOST = 4  # with the losing condition's rows among them
 WHOLE = ("LOST:", "ENDING:")  # rows never cut: the rule line and the remedy are the point
+WAY_OUT = "adventure end --lost, or adventure undo"  # the LOST row's remedy, as typed here
 
 
 class Status:
@@ -65,20 +67,21 @@ class Status:
         return True
 
     def fragments(self, width: int) -> list[Fragment]:
-        """The toolbar's text, wrapped to `width` columns: at most 3 rows, and the losing condition's
-        rows (LOST, wrapped whole, its rule line and remedy kept) under them."""
+        """The toolbar's text, wrapped to `width` columns: at most 3 rows; with the losing condition,
+        at most 4, its rows (LOST, wrapped whole, its rule line and remedy kept) under the others."""
         if self._stamp is None:
             self.refresh()
-        rows: list[list[list[Fragment]]] = []
+        rows: list[list[Item]] = []
         last: list[list[Fragment]] = []
         for row in self._items + ([[self._text("(another drunagor is writing)", "status.warn")]]
                                   if self._busy else []):
             if _label(row) in WHOLE:
                 last += wrap(row, width, " ")
             else:
-                rows.append(wrap(row, width))
+                rows.append(row)
+        limit = max(MAX_ROWS_LOST - len(last), 1) if last else MAX_ROWS
         out: list[Fragment] = []
-        for line in [line for row in fit(rows, width) for line in row] + last:
+        for line in [line for row in fit(rows, width, limit, lost=bool(last)) for line in row] + last:
             if out:
                 out.append(("", "\n"))
             out.extend(line)
@@ -122,36 +125,67 @@ def _short(root: Path, exc: Any) -> str:
     from ..campaign import ADVENTURE
 
     if not os.path.lexists(root / ADVENTURE):
-        ending = _ending(root)
-        if ending:
-            return f"the campaign is finished: {ending} (RB L1309)"
-        return "no adventure under way (adventure start begins the next chapter)"
+        return _finished(root) or "no adventure under way (adventure start begins the next chapter)"
     if not exc.file:
         return str(exc.message)
     line = f":{exc.line}" if exc.line else ""
     return f"{Path(exc.file).name}{line}: {exc.message}"
 
 
-def fit(rows: list[list[list[Fragment]]], width: int) -> list[list[list[Fragment]]]:
-    """The rows' lines within MAX_ROWS: the row of most lines (the board, mostly) gives one up, its
-    last line kept ending in "…", until they fit; rows of one line each past MAX_ROWS are left out."""
-    rows = [list(row) for row in rows]
-    while sum(len(row) for row in rows) > MAX_ROWS:
-        longest = max(range(len(rows)), key=lambda k: (len(rows[k]), k))
-        if len(rows[longest]) == 1:
-            return rows[:MAX_ROWS]
-        rows[longest].pop()
-        rows[longest][-1] = _cut(rows[longest][-1] + [("", SEPARATOR + "\u2026")], width)
-    return rows
+def fit(rows: list[list[Item]], width: int, limit: int = MAX_ROWS, *,
+        lost: bool = False) -> list[list[list[Fragment]]]:
+    """The rows wrapped to `width`, within `limit` lines. Lines are given up in this order: the rows
+    under the first (the board, mostly) give up their tail, the longest first, each keeping one line
+    ending in "…"; then the first row gives up its tail but never the rune bag, the adventure's clock
+    in chapters 01-06 (RB L1177); then whole rows go, the last first (with LOST, the cubes row first:
+    LOST names the hero), the first row never."""
+    wrapped = [wrap(row, width) for row in rows]
+    kept = list(range(len(rows)))
+
+    def total() -> int:
+        return sum(len(wrapped[k]) for k in kept)
+
+    while total() > limit:
+        longest = max((k for k in kept if k and len(wrapped[k]) > 1), key=lambda k: (len(wrapped[k]), k),
+                      default=None)
+        if longest is None:
+            break
+        wrapped[longest].pop()
+        wrapped[longest][-1] = _cut(wrapped[longest][-1] + [("", SEPARATOR + "\u2026")], width)
+    if kept and total() > limit and len(wrapped[0]) > 1:
+        wrapped[0] = _squeeze(rows[0], width, max(limit - (len(kept) - 1), 1))
+    while total() > limit and len(kept) > 1:
+        cubes = [k for k in kept if k and _label(rows[k]) == "cubes:"]
+        kept.remove(cubes[0] if lost and cubes else kept[-1])
+    return [wrapped[k] for k in kept]
 
 
-def _ending(root: Path) -> str | None:
-    """Chapter 09's ending, once the campaign is finished."""
+def _squeeze(items: list[Item], width: int, lines: int) -> list[list[Fragment]]:
+    """The first row within `lines` lines: its items after the first give up from the tail, the rune
+    bag last, "…" saying so; when the title and the bag alone do not fit, one line where the title
+    gives way to the bag."""
+    more: Item = [("", "\u2026")]
+    bag = next((k for k, item in enumerate(items) if "".join(t for _, t in item).startswith("bag ")), None)
+    keep = list(items)
+    for k in [k for k in range(len(items) - 1, 0, -1) if k != bag]:
+        keep.remove(items[k])
+        out = wrap([*keep, more], width)
+        if len(out) <= lines:
+            return out
+    if bag is None:
+        return [_cut(keep[0] + [("", SEPARATOR + "\u2026")], width)]
+    size = sum(len(t) for _, t in items[bag]) + len(SEPARATOR)
+    title = _cut(keep[0], width - size) if width - size >= 8 else keep[0]  # the title gives way to the bag
+    return [_cut([*title, ("", SEPARATOR), *items[bag]], width)]
+
+
+def _finished(root: Path) -> str | None:
+    """What a finished campaign says of itself (Campaign.finished), however it was finished."""
     from ..campaign import Campaign
 
     try:
         with Campaign(root) as c:
-            return c.story.ending
+            return c.finished()
     except Exception:  # the toolbar never takes the session down
         return None
 
@@ -191,6 +225,7 @@ def board_rows(d: dict[str, Any], campaign: str, *, colour: bool) -> list[list[I
         ending = (d.get("counters") or {}).get("endgame") and d.get("chapter") == "09"
         label = "ENDING:" if ending else "LOST:"
         text = f"A Hero Undone (RB L1309): {d['lost']}" if ending else str(d["lost"])
+        text = f"{text.rstrip('.')}; {WAY_OUT}"
         text = cited(text)  # before the words are parted: "RB" and "L1026" alone are no citation
         rows.append([[(st("status.lost"), label)], *[[(st("status.lost"), w)] for w in text.split()]])
     return rows

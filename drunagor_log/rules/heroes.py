@@ -18,6 +18,8 @@ from ..model import CHAPTERS, EQUIPMENT_KINDS, QUALITIES, Hero, Story
 from ..names import closest, hero_key, lookup, match, near_miss, resolve_known
 from ..text import a, plural, shell_word
 from ..values import record
+from .cards import facts_of
+from .rewards import chapter_reward
 
 # The command that records each kind of reward (rewards.FIELDS), and where it lives in a log.
 RECORD_WITH = {
@@ -224,10 +226,16 @@ def log_findings(hero: Hero, story: Story | None = None) -> list[Finding]:
         if catalog.canonical(s, statuses) is None:
             found.append(_unknown(hero, "hero status", s, statuses, ("statuses", i)))
     for i, item in enumerate(hero.equipment):
-        if item.kind == "spoils" and not catalog.is_spoils(item.name):
+        if item.kind == "spoils" and not catalog.is_spoils(item.name) and not _stated(item.name, "spoils", story):
             found.append(_unknown(hero, "Spoils of the Hero card", item.name,
                                   tuple(s["name"] for s in catalog.spoils_items()), ("equipment", i)))
     return found
+
+
+def _stated(name: str, kind: str, story: Story | None) -> bool:
+    """Whether the party recorded `name` as a card of `kind` under [cards] (`hero gain --kind`, `card
+    set --kind`): a name the party stated is a known name, not a slip of the spelling."""
+    return story is not None and facts_of(name, story.cards)["kind"] == kind
 
 
 def _unknown(hero: Hero, what: str, name: str, known, key) -> Finding:
@@ -284,6 +292,38 @@ def upgrade_options(hero: Hero, epic: Iterable[str] = ()) -> list[UpgradeOption]
         if to and discards:
             options.append(UpgradeOption(item.name, item.quality or "standard", to, discards))
     return options
+
+
+def skill_chapter_findings(hero: Hero, story: Story, since: str) -> list[Finding]:
+    """Skills recorded against a chapter past its reward while a later completed chapter lacks its own
+    (RB L1082): a skill learned on a machine that had not pulled that later chapter yet (`sync`), so
+    `hero learn` recorded the chapter before. Each such skill is paired with the later chapter it
+    belongs to, the oldest first; a warning with the fix. `since`: the chapter rewards count from."""
+    done = [ch for ch in CHAPTERS if ch >= since and story.track.get(ch) == "completed"]
+    found: list[Finding] = []
+    for level in (1, 2):
+        field = f"level{level}_skills"
+        given = {ch: chapter_reward(ch).as_dict().get(field, 0) for ch in done}
+        at = {ch: [i for i, s in enumerate(hero.skills) if s.level == level and s.chapter == ch] for ch in done}
+        short = [ch for ch in done for _ in range(max(given[ch] - len(at[ch]), 0))]
+        for ch in done:
+            for i in at[ch][given[ch]:]:
+                later = next((d for d in short if d > ch), None)
+                if later is None:
+                    continue
+                short.remove(later)
+                s = hero.skills[i]
+                who, skill = shell_word(hero.name), shell_word(s.name)
+                fix = (f"drunagor hero unlearn {who} {skill}, then drunagor hero learn {who} {skill} --tree {s.tree} "
+                       f"--level {level} (recorded against chapter {later})" if later == done[-1]
+                       else f'write chapter = "{later}" in its entry')
+                gives = plural(given[ch], f"Level {level} skill") if given[ch] else f"no Level {level} skill"
+                found.append(Finding(
+                    "skill-chapter", f"{hero.name}'s {s.name} is recorded against chapter {ch}, which gives "
+                    f"{gives}, while chapter {later}'s is not recorded: it was "
+                    f"learned after chapter {later}, on a machine that had not pulled it yet (sync)",
+                    fix, hero.name, ("skills", i), "warning"))
+    return found
 
 
 def last_completed(story: Story, since: str = "01") -> str | None:

@@ -118,6 +118,18 @@ def plan_reward_upgrade(hero: Hero, item: str, owed: int, *, to: str | None = No
     return RewardPlan(hero.name, hero.equipment[i], i, step)
 
 
+def upgradable(hero: Hero) -> list[str]:
+    """The hero's cards `spoils upgrade` can improve: Spoils cards below Ultimate (RB L409-423)."""
+    return [it.name for it in hero.equipment if it.kind == "spoils" and next_quality(it.quality or "standard")]
+
+
+def disposable(hero: Hero, item: str | None, cards: dict) -> list[str]:
+    """The hero's cards `spoils upgrade --discard` can dispose of beside the Artisan's Tools: in the bag,
+    not the item improved, not a Consumable, Starting Gear or a known Epic Item (RB L413-419)."""
+    return [e.name for e in hero.equipment if e.place == "bag" and e.kind not in ("consumable", "starting")
+            and not (item and same_card(e.name, item)) and epic_fact(e.name, e.kind, cards) is not True]
+
+
 def _upgradable(hero: Hero, item: str, to: str | None) -> tuple[int, str]:
     """The index of the Spoils card to improve and the quality it reaches (one step, RB L421-423)."""
     who = hero.name

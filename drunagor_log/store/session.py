@@ -40,6 +40,9 @@ ADVENTURE = "adventure.toml"
 HEROES = "heroes"
 ARCHIVE = "adventures"
 FOLDERS = {HEROES: "the Campaign Logs", ARCHIVE: "the finished adventures"}  # what each folder holds
+# The sheets `drunagor sheet` writes beside story.toml by default (sheet/sheets.output_path), by format:
+# not campaign files (no command reads them), but drunagor's, so `sync` commits them made again.
+SHEETS = {"sheet.html": "html", "sheet.md": "md"}
 
 
 class Stale(ChangedOnDisk):

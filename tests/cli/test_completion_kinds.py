@@ -53,6 +53,8 @@ def params():
 def universe(path: str, param) -> set[str] | None:
     """Every value the parameter's kind has on the example campaign, read from the catalog and the
     campaign (not through completion)."""
+    from drunagor_log.rules.spoils import disposable, upgradable
+
     with Campaign(completion_root()) as c:
         heroes = {h.name for h in c.active_heroes().values()}
         nyx = c.find_hero("Nyx")[1]
@@ -82,10 +84,14 @@ def universe(path: str, param) -> set[str] | None:
         f = c.adventure_file
         board = f.data.get("monsters") or []
         kinds["monster on the board"] = {m["name"] for m in board} | {str(m["slot"]) for m in board if m.get("slot")}
-        piles = {f"pile-{i + 1}" for i in range(len(f.data.get("piles") or []))}
+        piles = {f"pile-{p['id']}" for p in f.data.get("piles") or []}
+        cards = c.story.cards
     own = {
         ("adventure event", "name"): {n for n, (ch, _) in ALL_EVENTS.items() if ch == "05"},
         ("tiebreak", "pile"): piles, ("pile remove", "pile"): piles, ("battalion", "near"): piles,
+        ("tiebreak", "runes"): set(completion.COLOURS),  # no Pile named: every colour
+        ("spoils upgrade", "item"): set(upgradable(nyx)),  # Spoils below Ultimate
+        ("spoils upgrade", "discard"): set(disposable(nyx, None, cards)),  # Nyx's bag holds none: nothing
         ("raid", "face"): {"A", "B"}, ("completion", "shell"): {"bash", "zsh", "fish"},
         ("hero gain", "kind"): set(model.EQUIPMENT_KINDS), ("card set", "kind"): set(model.EQUIPMENT_KINDS),
         ("hero gain", "quality"): set(model.QUALITIES),

@@ -28,6 +28,7 @@ def dispatcher(example) -> Dispatcher:
 
 def test_the_session_words():
     assert session_words(["undo", "--steps", "2"]) == ["adventure", "undo", "--steps", "2"]
+    assert session_words(["drunagor", "undo"]) == ["undo"]  # the git undo, as in a shell
     assert session_words(["help", "monster", "add"]) == ["monster", "add", "--help"]
     assert session_words(["drunagor", "raid", "--seed", "3"]) == ["raid", "--seed", "3"]
     assert session_words(["exit"]) is None and session_words(["quit"]) is None
@@ -205,7 +206,8 @@ def test_the_toolbar_shows_the_round_cubes_near_the_limit_and_lost():
         "ours: 05 Tempest Island  round 3  bag 1: red 1 blue 0 green 0 orange 0 gray 0",
         "board:  boss: Bane",
         "cubes:  Nyx trauma 2/1",  # Andreas, 4 of 5, is two cubes from defeat
-        "LOST: Nyx is defeated (Rulebook: Increasing Trauma Cube Limits, L1026)"]
+        "LOST: Nyx is defeated (Rulebook: Increasing Trauma Cube Limits, L1026); adventure end --lost, or "
+        "adventure undo"]
     coloured = status.board_rows(data, "ours", colour=True)
     assert ("class:rune.red", "\u25cf") in coloured[0][2] and coloured[3][0][0] == ("class:status.lost", "LOST:")
 
@@ -217,14 +219,16 @@ def test_the_lost_and_ending_rows_name_their_citations_section_on_the_80_column_
             "lost": "Nyx receives a 2nd Trauma Cube and is defeated: the adventure fails, RB L1026"}  # short citation
     monkeypatch.setattr(status, "_table", lambda root: (data, []))
     board = status.Status(tmp_path / "ours", colour=False)
-    assert "".join(t for _, t in board.fragments(80)).split("\n")[3:] == [
+    assert "".join(t for _, t in board.fragments(80)).split("\n") == [  # 4 rows at most: the cubes go
+        "ours: 05 Tempest Island  round 3  bag 1: red 1 blue 0 green 0 orange 0 gray 0",
         "LOST: Nyx receives a 2nd Trauma Cube and is defeated: the adventure fails",
-        "      (Rulebook: Increasing Trauma Cube Limits, L1026)"]
+        "      (Rulebook: Increasing Trauma Cube Limits, L1026); adventure end --lost, or",
+        "      adventure undo"]
     data.update(chapter="09", counters={"endgame": True}, lost="Nyx is defeated")
     board = status.Status(tmp_path / "ours", colour=False)
-    assert "".join(t for _, t in board.fragments(80)).split("\n")[3:] == [
-        "ENDING: A Hero Undone (Rulebook: Chapter 09 \u203a Endgame Trigger, L1309): Nyx",
-        "        is defeated"]
+    assert "".join(t for _, t in board.fragments(80)).split("\n")[2:] == [
+        "ENDING: A Hero Undone (Rulebook: Chapter 09 \u203a Endgame Trigger, L1309): Nyx is",
+        "        defeated; adventure end --lost, or adventure undo"]
 
 
 def test_the_toolbar_says_when_no_adventure_is_under_way(example):
@@ -323,14 +327,18 @@ def test_a_finished_campaign_says_so_in_the_toolbar_and_undo_has_nothing_to_undo
     finish(example)
     assert _text(status.Status(example, colour=False).read()) == [
         "example  the campaign is finished: Baptism of Fire (Rulebook: Chapter 09 › Endgame Trigger, L1309)"]
-    assert dispatcher.handle("undo").code == 0
-    assert capsys.readouterr().err == "nothing to undo: the campaign is finished (its last adventure is archived)\n"
+    assert dispatcher.handle("undo").code == 1
+    assert capsys.readouterr().err == ("error: the campaign is finished: Baptism of Fire (Rulebook: Chapter 09 \u203a "
+                                       "Endgame Trigger, L1309), so no table event to undo; `drunagor undo` undoes the "
+                                       "last commit (git)\n")
 
 
 def test_after_the_endgame_trigger_a_defeat_is_shown_as_the_ending():
     data = {"chapter": "09", "title": "The Stand", "runes_in_bag": 1, "bag": {}, "raid": None, "monsters": [],
             "counters": {"endgame": True}, "lost": "Nyx is defeated"}
     assert _text(status.board_rows(data, "ours", colour=False))[-1] == (
-        "ENDING: A Hero Undone (Rulebook: Chapter 09 \u203a Endgame Trigger, L1309): Nyx is defeated")
+        "ENDING: A Hero Undone (Rulebook: Chapter 09 \u203a Endgame Trigger, L1309): Nyx is defeated; "
+        "adventure end --lost, or adventure undo")
     data["counters"] = {"endgame": False}
-    assert _text(status.board_rows(data, "ours", colour=False))[-1] == "LOST: Nyx is defeated"
+    assert _text(status.board_rows(data, "ours", colour=False))[-1] == (
+        "LOST: Nyx is defeated; adventure end --lost, or adventure undo")

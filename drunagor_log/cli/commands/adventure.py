@@ -249,7 +249,7 @@ def pile_add(
 
 @pile_app.command("remove")
 def pile_remove(
-    pile: Annotated[str, typer.Argument(help="The Pile's id (as adventure show lists it).")],
+    pile: Annotated[str, typer.Argument(help="The Pile: pile-1, or 1 (Pile 1 as adventure show lists it).")],
     commit: CommitOpt = False,
 ) -> None:
     """Take a Pile of Runes off the board, its runes going to the Initiative Track.
@@ -265,7 +265,7 @@ def pile_remove(
 
 
 def tiebreak(
-    pile: Annotated[str, typer.Argument(help="The Pile's id (as adventure show lists it).")],
+    pile: Annotated[str, typer.Argument(help="The Pile: pile-1, or 1 (Pile 1 as adventure show lists it).")],
     runes: Annotated[str | None, typer.Option("--runes", click_type=game("rune colour"), metavar="COLOURS",
             help="The runes the party chooses to return: red,blue or red=2.")] = None,
     commit: CommitOpt = False,
@@ -408,7 +408,7 @@ def battalion(
     monsters: Annotated[list[str], typer.Argument(click_type=game("monster", records=True), metavar="MONSTER...",
             help="The monsters of the battalion, in summoning order (repeat a name for each model).")],
     near: Annotated[str | None, typer.Option("--near", metavar="REF",
-            help="The reference point: a Pile id, a Spawning or Special Event token...")] = None,
+            help="The reference point: a Pile (pile-1), a Spawning or Special Event token...")] = None,
     siege: Annotated[bool, typer.Option("--siege",
             help="Siege of Everedge: a monster that cannot spawn activates the first of its kind (RB L1237; on in "
                  "chapter 07).")] = False,

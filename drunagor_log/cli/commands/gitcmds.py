@@ -3,6 +3,7 @@
 interop/sync.py for sync) and prints what it returns."""
 
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -98,7 +99,17 @@ def sync(
     """
     from ...interop.sync import sync as run_sync
 
-    run_sync(campaign_root(), keep, term.line)
+    run_sync(campaign_root(), keep, term.line, remake_sheets)
+
+
+def remake_sheets(root: Path, names: list[str]) -> list[str]:
+    """The sheets `sync` found beside story.toml made again as `drunagor sheet` makes them: those rewritten."""
+    from ... import sheet as sheets
+    from ...campaign import SHEETS, Campaign
+
+    with Campaign(root, markers=False) as c:
+        data = sheets.view(c)
+    return [name for name in names if sheets.write(root / name, sheets.render(data, SHEETS[name]))]
 
 
 def git_setup(commit: CommitOpt = False) -> None:
