@@ -68,7 +68,7 @@ class Pages:
         name = "hero" if hero is not None else "missing" if page.startswith(HERO) else page
         return rendered(self.env.get_template(f"{name}.html.j2").render(page=page, hero=hero, **data))
 
-    def page(self, board: str, page: str, version: int, tv: bool, title: str) -> str:
+    def page(self, board: str, page: str | None, version: int, tv: bool, title: str) -> str:
         return self.env.get_template("page.html.j2").render(board=_markup(board), page=page, version=version, tv=tv,
                                                              title=title, drunagor=__version__)
 

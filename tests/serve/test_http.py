@@ -153,9 +153,10 @@ def test_lan_needs_the_runs_key(example):
         assert server.request("/events?page=table")[0] == 403
         status, headers, _ = server.request(f"/?key={key}")
         assert status == 200
-        assert headers["set-cookie"] == f"drunagor_key={key}; Path=/; HttpOnly; SameSite=Strict"
-        assert server.request("/campaign", headers={"Cookie": f"drunagor_key={key}"})[0] == 200
-        assert server.request("/", method="POST", headers={"Cookie": f"drunagor_key={key}"})[0] == 405
+        cookie = f"drunagor_key_{server.port}"  # one per server: the port in its name
+        assert headers["set-cookie"] == f"{cookie}={key}; Path=/; HttpOnly; SameSite=Strict"
+        assert server.request("/campaign", headers={"Cookie": f"{cookie}={key}"})[0] == 200
+        assert server.request("/", method="POST", headers={"Cookie": f"{cookie}={key}"})[0] == 405
     finally:
         server.stop()
     out = server.stdout.decode()
