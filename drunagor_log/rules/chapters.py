@@ -501,3 +501,11 @@ def _with(command: str | None) -> str:
     """The commands of a line, after its citation's parentheses (which hold the book's words only):
     "; with `drunagor draw`, `drunagor round end`"."""
     return f"; with {', '.join(f'`{c}`' for c in command.split('; '))}" if command else ""
+
+
+def without_commands(line: str) -> str:
+    """A briefing line as the players read it at the table (the table's screen): without the commands
+    `_with` adds for the scribe."""
+    import re
+
+    return re.sub(r"; with `drunagor [^`]*`(?:, `drunagor [^`]*`)*$", "", line)
