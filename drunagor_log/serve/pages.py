@@ -87,7 +87,8 @@ def title_of(data: dict[str, Any], page: str) -> str:
     return f"{party}: the table"
 
 
-CITATION = r"\s?\([^()]*(?:\bRB L\d|Rulebook: )[^()]*\)"  # "(RB L1203)", "(chapter 04, RB L1161)": a citation in parentheses
+# a citation in parentheses: "(RB L1203)", "(chapter 04, RB L1161)"
+CITATION = r"\s?\([^()]*(?:\bRB L\d|Rulebook: )[^()]*\)"
 
 
 def cites(line: str) -> Any:
