@@ -140,7 +140,7 @@ def _first_line(proc: subprocess.Popen, timeout: float = 20.0) -> str:
     return buf.decode().split("\n")[0]
 
 
-def test_play_serve_ends_with_phones_connected_and_prints_nothing(example):
+def test_play_serve_ends_with_phones_connected_and_prints_nothing_for_strangers(example):
     proc = subprocess.Popen([drunagor_script(), "-C", str(example), "play", "--serve", "--port", "0"],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     phones = []
@@ -155,6 +155,15 @@ def test_play_serve_ends_with_phones_connected_and_prints_nothing(example):
             assert response.status == 200
             assert response.readline() == b"id: 1\r\n"
             phones.append((conn, response))
+        import socket
+
+        for request in STRANGE_REQUESTS:  # a stranger's requests print nothing over the session either
+            with socket.create_connection(("127.0.0.1", int(found.group(1))), timeout=10) as s:
+                s.sendall(request)
+                try:
+                    s.recv(200)
+                except OSError:
+                    pass
         out, err = proc.communicate(b"exit\n", timeout=30)
         # each phone's stream ended as a finished answer (the chunked body's end), not cut
         for _, response in phones:
