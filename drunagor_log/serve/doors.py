@@ -8,8 +8,8 @@ answer every page with 503. So every connection goes through `Doors` first:
   last answer) is closed: a viewer's browser sends its request at once, and its live stream is a
   request being answered, never closed for this;
 - one address holds at most PER_ADDRESS connections waiting for a request: its oldest beyond that
-  are closed at its next connection (those of the last GRACE_SECONDS are spared: a browser, or a room
-  of viewers on one machine, opens several at once);
+  are closed at the next connection, or GRACE_SECONDS after it went beyond (those of the last
+  GRACE_SECONDS are spared: a browser, or a room of viewers on one machine, opens several at once);
 - when the server holds MAX_CONNECTIONS, a new connection closes the oldest waiting one of the address
   holding the most: a viewer with the key gets its page while someone holds every socket they can.
 
@@ -60,15 +60,11 @@ class Doors:
         self.notice = notice
         self.open: set[Any] = set()
         self.waiting: dict[str, dict[Any, float]] = {}  # address -> {connection: waiting since}
+        self.trimming: set[str] = set()  # addresses whose share is looked at again after the grace
 
     def arrive(self, conn: Any, now: float) -> None:
         address = conn.address
-        mine = self.waiting.setdefault(address, {})
-        settled = [c for c, since in mine.items() if now - since >= GRACE_SECONDS]
-        for old in settled[:max(0, len(settled) - PER_ADDRESS + 1)]:
-            self._close(old)
-            self.notice(f"{address} opened more connections than a table's screens need without asking for a "
-                        "page: the extra ones are closed")
+        self._trim(address, now)
         if len(self.open) >= MAX_CONNECTIONS:
             heaviest = max(self.waiting.values(), key=len, default={})
             if heaviest:
@@ -77,6 +73,27 @@ class Doors:
                             "to let a viewer in")
         self.open.add(conn)
         self.wait(conn, now)
+        if len(self.waiting[address]) > PER_ADDRESS and address not in self.trimming:
+            self.trimming.add(address)  # its share, once its newest are past the grace
+            conn.loop.call_later(GRACE_SECONDS, self._trim_later, address, conn.loop)
+
+    def _trim(self, address: str, now: float) -> None:
+        """Close the oldest connections `address` holds waiting beyond its share (not its newest)."""
+        mine = self.waiting.get(address, {})
+        settled = [c for c, since in mine.items() if now - since >= GRACE_SECONDS]
+        extra = settled[:max(0, len(mine) - PER_ADDRESS)]
+        for old in extra:
+            self._close(old)
+        if extra:
+            self.notice(f"{address} opened more connections than a table's screens need without asking for a "
+                        "page: the extra ones are closed")
+
+    def _trim_later(self, address: str, loop: Any) -> None:
+        self.trimming.discard(address)
+        self._trim(address, loop.time())
+        if len(self.waiting.get(address, {})) > PER_ADDRESS:
+            self.trimming.add(address)
+            loop.call_later(GRACE_SECONDS, self._trim_later, address, loop)
 
     def wait(self, conn: Any, now: float) -> None:
         """`conn` waits for its next request (from its start, or from its last answer)."""
