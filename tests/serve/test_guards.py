@@ -228,3 +228,20 @@ def test_a_folder_renamed_in_is_followed(example):
     finally:
         stream.close()
         server.stop()
+
+
+def test_ctrl_c_with_phones_connected_stays_clean(example):
+    server = Server(example, "--no-qr")
+    streams = [server.stream("table"), server.stream("heroes/nyx")]
+    try:
+        for s in streams:
+            s.next()
+        assert server.stop() == 0
+        for s in streams:  # each stream ended as a finished answer
+            s.response.read()
+            assert s.response.isclosed()
+    finally:
+        for s in streams:
+            s.close()
+    assert server.stderr == b""
+    assert server.stdout.decode().endswith("Ctrl-C stops it\nstopped\n")
