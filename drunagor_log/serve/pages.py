@@ -89,6 +89,7 @@ def title_of(data: dict[str, Any], page: str) -> str:
 
 # a citation in parentheses: "(RB L1203)", "(chapter 04, RB L1161)"
 CITATION = r"\s?\([^()]*(?:\bRB L\d|Rulebook: )[^()]*\)"
+COMMAND = r"\s?\(`?drunagor [^()]*\)"  # "(drunagor adventure end --lost)": the scribe's, not the table's
 
 
 def cites(line: str) -> Any:
@@ -99,7 +100,7 @@ def cites(line: str) -> Any:
 
     from markupsafe import Markup, escape
 
-    text = str(escape(without_commands(str(line))))
+    text = str(escape(re.sub(COMMAND, "", without_commands(str(line)))))
     return Markup(re.sub(CITATION, lambda m: f'<span class="cite">{m.group(0)}</span>', text))
 
 

@@ -59,19 +59,24 @@ def chromium() -> Iterator:
             browser.close()
 
 
-def _campaign(tmp_path_factory, name: str, hostile: bool = False, between: bool = False):
+def _campaign(tmp_path_factory, name: str, hostile: bool = False, between: bool = False, lost: bool = False):
     root = tmp_path_factory.mktemp(name) / "example"
     shutil.copytree(EXAMPLE, root)
     if hostile:
         make_hostile(root)
     if between:
         (root / "adventure.toml").unlink()
+    if lost:  # a hero defeated: the adventure is lost
+        r = subprocess.run([drunagor_script(), "-C", str(root), "cube", "Nyx", "trauma", "+2"],
+                           capture_output=True, text=True, timeout=60)
+        assert r.returncode == 0, r.stderr
     return root
 
 
-@pytest.fixture(scope="module", params=["example", "hostile", "between", "hostile-between"])
+@pytest.fixture(scope="module", params=["example", "hostile", "between", "hostile-between", "lost"])
 def served(request, tmp_path_factory) -> Iterator[Server]:
-    root = _campaign(tmp_path_factory, request.param, "hostile" in request.param, "between" in request.param)
+    root = _campaign(tmp_path_factory, request.param, "hostile" in request.param, "between" in request.param,
+                     request.param == "lost")
     server = Server(root, "--no-qr")
     try:
         yield server
@@ -108,11 +113,12 @@ def test_the_tv_page_is_one_screen_with_what_the_table_needs(served, chromium, s
         shown = page.evaluate("[...document.querySelectorAll('main > section')]"
                               ".filter(s => s.getClientRects().length).map(s => s.id)")
         if page.locator("main.table").count():
-            assert sorted(shown) == ["bag", "cubes", "events", "piles", "raid", "round", "status-board"]
+            lost = ["lost"] if page.locator("main.lost").count() else ["raid"]  # lost: no raid comes any more
+            assert sorted(shown) == sorted(["bag", "cubes", "events", "piles", "round", "status-board", *lost])
             # the three newest events, the chance of the raid; the citations and the repeated bag left out
             assert page.evaluate("[...document.querySelectorAll('ol.recent li')].filter(l => l.getClientRects()"
                                  ".length).length") == 3
-            assert page.locator(".odds .chance").is_visible()
+            assert page.locator(".odds .chance").is_visible() != bool(page.locator("main.lost").count())
             assert not page.locator(".cite").first.is_visible() and not page.locator(".odds .echo").is_visible()
         else:
             assert shown == ["track", "briefing", "party"]
@@ -178,14 +184,19 @@ def test_a_page_that_does_not_exist_opens_no_stream(chromium, tmp_path_factory):
 
 
 def test_the_shared_pages_speak_the_games_words(chromium, tmp_path_factory):
-    for between in (False, True):
-        root = _campaign(tmp_path_factory, "words", between=between)
+    for state in ("adventure", "between", "lost"):
+        root = _campaign(tmp_path_factory, "words", between=state == "between", lost=state == "lost")
         server = Server(root, "--no-qr")
         try:
             for path in ("/", "/?tv", "/campaign", "/heroes/nyx"):
                 context, page, _ = _look(chromium, server, path, SCREENS[2])
                 text = page.evaluate("document.getElementById('board').innerText")
                 assert "`" not in text and "drunagor " not in text, (path, text)
+                if state == "lost" and path in ("/", "/?tv"):
+                    assert page.locator("#lost").is_visible()
+                    assert page.text_content("#lost p") == ("Nyx receives a 2nd Trauma Cube and is defeated: the "
+                                                            "adventure fails (Rulebook: Increasing Trauma Cube "
+                                                            "Limits, L1026)")
                 context.close()
         finally:
             server.stop()
@@ -199,10 +210,11 @@ def test_a_hero_one_cube_from_defeat_is_marked(chromium, tmp_path_factory):
     server = Server(root, "--no-qr")
     try:
         page = server.request("/")[2].decode()
-        assert '<p class="danger" id="danger"><b>One cube from defeat:</b> Nyx: Trauma 1 of 1</p>' in page
+        assert ('<p class="danger" id="danger"><b>At the limit of their cubes:</b> Nyx: Trauma 1 of 1, one more '
+                'defeats</p>') in page
         assert ('<tr class="near"><td>Nyx <span class="badge bad">one more defeats</span></td>\n'
                 '<td class="n at-limit">1 <span class="of">of 1</span></td>') in page
-        assert page.count("one more defeats") == 1 and page.count("(capacity not recorded)") == 1
+        assert page.count("one more defeats") == 2 and page.count("(capacity not recorded)") == 1  # the line, the row
     finally:
         server.stop()
 
