@@ -1,6 +1,8 @@
 """Running the table's screen: the socket, the access key, the printed URL and QR code, the watch on
 the campaign's files, and uvicorn serving the app until Ctrl-C (or, inside `play --serve`, until the
-session ends).
+session ends). Every connection passes the doors first (doors.py: a whole request within seconds,
+one address's share); uvicorn's own log says nothing, the scribe hears the server's notices only;
+the live streams end as finished answers when the server stops.
 
 The socket is bound here, before uvicorn starts: a port taken is one message naming a free port
 (exit 2), and `--port 0` takes any free one (the URL printed says which).
