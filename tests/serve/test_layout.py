@@ -246,3 +246,23 @@ def test_the_screenshots_of_docs_serve(chromium, tmp_path_factory, tmp_path):
             assert (folder / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     finally:
         server.stop()
+
+
+def test_two_lan_servers_in_one_browser_keep_their_own_keys(chromium, tmp_path_factory):
+    # issue 43: the key cookie was one for every port, so each run logged the other out
+    first = Server(_campaign(tmp_path_factory, "lan-one"), "--lan", "--no-qr")
+    second = Server(_campaign(tmp_path_factory, "lan-two"), "--lan", "--no-qr")
+    try:
+        context = chromium.new_context(viewport=PHONE)
+        page = context.new_page()
+        for server in (first, second):
+            assert page.goto(server.url).status == 200
+        for server in (first, second):  # the key in neither URL now: each server's own cookie
+            response = page.goto(f"http://127.0.0.1:{server.port}/campaign")
+            assert response is not None and response.status == 200
+        names = sorted(c["name"] for c in context.cookies())
+        assert names == sorted([f"drunagor_key_{first.port}", f"drunagor_key_{second.port}"])
+        context.close()
+    finally:
+        first.stop()
+        second.stop()
