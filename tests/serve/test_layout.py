@@ -96,11 +96,21 @@ def _look(browser, server: Server, path: str, screen: dict, scheme: str = "light
 @pytest.mark.parametrize("screen", SCREENS, ids=lambda s: f"{s['width']}x{s['height']}")
 def test_nothing_is_out_of_view(served, chromium, screen):
     paths = ["/", "/campaign", "/heroes/nyx", "/heroes/vacrem"] + (["/?tv"] if screen is not PHONE else [])
+    tall = ["/campaign?tv", "/heroes/nyx?tv"]  # the other pages on a TV: large type, and they scroll
     for path in paths:
         context, page, errors = _look(chromium, served, path, screen)
         try:
             assert page.evaluate(OUT_OF_VIEW) == [], path
             assert errors == []
+        finally:
+            context.close()
+    for path in tall:
+        context, page, errors = _look(chromium, served, path, screen)
+        try:
+            height = page.evaluate("document.documentElement.scrollHeight")
+            page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+            assert page.evaluate("window.scrollY + innerHeight") == max(height, screen["height"]), path
+            assert page.evaluate("document.documentElement.scrollWidth") <= screen["width"]
         finally:
             context.close()
 
