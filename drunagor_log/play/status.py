@@ -17,6 +17,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from ..rules.losing import near_defeat
 from ..text import visible
 from .watch import Busy, stamp, without_waiting
 
@@ -238,7 +239,7 @@ def near_limit(cubes: dict[str, Any]) -> list[str]:
     for hero, c in cubes.items():
         for kind, limit in (("trauma", c.get("trauma_limit")), ("curse", c.get("curse_capacity"))):
             held = c.get(kind) or 0
-            if held and (limit is None or held >= limit):  # one more defeats them, or it did
+            if near_defeat(held, limit):  # one more defeats them, or it did
                 out.append(f"{hero} {kind} {held}/{'?' if limit is None else limit}")
     return out
 

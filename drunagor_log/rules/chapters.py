@@ -475,3 +475,11 @@ def _decks_and_tokens(m: Mapping[str, Any], start: Mapping[str, Any]) -> list[di
         out.append(_entry(f"{m['desperation']['tokens']} Time tokens on the Desperation Attack card",
                           m["desperation"]["source"], "drunagor adventure event desperation-time"))
     return out
+
+
+def without_commands(line: str) -> str:
+    """A briefing line as the players read it at the table (the table's screen): without the commands
+    the scribe's terminal adds ("; with `drunagor draw`", "drunagor tracks it with `drunagor round end`")."""
+    import re
+
+    return re.sub(r";? with `drunagor [^`]*`(?:, `drunagor [^`]*`)*$", "", line)

@@ -79,6 +79,12 @@ def held(state: AdventureState, hero: str, kind: str) -> int:
     return state.cubes.get(hero, {}).get(kind, 0)
 
 
+def near_defeat(held: int, limit: int | None) -> bool:
+    """A hero one cube or less from defeat: holding cubes up to their limit (one more defeats them) or
+    over it (it did); holding some while the capacity is not recorded counts too (it may be one)."""
+    return bool(held) and (limit is None or held >= limit)
+
+
 def change_cubes(state: AdventureState, hero: str, kind: str, delta: int, *, limit: int | None, rule: str
                  ) -> tuple[AdventureState, str | None]:
     """Add (`delta` > 0) or remove a hero's Trauma or Curse Cubes. `limit` is how many the hero holds

@@ -30,7 +30,7 @@ STATIC = Path(__file__).parent / "static"
 STATIC_TYPES = {"serve.css": "text/css; charset=utf-8", "serve.js": "text/javascript; charset=utf-8",
                 "icon.svg": "image/svg+xml"}
 MAX_STREAMS = 64  # live viewers at once: a table is a handful of screens; the benchmark holds 50
-KEY_COOKIE = "drunagor_key"
+KEY_COOKIE = "drunagor_key_{port}"  # one per server: two servers on one address never see each other's key
 PING_SECONDS = 15  # a comment on an idle stream: a dropped connection is noticed, proxies keep it open
 SEND_TIMEOUT = 10  # a viewer that takes no data for this long is dropped (it reconnects by itself)
 RETRY_MS = 1000  # how soon a browser reconnects after a dropped stream
@@ -48,18 +48,21 @@ Send = Callable[[dict], Awaitable[None]]
 
 def build(board: Board, *, hosts: frozenset[str] | None, key: str | None,
           watch: Callable[[Board, Any], Coroutine[Any, Any, None]] | None = None,
-          ready: Callable[[], None] | None = None):
+          ready: Callable[[], None] | None = None, port: int = 0,
+          notice: Callable[[str], None] | None = None):
     """The app for `board`. `hosts`: the Host headers accepted (None: any, under --lan); `key`: the
     run's access key (None: no key, on 127.0.0.1); `watch(board, stop)`: the task that tells the
     board of changes on disk, started with the app and stopped with it; `ready()`: called once the
-    app has started."""
+    app has started; `port`: the server's own (its key cookie's name carries it); `notice(text)`: what
+    the scribe is told (a refused key), already limited to one line a minute."""
     from starlette.applications import Starlette
     from starlette.routing import Route
 
     screen = Screen(board, watch, ready)
     routes = [Route("/", screen.page), Route("/campaign", screen.page), Route("/heroes/{hero}", screen.page),
               Route("/events", screen.events), Route("/static/{name}", screen.asset)]
-    return Guard(Starlette(routes=routes, lifespan=screen.lifespan), hosts=hosts, key=key)
+    return Guard(Starlette(routes=routes, lifespan=screen.lifespan), hosts=hosts, key=key, port=port,
+                 notice=notice)
 
 
 class Screen:
@@ -85,11 +88,13 @@ class Screen:
     async def page(self, request):
         from starlette.responses import HTMLResponse
 
-        data, name = self.board.data, page_of(request.url.path)
+        # the path as uvicorn decoded it: request.url re-reads it as a URL, where a hero file named with
+        # '#' or '?' would end the path there
+        data, name = self.board.data, page_of(request.scope["path"])
         if name is None or not exists(data, name):
             missing = self.pages.board(data, "missing")
             title = "drunagor: no such page"
-            return HTMLResponse(self.pages.page(missing, "missing", self.board.version, False, title), status_code=404)
+            return HTMLResponse(self.pages.page(missing, None, self.board.version, False, title), status_code=404)
         version, html = self.drawn(name)
         tv = "tv" in request.query_params
         return HTMLResponse(self.pages.page(html, name, version, tv, title_of(data, name)))
@@ -109,8 +114,7 @@ class Screen:
     async def _stream(self, name: str) -> AsyncIterator[dict]:
         try:
             seen = 0
-            while True:
-                await self.board.newer(seen)
+            while await self.board.newer(seen) is not None:
                 seen, html = self.drawn(name)
                 yield {"event": "page", "id": str(seen), "data": html, "retry": RETRY_MS}
         finally:
@@ -144,8 +148,11 @@ class Screen:
 class Guard:
     """The ASGI middleware every request passes first (see the module's docstring)."""
 
-    def __init__(self, app, *, hosts: frozenset[str] | None, key: str | None) -> None:
+    def __init__(self, app, *, hosts: frozenset[str] | None, key: str | None, port: int = 0,
+                 notice: Callable[[str], None] | None = None) -> None:
         self.app, self.hosts, self.key = app, hosts, key
+        self.cookie_name = KEY_COOKIE.format(port=port)
+        self.notice = notice or (lambda text: None)
 
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] != "http":
@@ -174,9 +181,19 @@ class Guard:
             return 413, "a request to drunagor serve sends no body", []
         if self.hosts is not None and headers.get("host", "").lower() not in self.hosts:
             return 403, "not this server's own address (Host header refused)", []
-        if self.key is not None and not hmac.compare_digest(self._given_key(scope, headers), self.key):
+        if self.access(scope, headers) is None:
+            client = scope.get("client") or ("", 0)
+            self.notice(f"refused a request from {client[0]} without this run's access key")
             return 403, "this page needs the access key: open the URL drunagor serve printed", []
         return None
+
+    def access(self, scope, headers: dict[str, str]) -> str | None:
+        """Who a request is, by the key it carries (in the URL, else in this server's cookie): "table"
+        (the run's key, or no key needed on 127.0.0.1), or None (no key, or a wrong one: 403). The one
+        place a key is compared: as bytes, in constant time, whatever characters were sent."""
+        if self.key is None:
+            return "table"
+        return "table" if same_key(self._given_key(scope, headers), self.key) else None
 
     def _given_key(self, scope, headers: dict[str, str]) -> str:
         query = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("key")
@@ -187,13 +204,21 @@ class Guard:
             jar.load(headers.get("cookie", ""))
         except Exception:  # a malformed Cookie header is no key
             return ""
-        return jar[KEY_COOKIE].value if KEY_COOKIE in jar else ""
+        return jar[self.cookie_name].value if self.cookie_name in jar else ""
 
     def _cookie(self, scope, headers: dict[str, str]) -> list[tuple[bytes, bytes]]:
-        """The key as a cookie, when it came in the URL: the pages' links and the stream carry it then."""
+        """The key as a cookie, when it came in the URL: the pages' links and the stream carry it then.
+        Its name carries the port: cookies are shared by every port of an address, and two servers
+        (two `serve --lan` runs) never read, replace or log out each other's."""
         if self.key is None or b"key=" not in scope.get("query_string", b""):
             return []
-        return [(b"set-cookie", f"{KEY_COOKIE}={self.key}; Path=/; HttpOnly; SameSite=Strict".encode())]
+        return [(b"set-cookie", f"{self.cookie_name}={self.key}; Path=/; HttpOnly; SameSite=Strict".encode())]
+
+
+def same_key(given: str, key: str) -> bool:
+    """`given` is `key`: compared as UTF-8 bytes in constant time (hmac.compare_digest refuses a str
+    that is not ASCII: a key of `é` is a wrong key, not an error)."""
+    return hmac.compare_digest(given.encode("utf-8", "surrogatepass"), key.encode("utf-8"))
 
 
 async def _answer(send: Send, status: int, text: str, extra: list) -> None:

@@ -64,6 +64,7 @@ class Board:
         self.root = root
         self.version = 0
         self.data: dict[str, Any] = {}
+        self.closed = False  # the server stops: no version comes any more
         self.reads = 0  # re-reads of the campaign so far (one per change seen, whatever the viewers)
         self._changed = asyncio.Condition()
         self._pending = asyncio.Event()
@@ -97,8 +98,15 @@ class Board:
                     self.rendered = {}  # drawn again at the new version, once per page
                     self._changed.notify_all()
 
-    async def newer(self, version: int) -> int:
-        """Wait until the board is newer than `version`; its version then."""
+    async def newer(self, version: int) -> int | None:
+        """Wait until the board is newer than `version`; its version then, or None once the server
+        stops (the live streams end then, each as a finished answer)."""
         async with self._changed:
-            await self._changed.wait_for(lambda: self.version > version)
-            return self.version
+            await self._changed.wait_for(lambda: self.closed or self.version > version)
+            return None if self.closed else self.version
+
+    async def close(self) -> None:
+        """The server stops: every viewer waiting for a new version is let go."""
+        async with self._changed:
+            self.closed = True
+            self._changed.notify_all()

@@ -17,6 +17,8 @@ from typing import Any
 
 from .. import __version__
 from ..catalog.headings import rendered
+from ..rules.chapters import without_commands
+from ..rules.losing import near_defeat
 from ..sheet import html_visible
 from ..text import plural
 
@@ -54,8 +56,10 @@ class Pages:
 
         self.env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True,
                                       finalize=html_visible, trim_blocks=True, lstrip_blocks=True,
-                                      undefined=jinja2.StrictUndefined)
+                                      undefined=jinja2.StrictUndefined, extensions=["jinja2.ext.do"])
         self.env.filters["plural"] = plural
+        self.env.filters["cites"] = cites
+        self.env.globals["near_defeat"] = near_defeat
 
     def board(self, data: dict[str, Any], page: str) -> str:
         """The live part of `page`: the navigation and the page's own content."""
@@ -68,7 +72,7 @@ class Pages:
         name = "hero" if hero is not None else "missing" if page.startswith(HERO) else page
         return rendered(self.env.get_template(f"{name}.html.j2").render(page=page, hero=hero, **data))
 
-    def page(self, board: str, page: str, version: int, tv: bool, title: str) -> str:
+    def page(self, board: str, page: str | None, version: int, tv: bool, title: str) -> str:
         return self.env.get_template("page.html.j2").render(board=_markup(board), page=page, version=version, tv=tv,
                                                              title=title, drunagor=__version__)
 
@@ -81,6 +85,23 @@ def title_of(data: dict[str, Any], page: str) -> str:
         slug = page[len(HERO):]
         return f"{party}: " + next((h["name"] for h in data.get("heroes", ()) if h["slug"] == slug), slug)
     return f"{party}: the table"
+
+
+# a citation in parentheses: "(RB L1203)", "(chapter 04, RB L1161)"
+CITATION = r"\s?\([^()]*(?:\bRB L\d|Rulebook: )[^()]*\)"
+COMMAND = r"\s?\(`?drunagor [^()]*\)"  # "(drunagor adventure end --lost)": the scribe's, not the table's
+
+
+def cites(line: str) -> Any:
+    """A line of drunagor's own words (a briefing's, the odds', an event's) as the shared pages show
+    it: without the scribe's commands, each citation in its own span (the TV leaves them out: the
+    table reads the game from across the room, the book's lines are on every phone)."""
+    import re
+
+    from markupsafe import Markup, escape
+
+    text = str(escape(re.sub(COMMAND, "", without_commands(str(line)))))
+    return Markup(re.sub(CITATION, lambda m: f'<span class="cite">{m.group(0)}</span>', text))
 
 
 def _markup(html: str) -> Any:

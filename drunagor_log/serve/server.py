@@ -1,6 +1,8 @@
 """Running the table's screen: the socket, the access key, the printed URL and QR code, the watch on
 the campaign's files, and uvicorn serving the app until Ctrl-C (or, inside `play --serve`, until the
-session ends).
+session ends). Every connection passes the doors first (doors.py: a whole request within seconds,
+one address's share); uvicorn's own log says nothing, the scribe hears the server's notices only;
+the live streams end as finished answers when the server stops.
 
 The socket is bound here, before uvicorn starts: a port taken is one message naming a free port
 (exit 2), and `--port 0` takes any free one (the URL printed says which).
@@ -8,6 +10,7 @@ The socket is bound here, before uvicorn starts: a port taken is one message nam
 
 from __future__ import annotations
 
+import asyncio
 import errno
 import os
 import secrets
@@ -21,8 +24,10 @@ from typing import Any
 
 from ..errors import UsageError
 from ..git.programs import open_url
+from ..store.session import ARCHIVE, HEROES
 from .app import build
 from .board import Board
+from .doors import MAX_CONNECTIONS, Doors, Notices, protocol, to_stderr
 
 LOCAL = "127.0.0.1"
 DEFAULT_PORT = 8765
@@ -32,6 +37,7 @@ LAN_BIND = "DRUNAGOR_SERVE_LAN_BIND"
 WATCH_STEP_MS = 20  # a change is reported once the files are quiet this long...
 WATCH_DEBOUNCE_MS = 200  # ...or at the latest after this long (a `git pull` of many files)
 SHUTDOWN_SECONDS = 1  # open live streams are closed after this at Ctrl-C
+FOLDERS = frozenset({HEROES, ARCHIVE})  # the campaign's folders of files, watched beside the campaign folder
 
 
 @dataclass
@@ -46,19 +52,52 @@ class Served:
 
 def watched(change: Any, path: str) -> bool:
     """A campaign file: a .toml file not hidden (the store's journal, lock and temp files are all
-    named .drunagor*, and a re-read for them would be one per read)."""
+    named .drunagor*, and a re-read for them would be one per read); or one of the campaign's own
+    folders coming or going (`mv heroes.new heroes`: the watch moves to the new folder)."""
     name = os.path.basename(path)
-    return name.endswith(".toml") and not name.startswith(".")
+    return (name.endswith(".toml") and not name.startswith(".")) or name in FOLDERS
+
+
+def folders(root: Path) -> list[tuple[str, int, int]]:
+    """What the watch looks at: the campaign folder and its own folders of files (heroes/, adventures/),
+    each with the identity it has now; never a link (a link inside the campaign to /usr, or to /, would
+    watch the machine), never a folder further down."""
+    found = [(str(root), *_identity(root))]
+    for name in sorted(FOLDERS):
+        path = root / name
+        if path.is_dir() and not path.is_symlink():
+            found.append((str(path), *_identity(path)))
+    return found
+
+
+def _identity(path: Path) -> tuple[int, int]:
+    try:
+        st = path.stat()
+    except OSError:
+        return (0, 0)
+    return (st.st_dev, st.st_ino)
 
 
 async def watch(board: Board, stop: Any) -> None:
     """Tell the board of every change of the campaign's files, whoever made it (a command, `play`,
-    `git pull`, `sync`, an editor)."""
+    `git pull`, `sync`, an editor). Each folder is watched on its own (not recursively, no link
+    followed); when the folders change (one renamed in, made or removed), the watch starts again on
+    the folders there are now, and the campaign is read again."""
+    from contextlib import aclosing
+
     import watchfiles
 
-    async for _ in watchfiles.awatch(board.root, watch_filter=watched, debounce=WATCH_DEBOUNCE_MS,
-                                     step=WATCH_STEP_MS, stop_event=stop, ignore_permission_denied=True):
-        board.changed()
+    while not stop.is_set():
+        looked = folders(board.root)
+        async with aclosing(watchfiles.awatch(*(path for path, _, _ in looked), watch_filter=watched,
+                                              debounce=WATCH_DEBOUNCE_MS, step=WATCH_STEP_MS, stop_event=stop,
+                                              recursive=False, ignore_permission_denied=True)) as changes:
+            async for _ in changes:
+                board.changed()
+                if folders(board.root) != looked:
+                    break
+        if not stop.is_set() and not os.path.isdir(board.root):
+            await asyncio.sleep(WATCH_DEBOUNCE_MS / 1000)  # the campaign folder itself away: look again soon
 
 
 def lan_address() -> str:
@@ -102,10 +141,12 @@ def _free_port(host: str, taken: int) -> int:
     raise AssertionError("binding port 0 always succeeds")  # pragma: no cover
 
 
-def prepare(root: Path, port: int, lan: bool,
-            said: Callable[[Served], None] | None = None) -> tuple[Any, socket.socket, Served]:
+def prepare(root: Path, port: int, lan: bool, said: Callable[[Served], None] | None = None,
+            notice: Callable[[str], None] | None = to_stderr) -> tuple[Any, socket.socket, Served]:
     """The server, its bound socket and what to print, for the campaign at `root`; nothing served yet.
-    `said(served)` is called once the server runs (its Ctrl-C handler in place), to print the URL."""
+    `said(served)` is called once the server runs (its Ctrl-C handler in place), to print the URL;
+    `notice(text)` tells the scribe what they should know (a refused key, a full server), one line a
+    minute at most; None: nothing is said."""
     import sse_starlette  # noqa: F401 (before uvicorn's signal handlers: it closes the live streams at Ctrl-C)
     import uvicorn
 
@@ -120,24 +161,45 @@ def prepare(root: Path, port: int, lan: bool,
     served = Served(url, host, port, key, _qr(url) if lan else None, board)
     hosts = None if lan else frozenset({f"{LOCAL}:{port}", f"localhost:{port}"})
     ready = None if said is None else (lambda: said(served))
-    config = uvicorn.Config(build(board, hosts=hosts, key=key, watch=watch, ready=ready), log_level="warning",
-                            access_log=False, lifespan="on", server_header=False,
-                            timeout_graceful_shutdown=SHUTDOWN_SECONDS, limit_concurrency=128,
-                            h11_max_incomplete_event_size=16 * 1024)
-    server = uvicorn.Server(config)
-    _quiet_closed_streams()
+    told = Notices(notice)
+    app = build(board, hosts=hosts, key=key, watch=watch, ready=ready, port=port, notice=told)
+    _silence()
+    # the doors close what sends no request (see doors.py); uvicorn's own limit stays behind them, for a
+    # server whose every connection is answering
+    config = uvicorn.Config(app, log_config=None, access_log=False, lifespan="on", server_header=False,
+                            timeout_graceful_shutdown=SHUTDOWN_SECONDS, limit_concurrency=MAX_CONNECTIONS + 1,
+                            h11_max_incomplete_event_size=16 * 1024, http=protocol(Doors(told)), ws="none")
+    server = _server_class()(config)
+    server.board = board
     return server, sock, served
 
 
-def _quiet_closed_streams() -> None:
-    """A live stream closed at Ctrl-C ends without a last chunk, and uvicorn logs that as an error:
-    it is the stop the user asked for, so it is not said."""
+def _silence() -> None:
+    """uvicorn says nothing in the scribe's terminal: a stranger's request (garbage, an upgrade, a
+    refused key) would print its warnings and tracebacks there, over `play`'s toolbar too. What the
+    scribe should know is said by the server's notices, in drunagor's words."""
     import logging
 
-    def said(record: logging.LogRecord) -> bool:
-        return "returned without completing response" not in record.getMessage()
+    for name in ("uvicorn", "uvicorn.error", "uvicorn.access", "uvicorn.asgi", "sse_starlette"):
+        logger = logging.getLogger(name)
+        logger.handlers = [logging.NullHandler()]
+        logger.propagate = False
 
-    logging.getLogger("uvicorn.error").addFilter(said)
+
+def _server_class() -> type:
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        """uvicorn's server that ends the live streams itself when it stops: each phone's stream ends as
+        a finished answer, within the shutdown's time, Ctrl-C or the end of `play --serve` alike."""
+
+        board: Board
+
+        async def shutdown(self, sockets=None) -> None:
+            await self.board.close()
+            await super().shutdown(sockets)
+
+    return Server
 
 
 def _qr(url: str) -> str:
@@ -165,9 +227,12 @@ def run(root: Path, port: int, lan: bool, said: Callable[[Served], None],
 
 
 @contextmanager
-def running(root: Path, port: int = 0, lan: bool = False) -> Iterator[Served]:
-    """The server in a thread beside the caller (`play --serve`), stopped when the block ends."""
-    server, sock, served = prepare(root, port, lan)
+def running(root: Path, port: int = 0, lan: bool = False,
+            notice: Callable[[str], None] | None = None) -> Iterator[Served]:
+    """The server in a thread beside the caller (`play --serve`), stopped when the block ends. Nothing
+    is said unless `notice` is given (a line printed from this thread would land over the session's
+    toolbar)."""
+    server, sock, served = prepare(root, port, lan, notice=notice)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, name="drunagor-serve", daemon=True)
     thread.start()
     try:

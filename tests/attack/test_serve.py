@@ -38,13 +38,36 @@ def toml_string(text: str) -> str:
     return '"' + "".join(out) + '"'
 
 
-def set_name(root: Path, hero: str, party: str) -> None:
+def set_name(root: Path, hero: str, party: str) -> str:
+    """Both names written (each file replaced whole, as the store writes), and the hero's board as the
+    server must show it once it has seen both writes (drawn here from the same read): the stream is
+    read up to that board, whether the server saw the two writes as one change or two."""
+    from drunagor_log.serve.board import read
+    from drunagor_log.serve.pages import Pages
+
     nyx = root / "heroes" / "nyx.toml"
-    nyx.write_text(re.sub(r'^name = .*$', lambda _: f"name = {toml_string(hero)}", nyx.read_text(encoding="utf-8"),
-                          count=1, flags=re.M), encoding="utf-8")
+    _replace(nyx, re.sub(r'^name = .*$', lambda _: f"name = {toml_string(hero)}", nyx.read_text(encoding="utf-8"),
+                         count=1, flags=re.M))
     story = root / "story.toml"
-    story.write_text(re.sub(r'^party = .*$', lambda _: f"party = {toml_string(party)}",
-                            story.read_text(encoding="utf-8"), count=1, flags=re.M), encoding="utf-8")
+    _replace(story, re.sub(r'^party = .*$', lambda _: f"party = {toml_string(party)}",
+                           story.read_text(encoding="utf-8"), count=1, flags=re.M))
+    return Pages().board(read(root), "heroes/nyx")
+
+
+def _replace(path: Path, text: str) -> None:
+    new = path.with_name(".new-" + path.name)
+    new.write_text(text, encoding="utf-8")
+    new.replace(path)
+
+
+def board_of(stream, expected: str, seen: dict) -> str:
+    """The stream's boards until the one expected (each change reaches it within 0.5 s; 20 s at most).
+    A board the stream gave last already comes no more (the same message for two names refused)."""
+    board = seen.get("last")
+    while board != expected:
+        board = stream.next(timeout=20)[1]
+    seen["last"] = board
+    return board
 
 
 @pytest.fixture(scope="module")
@@ -56,8 +79,7 @@ def live(tmp_path_factory):
     started = time.perf_counter()
     server = Server(root, "--no-qr")
     stream = server.stream("heroes/nyx")
-    stream.next()
-    plain = {}
+    plain = {"last": stream.next()[1]}  # the board the stream gave last; the plain structure, once drawn
     try:
         yield root, server, stream, plain
     finally:
@@ -88,12 +110,11 @@ def test_hostile_names_reach_the_page_as_text(live, hero, party):
     n = next(COUNTER)
     hero, party = f"{hero} {n}", f"{party} {n}"  # a new name every time: every example is a new version
     if "structure" not in plain:
-        set_name(root, f"Plain Name {n}", f"Plain Party {n}")
-        plain["structure"] = structure(parse(stream.next(timeout=20)[1]))
+        expected = set_name(root, f"Plain Name {n}", f"Plain Party {n}")
+        plain["structure"] = structure(parse(board_of(stream, expected, plain)))
         n = next(COUNTER)
         hero, party = f"{hero} {n}", f"{party} {n}"
-    set_name(root, hero, party)
-    board = stream.next(timeout=20)[1]
+    board = board_of(stream, set_name(root, hero, party), plain)
     if "<h1>The campaign cannot be read</h1>" in board:  # a name the store refuses: its message, as text
         assert structure(parse(board))[:3] == [("nav", ("aria-label",)), ("a", ("href",)), ("a", ("href",))]
         return
@@ -120,3 +141,88 @@ def test_hostile_requests_get_an_answer_and_the_server_goes_on(live, request_lin
         answer = s.recv(200)
     assert answer.startswith(b"HTTP/1.1 4"), answer
     assert server.request("/")[0] == 200
+
+
+IDLE_SOCKETS = 300  # more than the server holds (128): the attack is bounded in count...
+IDLE_WAIT_SECONDS = 30  # ...and in time: every idle socket closed by the server well within this
+
+
+def _still_open(sockets) -> int:
+    """The sockets the server has not closed (a closed one reads its end at once)."""
+    import select
+
+    readable = set()
+    for i in range(0, len(sockets), 200):
+        readable |= set(select.select(sockets[i:i + 200], [], [], 0)[0])
+    alive = 0
+    for s in sockets:
+        if s not in readable:
+            alive += 1
+            continue
+        try:
+            if s.recv(1, __import__("socket").MSG_PEEK):
+                alive += 1
+        except OSError:
+            pass
+    return alive
+
+
+def _idle(source: str, port: int, count: int) -> list:
+    import socket
+
+    held = []
+    for _ in range(count):
+        s = socket.socket()
+        try:
+            s.bind((source, 0))
+            s.settimeout(5)
+            s.connect(("127.0.0.1", port))
+        except OSError:
+            s.close()
+            continue
+        held.append(s)
+    return held
+
+
+@pytest.mark.parametrize("source", ["127.0.0.1", "127.0.0.2"])
+def test_idle_sockets_never_keep_a_viewer_out(example, source):
+    # issue 43: 127 sockets that never send a request made every page answer 503. The viewer here asks
+    # from 127.0.0.1; the attacker from the same address, or from another (127.0.0.2 is loopback too)
+    import socket
+
+    from drunagor_log.serve.doors import GRACE_SECONDS, PER_ADDRESS
+
+    server = Server(example, "--lan", "--no-qr")
+    held = []
+    try:
+        key = server.query.removeprefix("key=")
+        held = _idle(source, server.port, IDLE_SOCKETS)
+        assert len(held) == IDLE_SOCKETS  # the kernel takes them all; the server closes what it must
+        status, _, page = server.request(f"/?key={key}")
+        assert status == 200 and b"<h1>Tempest Island</h1>" in page
+        stream = server.stream("table", {"Cookie": f"drunagor_key_{server.port}={key}"})
+        assert stream.status == 200
+        stream.next()
+        time.sleep(GRACE_SECONDS + 0.2)
+        # one address's share of the waiting connections: at its next connection, the rest are closed
+        with socket.create_connection(("127.0.0.1", server.port), source_address=(source, 0)) as probe:
+            probe.sendall(f"GET /?key={key} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode())
+            assert probe.recv(12) == b"HTTP/1.1 200"
+        deadline = time.monotonic() + 5
+        while _still_open(held) > PER_ADDRESS and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert _still_open(held) <= PER_ADDRESS
+        # and none that never asked for anything outlives the wait for a whole request
+        deadline = time.monotonic() + IDLE_WAIT_SECONDS
+        while _still_open(held) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert _still_open(held) == 0
+        # the viewer's live stream was never among them
+        assert _still_open([stream.conn.sock]) == 1
+        assert server.request(f"/?key={key}")[0] == 200
+        stream.close()
+    finally:
+        for s in held:
+            s.close()
+        assert server.stop() == 0
+    assert server.stderr.decode().count("\n") <= 1  # what the scribe is told: one line a minute at most

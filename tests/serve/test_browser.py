@@ -2,12 +2,10 @@
 Playwright's own) against a real `drunagor serve` on 127.0.0.1: the page follows the campaign without
 a reload, fits a phone, shows hostile names as text with no script run, says "reconnecting" and comes
 back after a restart, and shows a broken file's message until the file is fixed.
-
-DRUNAGOR_DOCS_SHOTS=1 also writes the screenshots docs/serve.md shows (docs/images/serve-*.png)."""
+(The layouts and docs/serve.md's screenshots: test_layout.py.)"""
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 from collections.abc import Iterator
@@ -99,26 +97,6 @@ def test_a_phone_never_scrolls_sideways(served, chromium, path, scheme):
         assert (w.errors, w.console) == ([], [])
     finally:
         w.close()
-
-
-def test_the_screenshots_of_the_phone_and_the_tv(served, chromium, tmp_path):
-    phone = Watched(chromium, PHONE)
-    tv = Watched(chromium, TV, "dark")
-    try:
-        phone.page.goto(served.url)
-        tv.page.goto(served.url + "?tv")
-        assert tv.page.evaluate("document.body.className") == "tv"
-        # the TV's type is larger, and the board and the bag come first
-        assert tv.page.evaluate("parseFloat(getComputedStyle(document.body).fontSize)") > 24
-        first = tv.page.evaluate("[...document.querySelectorAll('main > section')].slice(0, 2).map(s => s.id)")
-        assert first == ["status-board", "bag"]
-        folder = SHOTS if os.environ.get("DRUNAGOR_DOCS_SHOTS") else tmp_path
-        phone.page.screenshot(path=str(folder / "serve-phone.png"))
-        tv.page.screenshot(path=str(folder / "serve-tv.png"))
-        assert (folder / "serve-phone.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    finally:
-        phone.close()
-        tv.close()
 
 
 HOSTILE_HERO = "<script>alert(1)</script>\u202e \"Nyx' <img src=x onerror=alert(2)>"

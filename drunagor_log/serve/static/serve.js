@@ -7,7 +7,8 @@
   "use strict";
   var board = document.getElementById("board");
   var live = document.getElementById("live");
-  var page = document.body.getAttribute("data-page");
+  var page = document.body.getAttribute("data-page");  // percent-encoded on the server
+  if (page === null || live === null) { return; }  // "no such page": no stream to follow
   var source = null;
   var retry = null;
 
@@ -19,7 +20,7 @@
   function connect() {
     retry = null;
     if (source) { source.close(); }
-    source = new EventSource("/events?page=" + encodeURIComponent(page));
+    source = new EventSource("/events?page=" + page);
     source.addEventListener("page", function (event) {
       board.innerHTML = event.data;
       document.body.setAttribute("data-version", event.lastEventId);
