@@ -30,12 +30,22 @@ def play(
     if not serve:
         raise typer.Exit(run(options().campaign))
     from ..campaign import find_campaign
+    from ..cli.phone import Phones, phone_line
     from ..cli.terminal import term
     from ..serve import running
+    from .session import Notices
 
-    with running(find_campaign(options().campaign), port) as served:
+    root = find_campaign(options().campaign)
+    notices = Notices()
+    phones = Phones(root, lambda name, label, answer: notices.say(phone_line(name, label, answer)))
+    with running(root, port, act=phones.act) as served:
         term.line(f"the table's screen: {served.url} (until the session ends)")
-        code = run(options().campaign)
+        names = {h["slug"]: h["name"] for h in served.board.data.get("heroes", ())}
+        for stem, url in served.heroes.items():
+            term.line(f"{names.get(stem, stem)}'s phone: {url}")
+        if served.heroes:
+            term.line("`qr NAME` shows a hero's QR code here")
+        code = run(options().campaign, served=served, notices=notices)
     raise typer.Exit(code)
 
 
