@@ -124,7 +124,8 @@ def _refuse_not_theirs(c: Campaign, state: AdventureState, steps: int) -> None:
     at = state.events[-1]["log"]
     by = state.log[at].get("by") if 0 <= at < len(state.log) else None
     if steps != 1 or by != hero:
-        whose = "the scribe's" if by is None else f"{by}'s phone's" if isinstance(by, str) else "not recorded"
+        hero_of = c.heroes.get(by) if isinstance(by, str) else None
+        whose = "the scribe's" if by is None else f"{hero_of.name if hero_of else by}'s, from their phone"
         raise RuleError(f"the last table event is not this hero's to take back (it is {whose}: "
                         f"{_event_text(state, state.events[-1])})", file=store.display(c.root / ADVENTURE),
                         rule="undo", remedy="the scribe takes it back with `drunagor adventure undo`")

@@ -147,6 +147,8 @@ class Screen:
 
         stem = request.path_params["hero"]
         form = request.scope["drunagor.form"]
+        if "error" in self.board.data:  # a file broken, or the lock busy, at the last read: read it again
+            await self.board.reread()
         hero = next((h["name"] for h in self.board.data.get("heroes", ()) if h["slug"] == stem), None)
         try:
             if hero is None:
@@ -157,7 +159,8 @@ class Screen:
         else:
             assert self._act is not None
             answer = await asyncio.to_thread(self._act, stem, hero, label, words)
-            self.board.changed()  # read again now, not once the watcher's quiet time has passed
+            if answer["exit"] != 4:  # (4: another command holds the campaign, and nothing was written)
+                await self.board.reread()  # now, not once the watcher's quiet time has passed: the page shows it
         self.answers[stem] = answer
         if "application/json" in request.headers.get("accept", ""):
             code = answer["exit"]

@@ -98,13 +98,18 @@ class Board:
         while True:
             await self._pending.wait()
             self._pending.clear()
-            self.reads += 1
-            data = await asyncio.to_thread(read, self.root)
-            if data != self.data:
-                async with self._changed:
-                    self.data, self.version = data, self.version + 1
-                    self.rendered = {}  # drawn again at the new version, once per page
-                    self._changed.notify_all()
+            await self.reread()
+
+    async def reread(self) -> None:
+        """Read the campaign now (in a worker thread); a new version when what the pages show changed.
+        A hero's action awaits it, so that its answer and its page show what it wrote."""
+        self.reads += 1
+        data = await asyncio.to_thread(read, self.root)
+        if data != self.data:
+            async with self._changed:
+                self.data, self.version = data, self.version + 1
+                self.rendered = {}  # drawn again at the new version, once per page
+                self._changed.notify_all()
 
     async def newer(self, version: int) -> int:
         """Wait until the board is newer than `version`; its version then."""
