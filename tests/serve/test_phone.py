@@ -198,8 +198,7 @@ def test_between_adventures_the_rewards_owed_are_taken_from_the_phone(example):
     try:
         nyx = Phone(hero_urls(server.stdout)["nyx"])
         buttons = re.findall(r"<button type=\"submit\">([^<]+)</button>", nyx.page)
-        assert buttons == ["Gain the Class Ability", "Gain the card", "Upgrade the Spoils card", "Set the Aura",
-                           "Add the status"]
+        assert buttons == ["Gain the Class Ability", "Gain the card", "Set the Aura", "Add the status"]
         assert '<p class="owed alert">1 Class Ability, 1 Spoils of the Hero (Standard)</p>' in nyx.page
         assert nyx.act(action="ability", ability="Shadow Dance") == (200, {
             "ok": True, "exit": 0, "message": "Nyx gains the Class Ability Shadow Dance",
@@ -213,8 +212,10 @@ def test_between_adventures_the_rewards_owed_are_taken_from_the_phone(example):
             time.sleep(0.05)
         assert '<p class="owed">nothing: the Campaign Log holds every reward of the chapters played</p>' in page
         buttons = re.findall(r"<button type=\"submit\">([^<]+)</button>", page)
-        assert buttons == ["Upgrade the Spoils card", "Set the Aura", "Clear the Aura", "Add the status",
-                           "Remove Haunted"]
+        assert buttons == ["Set the Aura", "Clear the Aura", "Add the status", "Remove Haunted"]
+        status, answer = nyx.act(action="upgrade", item="Twin-Blades")  # spoils upgrade --reward: none owed
+        r = drunagor("-C", str(example), "spoils", "upgrade", "Nyx", "Twin-Blades", "--reward")
+        assert (status, answer["exit"], r.returncode, r.stderr) == (409, 1, 1, "error: " + answer["message"] + "\n")
         hero = json.loads(drunagor("-C", str(example), "hero", "show", "Nyx", "--json").stdout)
         assert hero["aura"] == "Taunt" and hero["statuses"] == ["Haunted"]
         assert "Shadow Dance" in hero["class_abilities"]
