@@ -9,7 +9,8 @@ import typer
 
 def play(
     serve: Annotated[bool, typer.Option("--serve", help="Also serve the table's screen on 127.0.0.1 (as "
-                                                        "`drunagor serve`) while the session runs.")] = False,
+                                                        "`drunagor serve`, with each hero's phone URL; `qr NAME` "
+                                                        "shows one as a QR code) while the session runs.")] = False,
     port: Annotated[int, typer.Option("--port", metavar="N", min=0, max=65535,
                                       help="With --serve: the port (0: any free one).")] = 8765,
 ) -> None:
