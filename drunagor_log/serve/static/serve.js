@@ -64,6 +64,25 @@
     return act !== null && focus !== null && act.contains(focus) && focus.tagName === "INPUT" && focus.value !== "";
   }
 
+  // What the player typed or chose in a form that is drawn again stays as it was (the same form: the
+  // same button; the same field: the same name).
+  function keep(now, fresh) {
+    var typed = {};
+    now.querySelectorAll("form").forEach(function (form) {
+      var button = form.querySelector("button");
+      form.querySelectorAll("input:not([type=hidden]), select").forEach(function (field) {
+        typed[(button ? button.textContent : "") + "\n" + field.name] = field.value;
+      });
+    });
+    fresh.querySelectorAll("form").forEach(function (form) {
+      var button = form.querySelector("button");
+      form.querySelectorAll("input:not([type=hidden]), select").forEach(function (field) {
+        var key = (button ? button.textContent : "") + "\n" + field.name;
+        if (Object.prototype.hasOwnProperty.call(typed, key) && typed[key] !== "") { field.value = typed[key]; }
+      });
+    });
+  }
+
   function refreshActions() {
     var act = document.getElementById("act");
     if (act === null || typing()) { return; }
@@ -73,7 +92,10 @@
         if (html === null || typing()) { return; }
         var fresh = new DOMParser().parseFromString(html, "text/html").getElementById("act");
         var now = document.getElementById("act");
-        if (fresh !== null && now !== null) { now.replaceWith(document.importNode(fresh, true)); }
+        if (fresh === null || now === null || fresh.outerHTML === now.outerHTML) { return; }
+        fresh = document.importNode(fresh, true);
+        keep(now, fresh);
+        now.replaceWith(fresh);
       })
       .catch(function () {});
   }
@@ -92,7 +114,13 @@
       return r.json().catch(function () { return {ok: false, message: "the server answered " + r.status}; });
     }).then(function (said) {
       answer(said.message, said.ok);
-      if (said.ok) { form.reset(); }
+      if (said.ok) {  // done: the form empty again (the one on the page now, if it was drawn again meanwhile)
+        var label = form.querySelector("button").textContent;
+        document.querySelectorAll("#act form").forEach(function (f) {
+          if (f.querySelector("button").textContent === label) { f.reset(); }
+        });
+        form.reset();
+      }
     }).catch(function () {
       answer("no answer from the table: try again", false);
     }).then(function () {
