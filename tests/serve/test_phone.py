@@ -221,3 +221,38 @@ def test_between_adventures_the_rewards_owed_are_taken_from_the_phone(example):
         assert "Shadow Dance" in hero["class_abilities"]
     finally:
         server.stop()
+
+
+def test_the_scribe_shows_a_heros_qr_code_on_request(example):
+    import os
+    import pty
+    import select
+    import signal
+
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([drunagor_script(), "-C", str(example), "serve", "--port", "0"], stdin=slave,
+                            stdout=slave, stderr=slave, env={**os.environ, "NO_COLOR": "1"}, start_new_session=True)
+    os.close(slave)
+    seen = b""
+
+    def until(needle: bytes) -> None:
+        nonlocal seen
+        deadline = time.monotonic() + 20
+        while needle not in seen and time.monotonic() < deadline:
+            if select.select([master], [], [], 0.2)[0]:
+                seen += os.read(master, 65536)
+        assert needle in seen, seen
+
+    try:
+        until(b"Ctrl-C stops it")
+        nyx = hero_urls(seen)["nyx"]
+        assert "\u2584".encode() not in seen  # no QR code until asked
+        os.write(master, b"Nyx\r")
+        until(f"nyx: {nyx}".encode())
+        assert seen.count("\u2584".encode()) > 20  # the QR code, on the scribe's terminal only
+        os.write(master, b"Gandalf\r")
+        until(b"no hero 'Gandalf': andreas, catharina, nyx, vacrem")
+    finally:
+        os.killpg(proc.pid, signal.SIGINT)
+        proc.wait(20)
+        os.close(master)
