@@ -323,7 +323,7 @@ class Guard:
                               max_num_fields=actions.MAX_FIELDS + 2)
             form = actions.read(pairs)
         except (UnicodeDecodeError, ValueError, actions.Refusal) as exc:
-            what = "not UTF-8" if isinstance(exc, UnicodeDecodeError) else str(exc)
+            what = "its bytes are not percent-encoded UTF-8" if isinstance(exc, UnicodeDecodeError) else str(exc)
             return {}, (400, f"the form cannot be read: {what}", [])
         if not _same(form.get("csrf", ""), csrf_of(self.heroes[stem])):
             return {}, (403, "the page's token is missing or wrong: reload the hero's page", [])
