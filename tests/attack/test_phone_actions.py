@@ -74,6 +74,8 @@ def test_another_heros_key_the_table_key_and_no_key_are_refused(example):
     try:
         urls = hero_urls(server.stdout)
         nyx, vacrem = Phone(urls["nyx"]), Phone(urls["vacrem"])
+        for path in ("/", "/campaign", "/heroes/vacrem"):  # a hero's key opens every page, as the table's does
+            assert "<h1>" in nyx.get(path)
         before = snapshot(example)
         act = {"action": "recall", "capacity": "4"}
         # Nyx's phone for Vacrem, with Nyx's token or Vacrem's
