@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -29,8 +30,28 @@ from .store import adventure as adventure_codec
 from .store.session import ADVENTURE, ARCHIVE, FOLDERS, HEROES, SHEETS, STORY, Session, Stale
 from .text import shell_word
 
-__all__ = ["ADVENTURE", "ARCHIVE", "FOLDERS", "HEROES", "SHEETS", "STORY", "Campaign", "Stale", "find_campaign",
-           "kind_of", "list_campaigns", "writing"]
+__all__ = ["ADVENTURE", "ARCHIVE", "FOLDERS", "HEROES", "SHEETS", "STORY", "Campaign", "Stale", "acting", "actor",
+           "find_campaign", "kind_of", "list_campaigns", "writing"]
+
+#: The hero whose phone is acting (their Campaign Log's file stem), for the command being run in this
+#: context (`drunagor serve`'s POST /heroes/<hero>/act); None: the scribe at the keyboard.
+_ACTOR: ContextVar[str | None] = ContextVar("drunagor_actor", default=None)
+
+
+@contextmanager
+def acting(stem: str) -> Iterator[None]:
+    """Run what the block runs as the phone of the hero `stem`: the table events it records say
+    `by = "<stem>"`, and `adventure undo` takes back only that hero's own last event."""
+    token = _ACTOR.set(stem)
+    try:
+        yield
+    finally:
+        _ACTOR.reset(token)
+
+
+def actor() -> str | None:
+    """The hero whose phone is acting now (see acting), or None for the scribe."""
+    return _ACTOR.get()
 
 def _holds_story(folder: Path) -> bool:
     # lexists(), not is_file(): a directory named story.toml, or a link (a dangling one too), is then
@@ -220,7 +241,11 @@ class Campaign(Session):
 
     def record_event(self, before: AdventureState, after: AdventureState, entry: Mapping[str, object]) -> None:
         """Stage the state after a table event: the event's line in the log, and in `events` what it
-        changed as it was before, so that `adventure undo` restores the file exactly."""
+        changed as it was before, so that `adventure undo` restores the file exactly. A phone's event
+        says whose it is (`by`, right after `event`: the shared order of the codec); the scribe's has none."""
+        by = actor()
+        if by is not None:
+            entry = {"event": entry["event"], "by": by, **{k: v for k, v in entry.items() if k not in ("event", "by")}}
         event = {"event": entry["event"], "log": len(before.log),
                  "before": adventure_codec.before_values(before, changed_fields(before, after))}
         self.stage_adventure(with_log(after, entry).replace(events=after.events + (event,)))

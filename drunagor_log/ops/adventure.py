@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .. import catalog, store
-from ..campaign import ADVENTURE, ARCHIVE
+from ..campaign import ADVENTURE, ARCHIVE, actor
 from ..errors import RuleError, UsageError
 from ..model.adventure import RaidCard, slot_colour
 from ..rules.adventure import new_adventure, with_log
@@ -97,6 +97,7 @@ def undo(c: Campaign, steps: int = 1, *, dry_run: bool = False) -> Change:
                         remedy=(f"take back at most {len(state.events)}" if state.events else
                                 "nothing was recorded at the table since the adventure started (an older drunagor "
                                 "kept nothing to take back)"))
+    _refuse_not_theirs(c, state, steps)
     taken, stays = [], []
     for _ in range(steps):
         event = state.events[-1]
@@ -114,6 +115,22 @@ def undo(c: Campaign, steps: int = 1, *, dry_run: bool = False) -> Change:
                       data={"undone": taken, "dry_run": True})
     c.stage_adventure(state)
     return Change(summary=summary, notes=tuple(stays), data={"undone": taken, "dry_run": False})
+
+
+def _refuse_not_theirs(c: Campaign, state: AdventureState, steps: int) -> None:
+    """A hero's phone takes back only that hero's own last table event (`by`), one at a time: the
+    scribe's and another hero's stay for the scribe to take back."""
+    hero = actor()
+    if hero is None:
+        return
+    at = state.events[-1]["log"]
+    by = state.log[at].get("by") if 0 <= at < len(state.log) else None
+    if steps != 1 or by != hero:
+        hero_of = c.heroes.get(by) if isinstance(by, str) else None
+        whose = "the scribe's" if by is None else f"{hero_of.name if hero_of else by}'s, from their phone"
+        raise RuleError(f"the last table event is not this hero's to take back (it is {whose}: "
+                        f"{_event_text(state, state.events[-1])})", file=store.display(c.root / ADVENTURE),
+                        rule="undo", remedy="the scribe takes it back with `drunagor adventure undo`")
 
 
 # -------------------------------------------------------------------------------- start and end

@@ -9,7 +9,8 @@ import typer
 
 def play(
     serve: Annotated[bool, typer.Option("--serve", help="Also serve the table's screen on 127.0.0.1 (as "
-                                                        "`drunagor serve`) while the session runs.")] = False,
+                                                        "`drunagor serve`, with each hero's phone URL; `qr NAME` "
+                                                        "shows one as a QR code) while the session runs.")] = False,
     port: Annotated[int, typer.Option("--port", metavar="N", min=0, max=65535,
                                       help="With --serve: the port (0: any free one).")] = 8765,
 ) -> None:
@@ -30,12 +31,22 @@ def play(
     if not serve:
         raise typer.Exit(run(options().campaign))
     from ..campaign import find_campaign
+    from ..cli.phone import Phones, phone_line
     from ..cli.terminal import term
     from ..serve import running
+    from .session import Notices
 
-    with running(find_campaign(options().campaign), port) as served:
+    root = find_campaign(options().campaign)
+    notices = Notices()
+    phones = Phones(root, lambda name, label, answer: notices.say(phone_line(name, label, answer)))
+    with running(root, port, act=phones.act) as served:
         term.line(f"the table's screen: {served.url} (until the session ends)")
-        code = run(options().campaign)
+        names = {h["slug"]: h["name"] for h in served.board.data.get("heroes", ())}
+        for stem, url in served.heroes.items():
+            term.line(f"{names.get(stem, stem)}'s phone: {url}")
+        if served.heroes:
+            term.line("`qr NAME` shows a hero's QR code here")
+        code = run(options().campaign, served=served, notices=notices)
     raise typer.Exit(code)
 
 

@@ -20,7 +20,7 @@ import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from ..cli.terminal import term
 from .dispatch import Dispatcher, Outcome
@@ -31,9 +31,35 @@ WATCH = 1.0  # seconds between two looks at the campaign's files while the promp
 MAX_LINE = 64 * 1024  # bytes of one line of a script; a longer one is refused, never held whole
 
 
-def run(option: str | None) -> int:
+class Notices:
+    """Lines from another thread for the scribe (a phone's action, `play --serve`): printed above the
+    prompt while it waits, without disturbing the line being typed, and the toolbar read again; while
+    a command runs, kept and printed before the next prompt."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._pending: list[str] = []
+        self._show: Any = None  # while the prompt waits: puts a line above it (from any thread)
+
+    def say(self, line: str) -> None:
+        with self._lock:
+            if self._show is not None:
+                self._show(line)
+            else:
+                self._pending.append(line)
+
+    def waiting(self, show: Any) -> list[str]:
+        """The prompt waits (`show`), or the command runs (None); the lines kept meanwhile."""
+        with self._lock:
+            self._show = show
+            kept, self._pending = self._pending, []
+        return kept
+
+
+def run(option: str | None, served: Any = None, notices: Notices | None = None) -> int:
     """The session on the campaign `-C`/`--campaign` names (or the one found as every command finds
-    it); its exit code."""
+    it); its exit code. Under `play --serve`, `served` is the table's screen (`qr NAME` shows a
+    hero's QR code) and `notices` the phones' lines."""
     from ..campaign import Campaign, find_campaign
 
     root = find_campaign(option)
@@ -41,7 +67,9 @@ def run(option: str | None) -> int:
         pass
     front = ["-C", option or str(root)] + (["--no-color"] if term.no_color else [])
     if _is_terminal(sys.stdin) and _is_terminal(sys.stdout):
-        return prompt_loop(root, front)
+        return prompt_loop(root, front, served, notices)
+    if notices is not None:
+        notices.waiting(term.message)  # a script's stdout holds the commands' output only
     return script_loop(Dispatcher(root, front, script=True), sys.stdin)
 
 
@@ -52,7 +80,7 @@ def _is_terminal(stream: IO | None) -> bool:
         return False
 
 
-def prompt_loop(root: Path, front: list[str]) -> int:
+def prompt_loop(root: Path, front: list[str], served: Any = None, notices: Notices | None = None) -> int:
     from prompt_toolkit import PromptSession
     from prompt_toolkit.application.current import get_app
     from prompt_toolkit.auto_suggest import AutoSuggestFromHistory
@@ -94,6 +122,8 @@ def prompt_loop(root: Path, front: list[str]) -> int:
     # runs only while the prompt waits, so a command runs as it does alone (Ctrl-C stops it, and its own
     # asyncio.run works).
     loop = asyncio.new_event_loop()
+
+    above = _above(loop, session, status)
     try:
         while True:
             status.refresh()  # after the command: what it wrote (one stat of each file when nothing)
@@ -102,6 +132,8 @@ def prompt_loop(root: Path, front: list[str]) -> int:
             # the completion menu takes its rows when it opens
             session.reserve_space_for_menu = RESERVED
             waiting.set()
+            for line in notices.waiting(above) if notices is not None else ():
+                above(line)
             try:
                 line = loop.run_until_complete(session.prompt_async(PROMPT))
             except KeyboardInterrupt:  # Ctrl-C: the line is dropped, the session goes on
@@ -110,12 +142,56 @@ def prompt_loop(root: Path, front: list[str]) -> int:
                 return 0
             finally:
                 waiting.clear()
+                for kept in notices.waiting(None) if notices is not None else ():
+                    term.line(kept)
                 _settle(loop, session.app)
+            if _qr_typed(served, line):
+                continue
             if dispatcher.handle(line).leave:
                 return 0
     finally:
         stop.set()
         _close(loop)
+
+
+def _above(loop: asyncio.AbstractEventLoop, session: Any, status: Any) -> Any:
+    """What puts a phone's line above the waiting prompt, from any thread: in the prompt's loop, the
+    prompt stepping aside for it (its typed line kept), then the toolbar read again."""
+    from prompt_toolkit.application import run_in_terminal
+    from prompt_toolkit.application.current import set_app
+
+    def above(line: str) -> None:
+        def shown() -> None:
+            term.line(line)
+            status.refresh()
+
+        def scheduled() -> None:
+            with set_app(session.app):  # the prompt's own application: it steps aside for the line
+                run_in_terminal(shown)
+
+        loop.call_soon_threadsafe(scheduled)
+
+    return above
+
+
+def _qr_typed(served: Any, line: str) -> bool:
+    """Whether the line was `qr NAME` under `play --serve` (then done)."""
+    words = line.split(maxsplit=1)
+    if served is None or words[:1] != ["qr"]:
+        return False
+    show_qr(served, words[1] if len(words) > 1 else "")
+    return True
+
+
+def show_qr(served: Any, name: str) -> None:
+    """`qr NAME`: the hero's URL as a QR code, on the scribe's terminal only."""
+    found = served.hero_qr(name)
+    if found is None:
+        term.error(f"qr: no hero {name!r} with a phone this run; one of: {', '.join(served.heroes)}")
+        return
+    stem, qr = found
+    term.raw(qr)
+    term.line(f"{stem}: {served.heroes[stem]}")
 
 
 def _settle(loop: asyncio.AbstractEventLoop, app) -> None:

@@ -22,6 +22,7 @@ from .. import sheet
 from ..campaign import Campaign
 from ..errors import DrunagorError
 from ..ops import adventure, odds, story
+from ..rules import rewards
 from ..store import display
 
 
@@ -43,7 +44,15 @@ def gather(root: Path) -> dict[str, Any]:
         data["table"] = adventure.show(c).data if c.adventure_file is not None else None
         data["odds"] = [str(line) for line in odds.odds(c).notes] if data["table"] else []
         data["briefing"] = _briefing(c) if data["table"] is None else []
+        data["owed"] = _owed(c)
     return data
+
+
+def _owed(c: Campaign) -> dict[str, dict[str, int]]:
+    """Each hero of the party's rewards owed, counted (`rules.rewards`, as the Campaign Log shows them
+    in words): which reward forms a hero's phone is offered between adventures."""
+    party = [h for h in c.heroes.values() if h.active]
+    return {slug: rewards.owed_for(h, c.story, party).as_dict() for slug, h in c.heroes.items() if h.active}
 
 
 def _briefing(c: Campaign) -> list[str]:
@@ -90,13 +99,18 @@ class Board:
         while True:
             await self._pending.wait()
             self._pending.clear()
-            self.reads += 1
-            data = await asyncio.to_thread(read, self.root)
-            if data != self.data:
-                async with self._changed:
-                    self.data, self.version = data, self.version + 1
-                    self.rendered = {}  # drawn again at the new version, once per page
-                    self._changed.notify_all()
+            await self.reread()
+
+    async def reread(self) -> None:
+        """Read the campaign now (in a worker thread); a new version when what the pages show changed.
+        A hero's action awaits it, so that its answer and its page show what it wrote."""
+        self.reads += 1
+        data = await asyncio.to_thread(read, self.root)
+        if data != self.data:
+            async with self._changed:
+                self.data, self.version = data, self.version + 1
+                self.rendered = {}  # drawn again at the new version, once per page
+                self._changed.notify_all()
 
     async def newer(self, version: int) -> int | None:
         """Wait until the board is newer than `version`; its version then, or None once the server

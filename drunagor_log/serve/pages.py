@@ -17,6 +17,7 @@ from typing import Any
 
 from .. import __version__
 from ..catalog.headings import rendered
+from ..names import known
 from ..rules.chapters import without_commands
 from ..rules.losing import near_defeat
 from ..sheet import html_visible
@@ -72,9 +73,26 @@ class Pages:
         name = "hero" if hero is not None else "missing" if page.startswith(HERO) else page
         return rendered(self.env.get_template(f"{name}.html.j2").render(page=page, hero=hero, **data))
 
-    def page(self, board: str, page: str | None, version: int, tv: bool, title: str) -> str:
+    def page(self, board: str, page: str | None, version: int, tv: bool, title: str, panel: str = "") -> str:
         return self.env.get_template("page.html.j2").render(board=_markup(board), page=page, version=version, tv=tv,
-                                                             title=title, drunagor=__version__)
+                                                             title=title, drunagor=__version__, panel=_markup(panel))
+
+    def actions(self, data: dict[str, Any], slug: str, csrf: str, answer: dict[str, Any] | None) -> str:
+        """The forms of a hero's phone (SPEC 12) on their own page: what the hero records now (during
+        an adventure their cubes, a Recall Action, taking back their own last event; between
+        adventures the rewards owed, the Aura, the statuses, a Spoils upgrade), and the last answer."""
+        if "error" in data:
+            return ""
+        hero = next((h for h in data["heroes"] if h["slug"] == slug and h["active"]), None)
+        if hero is None:
+            return ""
+        table = data.get("table")
+        log = table["log"] if table else []
+        mine = bool(table and table["events"] and log and log[-1].get("by") == slug)
+        held = [i for i in hero["equipped"] + hero["bag"] if i["kind"] == "spoils"]
+        return rendered(self.env.get_template("act.html.j2").render(
+            hero=hero, slug=slug, csrf=csrf, answer=answer, table=table, mine=mine, last=log[-1] if mine else None,
+            owed=data.get("owed", {}).get(slug, {}), held=held, known=_known()))
 
 
 def title_of(data: dict[str, Any], page: str) -> str:
@@ -102,6 +120,11 @@ def cites(line: str) -> Any:
 
     text = str(escape(re.sub(COMMAND, "", without_commands(str(line)))))
     return Markup(re.sub(CITATION, lambda m: f'<span class="cite">{m.group(0)}</span>', text))
+
+
+def _known() -> dict[str, tuple[str, ...]]:
+    """The names drunagor knows, offered as a phone's player types (cards, Auras, statuses, trees)."""
+    return {kind: known(kind)[0] for kind in ("items", "auras", "hero_statuses", "trees")}
 
 
 def _markup(html: str) -> Any:

@@ -18,14 +18,15 @@ import socket
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from ..errors import UsageError
 from ..git.programs import open_url
 from ..store.session import ARCHIVE, HEROES
-from .app import build
+from .app import Act, build
 from .board import Board
 from .doors import MAX_CONNECTIONS, Doors, Notices, protocol, to_stderr
 
@@ -48,6 +49,17 @@ class Served:
     key: str | None
     qr: str | None  # the URL as a QR code drawn in text, under --lan
     board: Board  # what it serves (its `reads`: the re-reads of the campaign so far)
+    heroes: dict[str, str] = field(default_factory=dict)  # each hero's URL with their key (file stem -> URL)
+
+    def hero_qr(self, query: str) -> tuple[str, str] | None:
+        """(the hero's file stem, their URL as a QR code drawn in text) for a hero named by file stem or
+        name (any case), or None. Shown only on the scribe's terminal, on request."""
+        wanted = query.strip().casefold()
+        names = {h["slug"]: h["name"] for h in self.board.data.get("heroes", ())}
+        for stem, url in self.heroes.items():
+            if wanted in (stem.casefold(), str(names.get(stem, "")).casefold()):
+                return stem, _qr(url)
+        return None
 
 
 def watched(change: Any, path: str) -> bool:
@@ -142,11 +154,13 @@ def _free_port(host: str, taken: int) -> int:
 
 
 def prepare(root: Path, port: int, lan: bool, said: Callable[[Served], None] | None = None,
-            notice: Callable[[str], None] | None = to_stderr) -> tuple[Any, socket.socket, Served]:
+            notice: Callable[[str], None] | None = to_stderr, act: Act | None = None
+            ) -> tuple[Any, socket.socket, Served]:
     """The server, its bound socket and what to print, for the campaign at `root`; nothing served yet.
     `said(served)` is called once the server runs (its Ctrl-C handler in place), to print the URL;
     `notice(text)` tells the scribe what they should know (a refused key, a full server), one line a
-    minute at most; None: nothing is said."""
+    minute at most; None: nothing is said. `act` runs a hero's action as its command (cli/phone.py),
+    with one new key per hero of the party."""
     import sse_starlette  # noqa: F401 (before uvicorn's signal handlers: it closes the live streams at Ctrl-C)
     import uvicorn
 
@@ -158,11 +172,16 @@ def prepare(root: Path, port: int, lan: bool, said: Callable[[Served], None] | N
     key = secrets.token_urlsafe(18) if lan else None
     shown = lan_address() if lan and host == "0.0.0.0" else host
     url = f"http://{shown}:{port}/" + (f"?key={key}" if key else "")
-    served = Served(url, host, port, key, _qr(url) if lan else None, board)
+    heroes = {h["slug"]: secrets.token_urlsafe(18) for h in board.data.get("heroes", ()) if h["active"]}
+    if act is None:
+        heroes = {}
+    urls = {stem: f"http://{shown}:{port}/heroes/{quote(stem, safe='')}?key={k}" for stem, k in heroes.items()}
+    served = Served(url, host, port, key, _qr(url) if lan else None, board, urls)
     hosts = None if lan else frozenset({f"{LOCAL}:{port}", f"localhost:{port}"})
     ready = None if said is None else (lambda: said(served))
     told = Notices(notice)
-    app = build(board, hosts=hosts, key=key, watch=watch, ready=ready, port=port, notice=told)
+    app = build(board, hosts=hosts, key=key, watch=watch, ready=ready, port=port, notice=told, heroes=heroes,
+                act=act)
     _silence()
     # the doors close what sends no request (see doors.py); uvicorn's own limit stays behind them, for a
     # server whose every connection is answering
@@ -213,9 +232,9 @@ def _qr(url: str) -> str:
 
 
 def run(root: Path, port: int, lan: bool, said: Callable[[Served], None],
-        open_browser: bool = False) -> None:
+        open_browser: bool = False, act: Act | None = None) -> None:
     """Serve until Ctrl-C; `said(served)` prints the URL (and the QR code) once the socket listens."""
-    server, sock, served = prepare(root, port, lan, said)
+    server, sock, served = prepare(root, port, lan, said, act)
     if open_browser:
         threading.Timer(0.2, open_url, (served.url,)).start()
     try:
@@ -228,11 +247,11 @@ def run(root: Path, port: int, lan: bool, said: Callable[[Served], None],
 
 @contextmanager
 def running(root: Path, port: int = 0, lan: bool = False,
-            notice: Callable[[str], None] | None = None) -> Iterator[Served]:
+            notice: Callable[[str], None] | None = None, act: Act | None = None) -> Iterator[Served]:
     """The server in a thread beside the caller (`play --serve`), stopped when the block ends. Nothing
     is said unless `notice` is given (a line printed from this thread would land over the session's
     toolbar)."""
-    server, sock, served = prepare(root, port, lan, notice=notice)
+    server, sock, served = prepare(root, port, lan, notice=notice, act=act)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, name="drunagor-serve", daemon=True)
     thread.start()
     try:

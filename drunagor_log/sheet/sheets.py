@@ -237,9 +237,18 @@ def _adventure(c: Campaign) -> dict[str, Any] | None:
                    "counts": [r for r in _runes(p.runes) if r["count"]]} for p in state.piles],
         "cubes": _cubes(state, c.story.rules.trauma_limit, c.story.cards),
         **_round(c, state),
-        "recent": [{"event": str(e.get("event", "")), "text": str(e["text"])}
+        "recent": [{"event": str(e.get("event", "")), "text": str(e["text"]), "by": _by(c, e.get("by"))}
                    for e in state.log if e.get("text")][-RECENT_EVENTS:],
     }
+
+
+def _by(c: Campaign, stem: Any) -> str | None:
+    """Who recorded a table event from their phone: the hero's name (`by` is their file's stem); None
+    for the scribe at the keyboard."""
+    if not isinstance(stem, str) or not stem:
+        return None
+    hero = c.heroes.get(stem)
+    return hero.name if hero is not None else stem
 
 
 def _round(c: Campaign, state) -> dict[str, Any]:

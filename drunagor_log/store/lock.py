@@ -44,6 +44,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -242,7 +243,10 @@ def _lock_timeout() -> float:
 
 
 def _key(root: Path) -> str:
-    return os.path.normcase(os.path.realpath(root))
+    """A lock held is nested per thread: another thread of this process (a phone's action in
+    `drunagor serve`, beside `play`'s command) opens its own descriptor and waits for it as another
+    process would (flock and LockFileEx exclude each other's descriptors)."""
+    return f"{threading.get_ident()}:{os.path.normcase(os.path.realpath(root))}"
 
 
 class CampaignLock:
@@ -384,7 +388,7 @@ class CampaignLock:
 
     @staticmethod
     def held(root: Path) -> str | None:
-        """"exclusive", "shared" or None: what this process holds on the campaign."""
+        """"exclusive", "shared" or None: what this thread of the process holds on the campaign."""
         h = _HELD.get(_key(root))
         if h is None:
             return None

@@ -25,7 +25,7 @@ TIMEOUT = 20.0
 
 class Session:
     def __init__(self, campaign: Path, *, env: dict[str, str], cols: int = 100, rows: int = 30,
-                 extra: tuple[str, ...] = ()):
+                 extra: tuple[str, ...] = (), after: tuple[str, ...] = ()):
         import fcntl
         import pty
         import struct
@@ -33,7 +33,7 @@ class Session:
 
         self.master, slave = pty.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
-        self.proc = subprocess.Popen([drunagor_script(), "-C", str(campaign), *extra, "play"], stdin=slave,
+        self.proc = subprocess.Popen([drunagor_script(), "-C", str(campaign), *extra, "play", *after], stdin=slave,
                                      stdout=slave, stderr=slave, env=env, close_fds=True, start_new_session=True)
         os.close(slave)
         self.raw = b""

@@ -19,7 +19,7 @@ from tests.attack.bounded import drunagor_script
 
 START_SECONDS = 20.0  # the URL is printed well under a second after the start; a loaded machine is slow
 CPU_SECONDS = 120
-URL = re.compile(r"(http://\S+)")
+URL = re.compile(r"(http://[^\s\"]+)")
 
 
 def _bounded() -> None:
@@ -36,6 +36,7 @@ class Server:
                                      stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                      env=full, preexec_fn=_bounded)
         self.stdout = b""
+        self.json = "--json" in args  # the first line on stdout is the JSON object, and it comes once listening
         self.url = self._url()
         parts = urlsplit(self.url)
         self.host, self.port = parts.hostname or "127.0.0.1", parts.port or 80
@@ -52,7 +53,7 @@ class Server:
                     break
                 self.stdout += chunk
                 found = URL.search(self.stdout.decode(errors="replace"))
-                if found and b"Ctrl-C" in self.stdout:
+                if found and (b"Ctrl-C" in self.stdout or (self.json and b"\n" in self.stdout)):
                     return found.group(1)
         self.stop()
         raise AssertionError(f"no URL printed: {self.stdout!r} {self.stderr!r}")
