@@ -108,7 +108,8 @@ def tiebreak(c: Campaign, pile: str, runes: Sequence[str] | str | None = None) -
     if removed:
         state, clock = pile_left_board(state)
         message += f"; {clock}" if clock else ""
-    c.record_event(before, state, {"event": "tiebreak", "text": message})
+    c.record_event(before, state, {"event": "tiebreak", "pile": pid, "returned": {k: n for k, n in returned.items() if n},
+                                   "text": message})
     return Change(summary=message)
 
 

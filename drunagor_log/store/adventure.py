@@ -249,13 +249,47 @@ def _monsters(data: Mapping[str, Any]) -> tuple[Monster, ...]:
 
 
 def _log(data: Mapping[str, Any]) -> tuple[dict[str, Any], ...]:
+    """The table events, each a table of plain values: its `event`, its sentence, and the facts beside it
+    (LOG_FACTS: a raid's bag and Piles are tables, its `placed` a list). Facts drunagor does not know (a
+    newer drunagor's) are kept as they are; a fact that is missing was not recorded (an older archive)."""
     log = []
     for i, entry in enumerate(_list(data, "log")):
-        if not isinstance(entry, dict) or not all(isinstance(v, (str, int, bool)) for v in entry.values()):
+        if not isinstance(entry, dict) or not all(_plain(v) for v in entry.values()):
             raise StateError(("log", i), f"a log entry must be a table of plain values, not {entry!r}",
                              'write { event = "draw", text = "..." }')
         log.append(entry)
     return tuple(log)
+
+
+def _plain(value: object, depth: int = 0) -> bool:
+    """A fact of a table event: a string, a whole number, true/false, or (two levels deep at most: a raid's
+    Piles are a list of tables of counts) a list or table of them."""
+    if isinstance(value, (str, int, bool)):
+        return True
+    if depth >= 3:
+        return False
+    if isinstance(value, list):
+        return all(_plain(v, depth + 1) for v in value)
+    if isinstance(value, dict):
+        return all(_plain(v, depth + 1) for v in value.values())
+    return False
+
+
+#: The facts a table event keeps beside its sentence (SPEC 12, issue 45), in the order the codec writes them:
+#: after `event` and `by` (the hero whose phone acted; absent: the scribe), before `text`; a key not named here
+#: (a seed, `physical`, `recorded`, a newer drunagor's fact) follows them in the entry's own order.
+LOG_FACTS = ("round", "face", "rune", "runes", "bag", "piles", "chance", "placed", "failed", "hero", "kind", "delta",
+             "count", "pile", "returned", "steps", "counter", "not_placed")
+
+
+def _log_entry(entry: Mapping[str, object]) -> dict[str, object]:
+    """A table event's keys in the codec's fixed order: event, by, the facts (LOG_FACTS), the rest, text."""
+    first = [k for k in ("event", "by", *LOG_FACTS) if k in entry]
+    rest = [k for k in entry if k not in first and k != "text"]
+    ordered = {k: entry[k] for k in (*first, *rest)}
+    if "text" in entry:
+        ordered["text"] = entry["text"]
+    return ordered
 
 
 def _int(data: Mapping, key: str, path: tuple, *, low: int = 0, high: int | None = None,
@@ -332,7 +366,7 @@ def dumps(state: AdventureState) -> str:
         out.append(f"lost = {basic_string(state.lost)}")
     out += _array("piles", _piles_plain(state))
     out += _array("monsters", [_monster(m) for m in state.monsters])
-    out += _array("log", state.log)
+    out += _array("log", [_log_entry(e) for e in state.log])
     if state.events:
         out += _array("events", state.events)
     return "\n".join(out) + "\n"
