@@ -108,8 +108,8 @@ def tiebreak(c: Campaign, pile: str, runes: Sequence[str] | str | None = None) -
     if removed:
         state, clock = pile_left_board(state)
         message += f"; {clock}" if clock else ""
-    c.record_event(before, state, {"event": "tiebreak", "pile": pid, "returned": {k: n for k, n in returned.items() if n},
-                                   "text": message})
+    facts = {"pile": pid, "returned": {colour: n for colour, n in returned.items() if n}}
+    c.record_event(before, state, {"event": "tiebreak", **facts, "text": message})
     return Change(summary=message)
 
 
@@ -129,7 +129,7 @@ def draw(c: Campaign, count: int | None = None, runes: Sequence[str] | str | Non
         how += f"; {count} asked, but the bag held only {len(drawn)}"
     message = (f"drew {', '.join(drawn)} ({how}) to the Initiative Track; "
                f"{plural(state.runes_in_bag(), 'rune')} left in the bag")
-    entry: dict[str, object] = {"event": "draw", "runes": ", ".join(drawn)}
+    entry: dict[str, object] = {"event": "draw", "runes": ", ".join(drawn), "left": state.runes_in_bag()}
     if used_seed is not None:
         entry["seed"] = used_seed
     entry["text"] = message

@@ -113,6 +113,7 @@ def end(c: Campaign, *, runes: Sequence[str] | str | None = None, seed: int | No
         entry["recorded"] = f"{card.name}: draws_{face.casefold()}"
     if drawn:
         entry["runes"] = ", ".join(drawn)
+        entry["left"] = result.state.runes_in_bag()
     if used_seed is not None:
         entry["seed"] = used_seed
     elif drawn:

@@ -18,8 +18,8 @@ from typing import Any
 
 from drunagor_log.model.adventure import (
     MINION_MODELS,
-    AdventureState,
     STATUS_BOARD_TRACKS,
+    AdventureState,
     Monster,
     Pile,
     canonical_rank,

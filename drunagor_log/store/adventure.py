@@ -257,8 +257,56 @@ def _log(data: Mapping[str, Any]) -> tuple[dict[str, Any], ...]:
         if not isinstance(entry, dict) or not all(_plain(v) for v in entry.values()):
             raise StateError(("log", i), f"a log entry must be a table of plain values, not {entry!r}",
                              'write { event = "draw", text = "..." }')
+        for key in entry.keys() & _FACT_SHAPES.keys():
+            shape, example = _FACT_SHAPES[key]
+            if not shape(entry[key]):
+                raise StateError(("log", i, key), f"the fact `{key}` of table event {i + 1} ({entry.get('event')}) "
+                                 f"must be {example}, not {entry[key]!r}",
+                                 "fix it, or remove the fact: a fact not kept is not counted")
         log.append(entry)
     return tuple(log)
+
+
+def _names(value: object) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def _count(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _rune_counts(value: object) -> bool:
+    return isinstance(value, dict) and all(_count(v) for v in value.values())
+
+
+def _fraction(value: object) -> bool:
+    top, slash, bottom = value.partition("/") if isinstance(value, str) else ("", "", "")
+    return bool(slash) and top.isascii() and top.isdigit() and bottom.isascii() and bottom.isdigit() \
+        and int(bottom) > 0 and int(top) <= int(bottom)
+
+
+#: The shape of each fact a table event keeps (LOG_FACTS) and how the message words it: `check` and every
+#: reader refuse a fact of another shape (a hand edit), as they refuse any other value of the file.
+_FACT_SHAPES: dict[str, tuple[Callable[[object], bool], str]] = {
+    "by": (lambda v: isinstance(v, str) and bool(v.strip()), 'a hero\'s file name, e.g. "nyx"'),
+    "face": (lambda v: v in FACES, '"A" or "B"'),
+    "rune": (lambda v: isinstance(v, str), 'a colour, e.g. "red"'),
+    "bag": (_rune_counts, "a table of rune counts, e.g. { red = 2, blue = 1 }"),
+    "piles": (lambda v: isinstance(v, list) and all(isinstance(p, dict) and _rune_counts(p.get("runes")) for p in v),
+              'a list of Piles, e.g. [{ id = "1", runes = { red = 1 } }]'),
+    "chance": (_fraction, 'a fraction from 0 to 1, e.g. "7/12"'),
+    "placed": (_names, 'a list of names, e.g. ["Tidehunter"]'),
+    "failed": (_names, 'a list of names, e.g. ["Tidehunter"]'),
+    "not_placed": (_names, 'a list of names, e.g. ["Gremlin Horde"]'),
+    "hero": (lambda v: isinstance(v, str) and bool(v.strip()), 'a hero\'s name, e.g. "Nyx"'),
+    "kind": (lambda v: v in ("trauma", "curse"), '"trauma" or "curse"'),
+    "delta": (lambda v: isinstance(v, int) and not isinstance(v, bool), "a whole number, e.g. 1 or -1"),
+    "count": (_count, "a whole number, 0 or more"),
+    "left": (_count, "the runes left in the bag, 0 or more"),
+    "round": (lambda v: _count(v) and v != 0, "a round number, 1 or more"),
+    "returned": (_rune_counts, "a table of rune counts, e.g. { red = 2 }"),
+    "steps": (_names, 'a list of step titles'),
+}
 
 
 def _plain(value: object, depth: int = 0) -> bool:
@@ -278,8 +326,8 @@ def _plain(value: object, depth: int = 0) -> bool:
 #: The facts a table event keeps beside its sentence (SPEC 12, issue 45), in the order the codec writes them:
 #: after `event` and `by` (the hero whose phone acted; absent: the scribe), before `text`; a key not named here
 #: (a seed, `physical`, `recorded`, a newer drunagor's fact) follows them in the entry's own order.
-LOG_FACTS = ("round", "face", "rune", "runes", "bag", "piles", "chance", "placed", "failed", "hero", "kind", "delta",
-             "count", "pile", "returned", "steps", "counter", "not_placed")
+LOG_FACTS = ("round", "face", "rune", "runes", "left", "bag", "piles", "chance", "placed", "failed", "hero", "kind",
+             "delta", "count", "pile", "returned", "steps", "counter", "not_placed")
 
 
 def _log_entry(entry: Mapping[str, object]) -> dict[str, object]:
