@@ -1,0 +1,59 @@
+"""The campaign's chronicle (SPEC 12, issue 45): the party's notes (`note add|list|remove`), "previously
+on..." (`recap`) and the statistics (`stats`). Each command calls one operation of `drunagor_log.ops`
+(notes, recap, stats) and prints."""
+
+
+from typing import Annotated
+
+import typer
+
+from ...ops import notes as notes_ops
+from ..common import CommitOpt, JsonOpt, look, perform
+
+note_app = typer.Typer(help="The party's own notes, stamped with the chapter, round, date and author.",
+                       no_args_is_help=True)
+
+
+@note_app.command("add")
+def note_add(
+    text: Annotated[str, typer.Argument(metavar="TEXT", help="The note, in the party's own words.")],
+    hero: Annotated[str | None, typer.Option("--hero", metavar="HERO", help="The hero the note is about.")] = None,
+    by: Annotated[str | None, typer.Option("--by", metavar="NAME",
+                                           help="Who wrote it (default: git's user.name).")] = None,
+    commit: CommitOpt = False,
+) -> None:
+    """Write a note in story.toml, stamped with the chapter, the round when an adventure is under way,
+    the date and who wrote it.
+
+    Two players who each add a note before `drunagor sync` get both: the merge driver merges them.
+
+    Example: drunagor note add "the north gate's key is with Nyx" --hero Nyx --by Ana
+    """
+    perform(notes_ops.add, text, hero=hero, by=by, commit=commit)
+
+
+@note_app.command("list")
+def note_list(json: JsonOpt = False) -> None:
+    """The party's notes, numbered, oldest first.
+
+    --json: {"notes": [{"number", "id", "chapter", "round", "date", "by", "hero", "text"}]}.
+
+    Example: drunagor note list
+    """
+    look(notes_ops.listing, json=json)
+
+
+@note_app.command("remove")
+def note_remove(
+    number: Annotated[int, typer.Argument(metavar="N", help="The note's number, as `note list` shows it.")],
+    commit: CommitOpt = False,
+) -> None:
+    """Take a note out (N: its number in `note list`).
+
+    Example: drunagor note add "buy potions" --by Ana && drunagor note remove 1
+    """
+    perform(notes_ops.remove, number, commit=commit)
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(note_app, name="note")
