@@ -129,7 +129,8 @@ def draw(c: Campaign, count: int | None = None, runes: Sequence[str] | str | Non
         how += f"; {count} asked, but the bag held only {len(drawn)}"
     message = (f"drew {', '.join(drawn)} ({how}) to the Initiative Track; "
                f"{plural(state.runes_in_bag(), 'rune')} left in the bag")
-    entry: dict[str, object] = {"event": "draw", "runes": ", ".join(drawn), "left": state.runes_in_bag()}
+    entry: dict[str, object] = {"event": "draw", "runes": ", ".join(drawn), "left": state.runes_in_bag(),
+                                "bag": dict(before.bag)}
     if used_seed is not None:
         entry["seed"] = used_seed
     entry["text"] = message

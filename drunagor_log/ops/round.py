@@ -114,6 +114,7 @@ def end(c: Campaign, *, runes: Sequence[str] | str | None = None, seed: int | No
     if drawn:
         entry["runes"] = ", ".join(drawn)
         entry["left"] = result.state.runes_in_bag()
+        entry["bag"] = dict(state.bag)
     if used_seed is not None:
         entry["seed"] = used_seed
     elif drawn:

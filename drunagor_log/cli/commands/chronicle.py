@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from ...ops import notes as notes_ops
+from ...ops import stats as stats_ops
 from ..common import CommitOpt, JsonOpt, look, perform
 
 note_app = typer.Typer(help="The party's own notes, stamped with the chapter, round, date and author.",
@@ -55,5 +56,22 @@ def note_remove(
     perform(notes_ops.remove, number, commit=commit)
 
 
+def stats(
+    chapter: Annotated[str | None, typer.Option("--chapter", metavar="N", help="Only this chapter (01-09).")] = None,
+    json: JsonOpt = False,
+) -> None:
+    """The table's statistics, chapter by chapter and per hero, from the facts of every adventure's table events.
+
+    Per chapter: its attempts and how each ended, raids resolved and summoned beside the summons the odds
+    predicted ("expected 3.4, happened 4"), runes drawn by colour beside what the bag made likely, cubes
+    received and defeats per hero, Battalions; per hero over the campaign. An adventure archived before
+    drunagor kept these facts is counted for what it kept, and the output says what it could not count.
+
+    Example: drunagor stats --chapter 03
+    """
+    look(stats_ops.stats, chapter=chapter, json=json)
+
+
 def register(app: typer.Typer) -> None:
     app.add_typer(note_app, name="note")
+    app.command("stats")(stats)
