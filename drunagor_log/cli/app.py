@@ -36,7 +36,7 @@ COMMANDS = {
     "cube": "adventure", "recall": "adventure", "round": "round",
     "history": "gitcmds", "undo": "gitcmds", "sync": "gitcmds", "git": "gitcmds",
     "migrate": "maintenance",
-    "note": "chronicle", "stats": "chronicle",
+    "note": "chronicle", "recap": "chronicle", "stats": "chronicle",
     "completion": "shell",
     "import": "interop", "export": "interop",
     "sheet": "sheet", "serve": "serve",
@@ -98,6 +98,7 @@ PANELS: dict[str, dict[str, str]] = {
     },
     "The chronicle": {
         "note": "The party's own notes: chapter, round, date, author.",
+        "recap": "Previously on...: what happened since the last evening.",
         "stats": "Raids, runes, cubes and defeats, chapter by chapter.",
     },
     "Maintenance": {

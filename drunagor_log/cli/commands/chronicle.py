@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from ...ops import notes as notes_ops
+from ...ops import recap as recap_ops
 from ...ops import stats as stats_ops
 from ..common import CommitOpt, JsonOpt, look, perform
 
@@ -72,6 +73,32 @@ def stats(
     look(stats_ops.stats, chapter=chapter, json=json)
 
 
+def recap(
+    since: Annotated[str, typer.Option("--since", metavar="last|CHAPTER|DATE|COMMIT",
+                                       help="From when: the last evening (default), a chapter (03), a day "
+                                            "(2026-11-29) or a git commit.")] = "last",
+    hero: Annotated[str | None, typer.Option("--hero", metavar="HERO", help="Only what concerns this hero.")] = None,
+    fmt: Annotated[str, typer.Option("--format", metavar="text|md",
+                                     help="md: Markdown that pastes into a group chat as it is.")] = "text",
+    json: JsonOpt = False,
+) -> None:
+    """Previously on...: what happened since the last evening, from the campaign's files and git history.
+
+    The chapters played with their attempts and how each ended, the Adventure Track, heroes who joined
+    or left, the rewards each hero took, Followers, Outcomes and statuses gained or lost, the table's
+    notable moments (Battalions, raids that summoned, heroes defeated, the bag down to its last rune) and
+    the party's notes. By default since the last adventure started or ended, or the last `sync`,
+    whichever is later; the first line says which. Only the party's own facts and the book's titles.
+
+    --json: {"since": {"kind", "commit", "date", "chapter", "said"}, "hero", "party", "adventures",
+    "track", "heroes", "rewards", "story", "moments", "notes"}.
+
+    Example: drunagor recap --format md
+    """
+    look(recap_ops.recap, since=since, hero=hero, fmt=fmt, json=json)
+
+
 def register(app: typer.Typer) -> None:
     app.add_typer(note_app, name="note")
+    app.command("recap")(recap)
     app.command("stats")(stats)
