@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import UsageError
+from .driver_setup import git_dir
 from .runner import run, split_z
 
 #: One commit: its full sha, short sha, committer time (seconds) and ISO date.
@@ -29,6 +30,8 @@ def _commits(out: bytes) -> list[Commit]:
 
 def head(root: Path) -> Commit | None:
     """The commit checked out, None outside a repository or before its first commit."""
+    if git_dir(root) is None:  # found without running git
+        return None
     try:
         proc = run(root, "log", "-1", _FORMAT, "HEAD", "--", ".", ok=(0, 128), own=True)
     except UsageError:  # no git at all: the campaign has no past in git

@@ -150,7 +150,7 @@ def _told(c: Campaign, then: dict[str, bytes] | None, said: dict[str, Any], who:
     return {
         "adventures": [_adventure(name, attempt, state) for name, attempt, state, _ in played],
         "track": _track(c, old.get("story.toml")),
-        "heroes": _party(c, old),
+        "heroes": {k: [h for h in v if who in (None, h)] for k, v in _party(c, old).items()},
         "rewards": _rewards(c, old, who),
         "story": _story(c, old.get("story.toml")) if who is None else {},
         "moments": [m for name, attempt, state, skip in played for m in _moments(state, attempt, skip, who)],
@@ -278,7 +278,8 @@ def _moment(entry: Mapping[str, Any], who: str | None) -> str | None:
     if event == "raid" and who is None and isinstance(entry.get("placed"), list) and entry["placed"]:
         return f"a Dreadful Raid summoned {_names(entry['placed'])} (the odds gave it {entry.get('chance', '?')})"
     if event in ("cube", "recall") and entry.get("defeated") is True and who in (None, entry.get("hero")):
-        return f"{entry.get('hero')} was defeated ({entry.get('count')} {entry.get('kind')} cubes)"
+        cubes = "Trauma Cubes" if entry.get("kind") == "trauma" else "Curse Cubes"
+        return f"{entry.get('hero')} was defeated: {entry.get('count')} {cubes} held"
     if event in ("draw", "round") and entry.get("left") == 1 and who is None:
         return "the bag down to its last rune"
     return None

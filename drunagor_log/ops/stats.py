@@ -122,7 +122,9 @@ def tally_lines(t: dict[str, Any]) -> list[str]:
     drawn = ", ".join(f"{colour} {n}" for colour, n in runes["drawn"].items()) or "none"
     likely = ", ".join(f"{colour} {runes['drawn_with_bag'][colour]} (likely "
                        f"{chronicle.decimal_text(_fraction(v))})" for colour, v in runes["likely"].items())
-    if not runes["draws_without_bag"] and likely:
+    if not runes["draws"]:
+        lines.append("runes drawn: none")
+    elif not runes["draws_without_bag"] and likely:
         lines.append(f"runes drawn in {plural(runes['draws'], 'draw')}: {likely}")
     else:
         lines.append(f"runes drawn in {plural(runes['draws'], 'draw')}: {drawn}")
