@@ -24,6 +24,7 @@ from ..git import past
 from ..model import chapter_id, hero_from, story_from
 from ..model.adventure import AdventureState
 from ..model.notes import Note, notes_from
+from ..text import visible
 from . import Change, Line
 from .notes import notes as party_notes
 from .stats import adventure_row, adventures
@@ -341,7 +342,7 @@ def _note_words(n: dict[str, Any]) -> str:
     return f"{when}, {n['date']}, {n['by']}{about}: {n['text']}"
 
 
-def _sections(data: dict[str, Any]) -> list[tuple[str, list[str]]]:
+def sections(data: dict[str, Any]) -> list[tuple[str, list[str]]]:
     """The recap's sections, each a title and its lines (empty sections left out)."""
     track = [f"chapter {t['chapter']} {t['state']}" for t in data["track"]]
     party = [f"{h} joined" for h in data["heroes"]["joined"]] + [f"{h} left" for h in data["heroes"]["left"]]
@@ -365,29 +366,29 @@ def _heading(data: dict[str, Any]) -> str:
 
 def text_lines(data: dict[str, Any]) -> list[str]:
     """The recap for the terminal."""
-    sections = _sections(data)
+    parts = sections(data)
     lines = [_heading(data) + ":"]
-    for title, body in sections:
+    for title, body in parts:
         lines.append(f"{title}:")
         lines += [f"  {x}" for x in body]
-    if not sections:
+    if not parts:
         lines.append("  nothing recorded since")
     return lines
 
 
 def markdown_lines(data: dict[str, Any]) -> list[str]:
     """The recap as Markdown that pastes into a group chat as it is."""
-    sections = _sections(data)
+    parts = sections(data)
     lines = [f"**{_md(_heading(data))}**"]
-    for title, body in sections:
+    for title, body in parts:
         lines += ["", f"*{title}*"]
         lines += [f"- {_md(x)}" for x in body]
-    if not sections:
+    if not parts:
         lines += ["", "Nothing recorded since."]
     return lines
 
 
 def _md(text: str) -> str:
     """The party's words in Markdown, its own marks shown as they are typed."""
-    return re.sub(r"([\\`*_\[\]<>#|~])", r"\\\1", text)
+    return visible(re.sub(r"([\\`*_\[\]<>#|~])", r"\\\1", text))
 

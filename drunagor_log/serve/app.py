@@ -57,7 +57,8 @@ def build(board: Board, *, hosts: frozenset[str] | None, key: str | None,
     from starlette.routing import Route
 
     screen = Screen(board, watch, ready)
-    routes = [Route("/", screen.page), Route("/campaign", screen.page), Route("/heroes/{hero}", screen.page),
+    routes = [Route("/", screen.page), Route("/campaign", screen.page), Route("/chronicle", screen.page),
+              Route("/heroes/{hero}", screen.page),
               Route("/events", screen.events), Route("/static/{name}", screen.asset)]
     return Guard(Starlette(routes=routes, lifespan=screen.lifespan), hosts=hosts, key=key)
 
