@@ -9,18 +9,18 @@ Adventure Track), the round when an adventure is under way, the date and who wro
 
 from __future__ import annotations
 
-import hashlib
 from typing import TYPE_CHECKING
 
-from ..errors import DataError, FieldError, UsageError
+from ..errors import UsageError
 from ..git.merges import config_value
 from ..git.runner import GitFailed
-from ..model.notes import Note, notes_from
+from ..model.notes import Note
 from ..rules.chapters import round_number
 from ..rules.track import next_open
 from ..store import edit
 from . import Change, Line
 from . import story as story_ops
+from .chronicle import notes
 
 if TYPE_CHECKING:
     from ..campaign import Campaign
@@ -29,15 +29,6 @@ if TYPE_CHECKING:
 PLACE_AFTER = ("stash", "statuses", "outcomes", "followers", "leader", "party", "campaign", "schema")
 #: A note is one line of the party's own words, not a file: long enough for an evening's reminder.
 MAX_TEXT = 2000
-
-
-def notes(c: Campaign) -> tuple[Note, ...]:
-    """The party's notes, oldest first; a note of the wrong shape is refused on its line (exit 3)."""
-    f = c.story_file
-    try:
-        return notes_from(f.data)
-    except FieldError as exc:
-        raise f.refuse(exc.key_path, exc.message, rule="notes", remedy=exc.remedy, error=DataError) from None
 
 
 def add(c: Campaign, text: str, *, hero: str | None = None, by: str | None = None) -> Change:
@@ -54,6 +45,8 @@ def add(c: Campaign, text: str, *, hero: str | None = None, by: str | None = Non
         raise UsageError("--by names no one", remedy="--by NAME")
     chapter, round_ = _when(c)
     date = story_ops._today()
+    import hashlib
+
     ident = hashlib.sha256("\0".join((date, author, name or "", words)).encode()).hexdigest()[:10]
     if any(n.id == ident for n in notes(c)):
         raise UsageError(f"{author} already wrote this note today", remedy="nothing to do: `drunagor note list`")

@@ -14,7 +14,6 @@ files. Without git the recap tells the campaign from its beginning, and says so.
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -26,8 +25,8 @@ from ..model.adventure import AdventureState
 from ..model.notes import Note, notes_from
 from ..text import visible
 from . import Change, Line
-from .notes import notes as party_notes
-from .stats import adventure_row, adventures
+from .chronicle import adventure_row, adventures
+from .chronicle import notes as party_notes
 
 if TYPE_CHECKING:
     from ..campaign import Campaign
@@ -138,6 +137,8 @@ def _from_chapter(c: Campaign, chapter: str) -> tuple[dict[str, bytes] | None, d
 
 
 def _values(raw: bytes) -> dict[str, Any]:
+    import tomllib
+
     try:
         return tomllib.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError):

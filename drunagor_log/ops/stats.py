@@ -8,49 +8,18 @@ archive older than those facts is counted for what it kept, and the output says 
 from __future__ import annotations
 
 from fractions import Fraction
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .. import catalog
 from ..errors import UsageError
 from ..model import chapter_id
-from ..model.adventure import AdventureState
 from ..rules import chronicle
-from ..store import adventure as adventure_codec
 from . import Change, Line
+from .chronicle import adventure_row, adventures
 from .words import plural
 
 if TYPE_CHECKING:
     from ..campaign import Campaign
-
-ARCHIVE_FOLDER = "adventures"
-
-
-def adventures(c: Campaign) -> list[tuple[str, int | None, AdventureState]]:
-    """Every adventure of the campaign, oldest chapter first, each attempt in order, the one under way last:
-    (its file, its attempt, its state). One cheap read each (the store remembers a parse by its bytes)."""
-    found = []
-    for path in c.archive_paths():
-        found.append((f"{ARCHIVE_FOLDER}/{path.name}", _attempt(path), adventure_codec.read(c.file(path))))
-    found.sort(key=lambda a: (a[2].chapter, a[1] or 0, a[0]))
-    if c.adventure_file is not None:
-        state = c.adventure()
-        tried = sum(1 for _, _, s in found if s.chapter == state.chapter)
-        found.append(("adventure.toml", tried + 1, state))
-    return found
-
-
-def _attempt(path: Path) -> int | None:
-    _, _, attempt = path.stem.partition("-")
-    return int(attempt) if attempt.isascii() and attempt.isdigit() and len(attempt) < 4 else None
-
-
-def adventure_row(name: str, attempt: int | None, state: AdventureState) -> dict[str, Any]:
-    """One adventure as `stats --json` and `recap --json` list it."""
-    return {"file": name, "chapter": state.chapter, "attempt": attempt,
-            "outcome": state.outcome or ("under way" if name == "adventure.toml" else None),
-            "lost": state.lost, "rounds": state.counters.get("round"), "heroes": state.heroes}
-
 
 def stats(c: Campaign, chapter: str | None = None) -> Change:
     """The statistics of the campaign (of one chapter with `chapter`)."""

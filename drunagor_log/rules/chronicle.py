@@ -29,10 +29,24 @@ class Tally:
     raids: int = 0  # raids resolved
     raids_known: int = 0  # of them, those that kept `placed` and `chance`
     summoned: int = 0  # raids that placed at least one minion (of raids_known)
-    expected: Fraction = Fraction(0)  # sum of their chances
     drawn: dict[str, int] = field(default_factory=dict)  # runes drawn from the bag, by colour
     drawn_known: dict[str, int] = field(default_factory=dict)  # runes drawn by the draws that kept their bag
-    likely: dict[str, Fraction] = field(default_factory=dict)  # what those bags made likely
+    chances: dict[str, int] = field(default_factory=dict)  # each chance a raid kept -> raids that had it
+    shares: dict[int, dict[str, int]] = field(default_factory=dict)  # bag size -> colour -> runes drawn x count
+
+    @property
+    def expected(self) -> Fraction:
+        """The summons the odds predicted: the sum of the chances of the raids that kept one."""
+        return sum((Fraction(chance) * n for chance, n in self.chances.items()), Fraction(0))
+
+    @property
+    def likely(self) -> dict[str, Fraction]:
+        """What the bags made likely, colour by colour (draws that kept their bag)."""
+        out: dict[str, Fraction] = {}
+        for total, counts in self.shares.items():
+            for colour, n in counts.items():
+                out[colour] = out.get(colour, Fraction(0)) + Fraction(n, total)
+        return out
     draws: int = 0
     draws_without_bag: int = 0
     cubes: dict[str, dict[str, int]] = field(default_factory=dict)  # hero -> trauma/curse received
@@ -61,7 +75,7 @@ def _count(t: Tally, entry: Mapping[str, Any]) -> None:
         if isinstance(chance, str) and isinstance(placed, list):
             t.raids_known += 1
             t.summoned += bool(placed)
-            t.expected += Fraction(chance)
+            t.chances[chance] = t.chances.get(chance, 0) + 1  # added up once per distinct chance (fast)
     elif event in ("draw", "round"):
         t.rounds += event == "round"
         _drawn(t, entry)
@@ -88,8 +102,9 @@ def _drawn(t: Tally, entry: Mapping[str, Any]) -> None:
         return
     for colour in colours:
         t.drawn_known[colour] = t.drawn_known.get(colour, 0) + 1
+    shares = t.shares.setdefault(total, {})  # runes likely, over a bag of `total`: summed as whole numbers
     for colour, count in bag.items():
-        t.likely[colour] = t.likely.get(colour, Fraction(0)) + Fraction(len(colours) * count, total)
+        shares[colour] = shares.get(colour, 0) + len(colours) * count
 
 
 def _cubes(t: Tally, entry: Mapping[str, Any]) -> None:
@@ -113,9 +128,12 @@ def add(tallies: Iterable[Tally]) -> Tally:
         for name in ("events", "rounds", "raids", "raids_known", "summoned", "draws", "draws_without_bag",
                      "cube_events_without_facts", "battalions", "battalion_placed"):
             setattr(total, name, getattr(total, name) + getattr(t, name))
-        total.expected += t.expected
-        for colour, share in t.likely.items():
-            total.likely[colour] = total.likely.get(colour, Fraction(0)) + share
+        for chance, n in t.chances.items():
+            total.chances[chance] = total.chances.get(chance, 0) + n
+        for size, counts in t.shares.items():
+            mine = total.shares.setdefault(size, {})
+            for colour, n in counts.items():
+                mine[colour] = mine.get(colour, 0) + n
         for into, source in ((total.drawn, t.drawn), (total.drawn_known, t.drawn_known), (total.recalls, t.recalls),
                              (total.defeats, t.defeats)):
             for key, value in source.items():
@@ -158,14 +176,15 @@ def decimal_text(value: Fraction | int) -> str:
 
 def as_json(t: Tally) -> dict[str, Any]:
     """A tally as `stats --json` writes it."""
+    expected, likely = t.expected, t.likely
     return {
         "events": t.events, "rounds_ended": t.rounds,
         "raids": {"resolved": t.raids, "with_facts": t.raids_known, "summoned": t.summoned,
-                  "expected": fraction_text(t.expected), "expected_value": round(float(t.expected), 3)},
+                  "expected": fraction_text(expected), "expected_value": round(float(expected), 3)},
         "runes": {"draws": t.draws, "drawn": dict(sorted(t.drawn.items())),
-                  "drawn_with_bag": {c: t.drawn_known.get(c, 0) for c in sorted(t.likely)},
-                  "likely": {c: fraction_text(v) for c, v in sorted(t.likely.items())},
-                  "likely_value": {c: round(float(v), 3) for c, v in sorted(t.likely.items())},
+                  "drawn_with_bag": {c: t.drawn_known.get(c, 0) for c in sorted(likely)},
+                  "likely": {c: fraction_text(v) for c, v in sorted(likely.items())},
+                  "likely_value": {c: round(float(v), 3) for c, v in sorted(likely.items())},
                   "draws_without_bag": t.draws_without_bag},
         "cubes": {h: dict(v) for h, v in sorted(t.cubes.items())},
         "recalls": dict(sorted(t.recalls.items())),

@@ -251,32 +251,72 @@ def _monsters(data: Mapping[str, Any]) -> tuple[Monster, ...]:
 def _log(data: Mapping[str, Any]) -> tuple[dict[str, Any], ...]:
     """The table events, each a table of plain values: its `event`, its sentence, and the facts beside it
     (LOG_FACTS: a raid's bag and Piles are tables, its `placed` a list). Facts drunagor does not know (a
-    newer drunagor's) are kept as they are; a fact that is missing was not recorded (an older archive)."""
+    newer drunagor's) are kept as they are; a fact that is missing was not recorded (an older archive).
+    One pass, types compared directly: an archive of a long evening holds thousands (`stats`, `recap`)."""
     log = []
+    shapes = _FACT_SHAPES
     for i, entry in enumerate(_list(data, "log")):
-        if not isinstance(entry, dict) or not all(_plain(v) for v in entry.values()):
+        if type(entry) is not dict:
             raise StateError(("log", i), f"a log entry must be a table of plain values, not {entry!r}",
                              'write { event = "draw", text = "..." }')
-        for key in entry.keys() & _FACT_SHAPES.keys():
-            shape, example = _FACT_SHAPES[key]
-            if not shape(entry[key]):
+        for key, value in entry.items():
+            shape = shapes.get(key)
+            if shape is None:  # a sentence, a seed, a fact of a newer drunagor: plain values
+                kind = type(value)
+                if kind is not str and kind is not int and kind is not bool and not _plain(value):
+                    raise StateError(("log", i), f"a log entry must be a table of plain values, not {entry!r}",
+                                     'write { event = "draw", text = "..." }')
+            elif not shape[0](value):
                 raise StateError(("log", i, key), f"the fact `{key}` of table event {i + 1} ({entry.get('event')}) "
-                                 f"must be {example}, not {entry[key]!r}",
+                                 f"must be {shape[1]}, not {value!r}",
                                  "fix it, or remove the fact: a fact not kept is not counted")
         log.append(entry)
     return tuple(log)
 
 
+def _plain(value: object, depth: int = 0) -> bool:
+    """A fact of a table event: a string, a whole number, true/false, or (two levels deep at most: a raid's
+    Piles are a list of tables of counts) a list or table of them."""
+    if isinstance(value, (str, int, bool)):
+        return True
+    if depth >= 3:
+        return False
+    if isinstance(value, list):
+        return all(_plain(v, depth + 1) for v in value)
+    if isinstance(value, dict):
+        return all(_plain(v, depth + 1) for v in value.values())
+    return False
+
+
 def _names(value: object) -> bool:
-    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+    if type(value) is not list:
+        return False
+    for v in value:
+        if type(v) is not str:
+            return False
+    return True
 
 
 def _count(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+    return type(value) is int and value >= 0
 
 
 def _rune_counts(value: object) -> bool:
-    return isinstance(value, dict) and all(_count(v) for v in value.values())
+    if type(value) is not dict:
+        return False
+    for v in value.values():
+        if type(v) is not int or v < 0:
+            return False
+    return True
+
+
+def _pile_facts(value: object) -> bool:
+    if type(value) is not list:
+        return False
+    for pile in value:
+        if type(pile) is not dict or not _rune_counts(pile.get("runes")) or not _plain(pile):
+            return False
+    return True
 
 
 def _fraction(value: object) -> bool:
@@ -292,8 +332,7 @@ _FACT_SHAPES: dict[str, tuple[Callable[[object], bool], str]] = {
     "face": (lambda v: v in FACES, '"A" or "B"'),
     "rune": (lambda v: isinstance(v, str), 'a colour, e.g. "red"'),
     "bag": (_rune_counts, "a table of rune counts, e.g. { red = 2, blue = 1 }"),
-    "piles": (lambda v: isinstance(v, list) and all(isinstance(p, dict) and _rune_counts(p.get("runes")) for p in v),
-              'a list of Piles, e.g. [{ id = "1", runes = { red = 1 } }]'),
+    "piles": (_pile_facts, 'a list of Piles, e.g. [{ id = "1", runes = { red = 1 } }]'),
     "chance": (_fraction, 'a fraction from 0 to 1, e.g. "7/12"'),
     "placed": (_names, 'a list of names, e.g. ["Tidehunter"]'),
     "failed": (_names, 'a list of names, e.g. ["Tidehunter"]'),
@@ -307,20 +346,6 @@ _FACT_SHAPES: dict[str, tuple[Callable[[object], bool], str]] = {
     "returned": (_rune_counts, "a table of rune counts, e.g. { red = 2 }"),
     "steps": (_names, 'a list of step titles'),
 }
-
-
-def _plain(value: object, depth: int = 0) -> bool:
-    """A fact of a table event: a string, a whole number, true/false, or (two levels deep at most: a raid's
-    Piles are a list of tables of counts) a list or table of them."""
-    if isinstance(value, (str, int, bool)):
-        return True
-    if depth >= 3:
-        return False
-    if isinstance(value, list):
-        return all(_plain(v, depth + 1) for v in value)
-    if isinstance(value, dict):
-        return all(_plain(v, depth + 1) for v in value.values())
-    return False
 
 
 #: The facts a table event keeps beside its sentence (SPEC 12, issue 45), in the order the codec writes them:

@@ -7,9 +7,6 @@ from typing import Annotated
 
 import typer
 
-from ...ops import notes as notes_ops
-from ...ops import recap as recap_ops
-from ...ops import stats as stats_ops
 from ..common import CommitOpt, JsonOpt, look, perform
 
 note_app = typer.Typer(help="The party's own notes, stamped with the chapter, round, date and author.",
@@ -31,6 +28,8 @@ def note_add(
 
     Example: drunagor note add "the north gate's key is with Nyx" --hero Nyx --by Ana
     """
+    from ...ops import notes as notes_ops
+
     perform(notes_ops.add, text, hero=hero, by=by, commit=commit)
 
 
@@ -42,6 +41,8 @@ def note_list(json: JsonOpt = False) -> None:
 
     Example: drunagor note list
     """
+    from ...ops import notes as notes_ops
+
     look(notes_ops.listing, json=json)
 
 
@@ -54,6 +55,8 @@ def note_remove(
 
     Example: drunagor note add "buy potions" --by Ana && drunagor note remove 1
     """
+    from ...ops import notes as notes_ops
+
     perform(notes_ops.remove, number, commit=commit)
 
 
@@ -70,6 +73,8 @@ def stats(
 
     Example: drunagor stats --chapter 03
     """
+    from ...ops import stats as stats_ops
+
     look(stats_ops.stats, chapter=chapter, json=json)
 
 
@@ -95,6 +100,8 @@ def recap(
 
     Example: drunagor recap --format md
     """
+    from ...ops import recap as recap_ops
+
     look(recap_ops.recap, since=since, hero=hero, fmt=fmt, json=json)
 
 
