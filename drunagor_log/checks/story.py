@@ -5,7 +5,9 @@ written twice, the Party Leader is an active hero, and names drunagor does not k
 from __future__ import annotations
 
 from .. import catalog
+from ..errors import FieldError
 from ..model import chapter_id
+from ..model.notes import notes_from
 from ..names import closest
 from ..rules import track
 from .registry import check, problem
@@ -86,3 +88,13 @@ def unknown_names(c):
                 yield problem(c.story_file, (key,), "unknown-name",
                               f"{what} {name!r} is not a name drunagor knows; {fix}fix the spelling, or keep it "
                               "if the book says so", severity="warning")
+
+
+@check("notes")
+def notes_shape(c):
+    """The party's notes (story.toml `notes`, SPEC 12): each a table of text with its id, chapter, date and
+    author (model/notes.py), so that `note list`, `recap` and the sheets can show every one."""
+    try:
+        notes_from(c.story_file.data)
+    except FieldError as exc:
+        yield problem(c.story_file, exc.key_path, "notes", f"{exc.message}; {exc.remedy}")

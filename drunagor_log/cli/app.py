@@ -23,7 +23,7 @@ from .terminal import term
 
 # Module under cli/commands/ of every top-level command, in the order `--help` lists them.
 MODULES = ("campaign", "story", "house", "heroes", "chest", "cards", "adventure", "round", "sheet", "serve",
-           "gitcmds",
+           "gitcmds", "chronicle",
            "maintenance", "shell", "interop",
            "drunagor_log.play.command")  # a dotted name: a front end's own module (the table session)
 COMMANDS = {
@@ -37,6 +37,7 @@ COMMANDS = {
     "cube": "adventure", "recall": "adventure", "round": "round",
     "history": "gitcmds", "undo": "gitcmds", "sync": "gitcmds", "git": "gitcmds",
     "migrate": "maintenance",
+    "note": "chronicle", "recap": "chronicle", "stats": "chronicle",
     "completion": "shell",
     "import": "interop", "export": "interop",
     "sheet": "sheet", "serve": "serve",
@@ -95,6 +96,11 @@ PANELS: dict[str, dict[str, str]] = {
         "history": "This campaign's drunagor commits, newest first.",
         "undo": "Undo the last drunagor commit of this campaign.",
         "git": "The campaign's git repository: the campaign-aware merge driver.",
+    },
+    "The chronicle": {
+        "note": "The party's own notes: chapter, round, date, author.",
+        "recap": "Previously on...: what happened since the last evening.",
+        "stats": "Raids, runes, cubes and defeats, chapter by chapter.",
     },
     "Maintenance": {
         "migrate": "Bring every file of the campaign to the current schema.",

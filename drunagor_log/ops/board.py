@@ -98,7 +98,8 @@ def tiebreak(c: Campaign, pile: str, runes: Sequence[str] | str | None = None) -
     if removed:
         state, clock = pile_left_board(state)
         message += f"; {clock}" if clock else ""
-    c.record_event(before, state, {"event": "tiebreak", "text": message})
+    facts = {"pile": pid, "returned": {colour: n for colour, n in returned.items() if n}}
+    c.record_event(before, state, {"event": "tiebreak", **facts, "text": message})
     return Change(summary=message)
 
 
@@ -118,7 +119,8 @@ def draw(c: Campaign, count: int | None = None, runes: Sequence[str] | str | Non
         how += f"; {count} asked, but the bag held only {len(drawn)}"
     message = (f"drew {', '.join(drawn)} ({how}) to the Initiative Track; "
                f"{plural(state.runes_in_bag(), 'rune')} left in the bag")
-    entry: dict[str, object] = {"event": "draw", "runes": ", ".join(drawn)}
+    entry: dict[str, object] = {"event": "draw", "runes": ", ".join(drawn), "left": state.runes_in_bag(),
+                                "bag": dict(before.bag)}
     if used_seed is not None:
         entry["seed"] = used_seed
     entry["text"] = message

@@ -178,7 +178,10 @@ def _apply_cubes(c: Campaign, state: AdventureState, name: str, kind: str, amoun
     text = (f"{name} {'receives' if amount > 0 else 'loses'} {plural(abs(amount), CUBE_NAMES[kind])}: {now} held"
             + (f", {limit} can be held" if limit is not None else ""))
     said.append(text)
-    entry = {"event": event, "text": "; ".join(said)}
+    entry: dict[str, object] = {"event": event, "hero": name, "kind": kind, "delta": amount, "count": now}
+    if lost:
+        entry["defeated"] = True
+    entry["text"] = "; ".join(said)
     if facts.recorded:
         entry["recorded"] = facts.recorded
     c.record_event(state, new, entry)
@@ -235,7 +238,7 @@ def chapter_event(c: Campaign, name: str, *, deck: int | None = None, count: int
             new, text, now = happen(new, name, deck=_fact(c, SWAN_DECK, "deck_size") if deck is None else deck)
             lost = lost or now
             said.append(text)
-    entry = {"event": name, "text": "; ".join(said)}
+    entry: dict[str, object] = {"event": name, "counter": name, "count": count, "text": "; ".join(said)}
     if deck is not None and said and "recorded under [cards]" in said[0]:
         entry["recorded"] = f"{SWAN_DECK}: deck_size"
     c.record_event(state, new, entry)

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import catalog
 from ..rules.odds import summon_odds
-from ..rules.raid import no_room_reason
+from ..rules.raid import next_raid
 from . import Change, Line
 from .words import chance_text, chapter_ref, plural, runes_text
 
@@ -22,9 +22,7 @@ def odds(c: Campaign) -> Change:
     info = catalog.chapter(state.chapter)
     data: dict[str, Any]
     if state.raid is not None and state.raid.card == "Dreadful Raid":
-        no_room = no_room_reason(state.monsters, state.raid.minions[0], state.raid.model_limit or 12)
-        result = summon_odds(face=state.raid.face, monsters_on_board=len(state.monsters), piles=state.piles,
-                             bag=state.bag, no_room=no_room)
+        result = summon_odds(**next_raid(state))
         data = result.as_json()
         reason, matching, face = result.reason, list(result.matching_colours), state.raid.face
     elif state.raid is not None:  # chapter 04's Naval Raid: its card's text is not in the book

@@ -107,10 +107,15 @@ def end(c: Campaign, *, runes: Sequence[str] | str | None = None, seed: int | No
         return Change(notes=(*notes, Line("dry run: nothing written")), data=data)
     summary = "; ".join([*said, round_summary(result)]) + (f" (seed {used_seed})" if used_seed is not None else "")
     entry: dict[str, object] = {"event": "round", "round": result.round}
+    if result.face is not None:
+        entry["face"] = result.face
+    entry["steps"] = [step.title for step in result.steps]
     if said and face is not None:
         entry["recorded"] = f"{card.name}: draws_{face.casefold()}"
     if drawn:
         entry["runes"] = ", ".join(drawn)
+        entry["left"] = result.state.runes_in_bag()
+        entry["bag"] = dict(state.bag)
     if used_seed is not None:
         entry["seed"] = used_seed
     elif drawn:
@@ -251,7 +256,7 @@ def event(c: Campaign, name: str, *, count: int = 1, deck: int | None = None) ->
     with c.adventure_refusals():
         result = chapters.chapter_event(state, name, count,
                                         deck=_fact(c, VESSEL_DECK, "deck_size") if deck is None else deck)
-    entry = {"event": name, "text": "; ".join([*said, result.text])}
+    entry: dict[str, object] = {"event": name, "counter": name, "count": count, "text": "; ".join([*said, result.text])}
     if said:
         entry["recorded"] = f"{VESSEL_DECK}: deck_size"
     said.append(result.text)

@@ -24,7 +24,7 @@ from ..rules.adventure import record_rank
 from ..rules.battalion import resolve_battalion
 from ..rules.board import next_free_slot
 from ..rules.chapters import allowed_monsters, check_monster
-from ..rules.raid import manifest, no_summon_reason, resolve_raid
+from ..rules.raid import chance_text, manifest, next_raid, no_summon_reason, raid_share, resolve_raid
 from ..text import shell_word
 from ..values import record, replace
 from . import Change, Line
@@ -118,6 +118,7 @@ def raid(c: Campaign, *, rune: str | None = None, seed: int | None = None, dry_r
     entry: dict[str, object] = {"event": "raid", "face": result.face}
     if result.rune is not None:
         entry["rune"] = result.rune
+    entry.update(_raid_facts(state, result))
     if used_seed is not None:
         entry["seed"] = used_seed
     elif result.rune is not None:
@@ -127,6 +128,17 @@ def raid(c: Campaign, *, rune: str | None = None, seed: int | None = None, dry_r
     c.record_event(state, state.replace(monsters=result.board, raid=state.raid.with_face(result.next_face)), entry)
     seed_note = f" (seed {used_seed})" if used_seed is not None else ""
     return Change(summary=f"raid: {summary}{seed_note}", notes=tuple(notes), warnings=warnings, data=data)
+
+
+def _raid_facts(state: AdventureState, result: RaidResult) -> dict[str, object]:
+    """A raid's facts beside its sentence (SPEC 12): the bag and the Piles before it, the chance `odds` gave
+    that it summons (the same counting, rules/raid.raid_share), the minions placed and those that failed."""
+    share = raid_share(**next_raid(state))
+    return {"bag": dict(state.bag), "piles": [{"id": p.id, "runes": {c: n for c, n in p.runes.items() if n}}
+                                              for p in state.piles],
+            "chance": chance_text(share.summons, share.total),
+            "placed": [s.name for s in result.summoned] if result.summoned else [result.minion] * result.placed,
+            "failed": [result.minion] * result.failed}
 
 
 def _named(c: Campaign, flags: RaidFlags) -> RaidFlags:
@@ -339,7 +351,8 @@ def battalion(c: Campaign, monsters: Sequence[str], *, near: str | None = None, 
     for name, rank in new_ranks.items():
         after = record_rank(after, name, rank)
     summary = battalion_summary(result, reference)
-    entry = {"event": "battalion", "text": "; ".join([*said, summary])}
+    entry: dict[str, object] = {"event": "battalion", "placed": list(result.placed),
+                                "not_placed": list(result.not_placed), "text": "; ".join([*said, summary])}
     if said:
         entry["recorded"] = "; ".join(f"{line.partition(':')[0]}: model_count" for line in said)
     c.record_event(state, after, entry)

@@ -15,7 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 from drunagor_log.model.adventure import Pile
-from drunagor_log.rules.raid import bag_counts, no_summon_reason
+from drunagor_log.rules.raid import raid_share
 from drunagor_log.values import record
 
 
@@ -60,19 +60,9 @@ def summon_odds(
 ) -> Odds:
     """P(next raid tries) = sum over colours c held by any pile of bag[c] / runes in the bag; 0 for face
     A with monsters on the board, no Pile of Runes, or an empty bag. P(it summons) is the same, or 0 when
-    `no_room` says why no minion can be placed (raid.no_room_reason)."""
-    counts = bag_counts(bag)
-    total = sum(counts.values())
-    held = frozenset().union(*(pile.colours() for pile in piles)) if piles else frozenset()
-    matching = tuple(sorted(colour for colour in held if counts.get(colour, 0) > 0))
-    reason = no_summon_reason(face, monsters_on_board=monsters_on_board, piles=piles)
-    if reason is None and total == 0:
-        reason = "the rune bag is empty"
-    if reason is None and not matching:
-        reason = "no Pile of Runes holds a colour that is left in the bag"
-    tries = Fraction(0) if reason is not None else Fraction(sum(counts[colour] for colour in matching), total)
-    if reason is None and no_room is not None:
-        reason = no_room
-    chance = Fraction(0) if no_room is not None else tries
-    return Odds(chance=chance, runes_in_bag=total, by_colour=counts, matching_colours=matching, reason=reason,
-                try_chance=tries)
+    `no_room` says why no minion can be placed (raid.no_room_reason). The counting is raid_share's."""
+    share = raid_share(face=face, monsters_on_board=monsters_on_board, piles=piles, bag=bag, no_room=no_room)
+    tries = Fraction(share.tries, share.total) if share.tries else Fraction(0)
+    chance = Fraction(share.summons, share.total) if share.summons else Fraction(0)
+    return Odds(chance=chance, runes_in_bag=share.total, by_colour=share.counts, matching_colours=share.matching,
+                reason=share.reason, try_chance=tries)

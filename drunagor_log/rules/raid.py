@@ -14,10 +14,12 @@ track the board, on counts (`monsters_on_board=`, `minion_models_on_board=`); th
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from drunagor_log.model.adventure import (
     MINION_MODELS,
     STATUS_BOARD_TRACKS,
+    AdventureState,
     Monster,
     Pile,
     canonical_rank,
@@ -114,6 +116,59 @@ def bag_counts(bag: Mapping[str, int]) -> dict[str, int]:
         key = colour.strip().casefold()
         counts[key] = counts.get(key, 0) + count
     return counts
+
+
+@record
+class RaidShare:
+    """The runes of the bag that make the next raid try and summon, out of all of them (RB L292-297, L311):
+    the counting under `odds` (rules/odds.py makes the exact fractions of it) and under the chance a raid
+    keeps in the adventure's log (`chance_text`), so both say the same."""
+
+    summons: int  # runes whose colour makes the raid place a minion (0 when it cannot)
+    tries: int  # runes whose colour a Pile holds, when the face lets the raid try
+    total: int  # runes in the bag
+    counts: dict[str, int]  # runes of each colour in the bag
+    matching: tuple[str, ...]  # colours held by some pile and left in the bag, sorted
+    reason: str | None  # why it cannot summon whatever is drawn, else None
+
+
+def raid_share(*, face: str, monsters_on_board: int | bool, piles: Sequence[Pile], bag: Mapping[str, int],
+               no_room: str | None = None) -> RaidShare:
+    """Every rune in the bag is equally likely (RB L292): the raid tries when its colour is held by a Pile
+    and the face allows it (RB L284-297); it summons when, besides, a minion can be placed (`no_room`, RB L311)."""
+    counts = bag_counts(bag)
+    total = sum(counts.values())
+    held = frozenset().union(*(pile.colours() for pile in piles)) if piles else frozenset()
+    matching = tuple(sorted(colour for colour in held if counts.get(colour, 0) > 0))
+    reason = no_summon_reason(face, monsters_on_board=monsters_on_board, piles=piles)
+    if reason is None and total == 0:
+        reason = "the rune bag is empty"
+    if reason is None and not matching:
+        reason = "no Pile of Runes holds a colour that is left in the bag"
+    tries = 0 if reason is not None else sum(counts[colour] for colour in matching)
+    if reason is None and no_room is not None:
+        reason = no_room
+    return RaidShare(summons=0 if no_room is not None else tries, tries=tries, total=total, counts=counts,
+                     matching=matching, reason=reason)
+
+
+def next_raid(state: AdventureState) -> dict[str, Any]:
+    """What the next Dreadful Raid of the adventure under way resolves against, as `raid_share` and
+    `rules.odds.summon_odds` take it (its card is the chapter's Dreadful Raid: state.raid)."""
+    assert state.raid is not None
+    return {"face": state.raid.face, "monsters_on_board": len(state.monsters), "piles": state.piles,
+            "bag": state.bag, "no_room": no_room_reason(state.monsters, state.raid.minions[0],
+                                                       state.raid.model_limit or 12)}
+
+
+def chance_text(part: int, whole: int) -> str:
+    """`part` out of `whole` as the reduced fraction `odds --json` writes: "7/12", "0/1", "1/1"."""
+    if part == 0 or whole == 0:
+        return "0/1"
+    from math import gcd
+
+    common = gcd(part, whole)
+    return f"{part // common}/{whole // common}"
 
 
 @record

@@ -83,7 +83,8 @@ def build(board: Board, *, hosts: frozenset[str] | None, key: str | None,
 
     heroes = heroes if act is not None else {}
     screen = Screen(board, watch, ready, heroes=heroes or {}, act=act)
-    routes = [Route("/", screen.page), Route("/campaign", screen.page), Route("/heroes/{hero}", screen.page),
+    routes = [Route("/", screen.page), Route("/campaign", screen.page), Route("/chronicle", screen.page),
+              Route("/heroes/{hero}", screen.page),
               Route("/heroes/{hero}/act", screen.act, methods=["POST"]),
               Route("/events", screen.events), Route("/static/{name}", screen.asset)]
     return Guard(Starlette(routes=routes, lifespan=screen.lifespan), hosts=hosts, key=key, port=port,

@@ -25,6 +25,7 @@ from ..text import plural
 
 TEMPLATES = Path(__file__).parent / "templates"
 TABLE, CAMPAIGN, HERO = "table", "campaign", "heroes/"
+CHRONICLE = "chronicle"  # the recap and the statistics with their charts (issue 45)
 
 
 def page_of(path: str) -> str | None:
@@ -33,6 +34,8 @@ def page_of(path: str) -> str | None:
         return TABLE
     if path.rstrip("/") == "/campaign":
         return CAMPAIGN
+    if path.rstrip("/") == "/chronicle":
+        return CHRONICLE
     parts = path.strip("/").split("/")
     if len(parts) == 2 and parts[0] == "heroes" and parts[1]:
         return HERO + parts[1]
@@ -99,6 +102,8 @@ def title_of(data: dict[str, Any], page: str) -> str:
     party = "drunagor" if "error" in data else data.get("party") or data.get("folder") or "drunagor"
     if page == CAMPAIGN:
         return f"{party}: the campaign"
+    if page == CHRONICLE:
+        return f"{party}: the chronicle"
     if page.startswith(HERO):
         slug = page[len(HERO):]
         return f"{party}: " + next((h["name"] for h in data.get("heroes", ()) if h["slug"] == slug), slug)

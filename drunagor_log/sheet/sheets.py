@@ -35,6 +35,7 @@ from ..store import display
 from ..store.adventure import read
 from ..text import plural, visible
 from ..values import DIGITS, is_digits
+from . import chronicle
 
 FORMATS = ("html", "md")
 SUFFIX = {"html": ".html", "md": ".md"}
@@ -62,6 +63,8 @@ def view(c: Campaign) -> dict[str, Any]:
                        "heading": f"Chapter {adventure['chapter']} under way: {adventure['title']}"})
     if timeline:
         sheets.append({"id": "timeline", "title": "Timeline of adventures"})
+    told = chronicle.view(c)  # the recap since the last evening and the statistics (issue 45)
+    sheets.append({"id": "chronicle", "title": "Chronicle"})
     for s in sheets:  # the Markdown heading each sheet has (its anchor links the list of sheets to it)
         s.setdefault("heading", s["title"])
     return {
@@ -75,6 +78,7 @@ def view(c: Campaign) -> dict[str, Any]:
         "commander": _commander(story),
         "adventure": adventure,
         "timeline": timeline,
+        "chronicle": told,
     }
 
 

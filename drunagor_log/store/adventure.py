@@ -257,13 +257,120 @@ def _monsters(data: Mapping[str, Any]) -> tuple[Monster, ...]:
 
 
 def _log(data: Mapping[str, Any]) -> tuple[dict[str, Any], ...]:
+    """The table events, each a table of plain values: its `event`, its sentence, and the facts beside it
+    (LOG_FACTS: a raid's bag and Piles are tables, its `placed` a list). Facts drunagor does not know (a
+    newer drunagor's) are kept as they are; a fact that is missing was not recorded (an older archive).
+    One pass, types compared directly: an archive of a long evening holds thousands (`stats`, `recap`)."""
     log = []
+    shapes = _FACT_SHAPES
     for i, entry in enumerate(_list(data, "log")):
-        if not isinstance(entry, dict) or not all(isinstance(v, (str, int, bool)) for v in entry.values()):
+        if type(entry) is not dict:
             raise StateError(("log", i), f"a log entry must be a table of plain values, not {entry!r}",
                              'write { event = "draw", text = "..." }')
+        for key, value in entry.items():
+            shape = shapes.get(key)
+            if shape is None:  # a sentence, a seed, a fact of a newer drunagor: plain values
+                kind = type(value)
+                if kind is not str and kind is not int and kind is not bool and not _plain(value):
+                    raise StateError(("log", i), f"a log entry must be a table of plain values, not {entry!r}",
+                                     'write { event = "draw", text = "..." }')
+            elif not shape[0](value):
+                raise StateError(("log", i, key), f"the fact `{key}` of table event {i + 1} ({entry.get('event')}) "
+                                 f"must be {shape[1]}, not {value!r}",
+                                 "fix it, or remove the fact: a fact not kept is not counted")
         log.append(entry)
     return tuple(log)
+
+
+def _plain(value: object, depth: int = 0) -> bool:
+    """A fact of a table event: a string, a whole number, true/false, or (two levels deep at most: a raid's
+    Piles are a list of tables of counts) a list or table of them."""
+    if isinstance(value, (str, int, bool)):
+        return True
+    if depth >= 3:
+        return False
+    if isinstance(value, list):
+        return all(_plain(v, depth + 1) for v in value)
+    if isinstance(value, dict):
+        return all(_plain(v, depth + 1) for v in value.values())
+    return False
+
+
+def _names(value: object) -> bool:
+    if type(value) is not list:
+        return False
+    for v in value:
+        if type(v) is not str:
+            return False
+    return True
+
+
+def _count(value: object) -> bool:
+    return type(value) is int and value >= 0
+
+
+def _rune_counts(value: object) -> bool:
+    if type(value) is not dict:
+        return False
+    for v in value.values():
+        if type(v) is not int or v < 0:
+            return False
+    return True
+
+
+def _pile_facts(value: object) -> bool:
+    if type(value) is not list:
+        return False
+    for pile in value:
+        if type(pile) is not dict or not _rune_counts(pile.get("runes")) or not _plain(pile):
+            return False
+    return True
+
+
+def _fraction(value: object) -> bool:
+    top, slash, bottom = value.partition("/") if isinstance(value, str) else ("", "", "")
+    return bool(slash) and top.isascii() and top.isdigit() and bottom.isascii() and bottom.isdigit() \
+        and int(bottom) > 0 and int(top) <= int(bottom)
+
+
+#: The shape of each fact a table event keeps (LOG_FACTS) and how the message words it: `check` and every
+#: reader refuse a fact of another shape (a hand edit), as they refuse any other value of the file.
+_FACT_SHAPES: dict[str, tuple[Callable[[object], bool], str]] = {
+    "by": (lambda v: isinstance(v, str) and bool(v.strip()), 'a hero\'s file name, e.g. "nyx"'),
+    "face": (lambda v: v in FACES, '"A" or "B"'),
+    "rune": (lambda v: isinstance(v, str), 'a colour, e.g. "red"'),
+    "bag": (_rune_counts, "a table of rune counts, e.g. { red = 2, blue = 1 }"),
+    "piles": (_pile_facts, 'a list of Piles, e.g. [{ id = "1", runes = { red = 1 } }]'),
+    "chance": (_fraction, 'a fraction from 0 to 1, e.g. "7/12"'),
+    "placed": (_names, 'a list of names, e.g. ["Tidehunter"]'),
+    "failed": (_names, 'a list of names, e.g. ["Tidehunter"]'),
+    "not_placed": (_names, 'a list of names, e.g. ["Gremlin Horde"]'),
+    "hero": (lambda v: isinstance(v, str) and bool(v.strip()), 'a hero\'s name, e.g. "Nyx"'),
+    "kind": (lambda v: v in ("trauma", "curse"), '"trauma" or "curse"'),
+    "delta": (lambda v: isinstance(v, int) and not isinstance(v, bool), "a whole number, e.g. 1 or -1"),
+    "count": (_count, "a whole number, 0 or more"),
+    "left": (_count, "the runes left in the bag, 0 or more"),
+    "round": (lambda v: _count(v) and v != 0, "a round number, 1 or more"),
+    "returned": (_rune_counts, "a table of rune counts, e.g. { red = 2 }"),
+    "steps": (_names, 'a list of step titles'),
+}
+
+
+#: The facts a table event keeps beside its sentence (SPEC 12, issue 45), in the order the codec writes them:
+#: after `event` and `by` (the hero whose phone acted; absent: the scribe), before `text`; a key not named here
+#: (a seed, `physical`, `recorded`, a newer drunagor's fact) follows them in the entry's own order.
+LOG_FACTS = ("round", "face", "rune", "runes", "left", "bag", "piles", "chance", "placed", "failed", "hero", "kind",
+             "delta", "count", "pile", "returned", "steps", "counter", "not_placed")
+
+
+def _log_entry(entry: Mapping[str, object]) -> dict[str, object]:
+    """A table event's keys in the codec's fixed order: event, by, the facts (LOG_FACTS), the rest, text."""
+    first = [k for k in ("event", "by", *LOG_FACTS) if k in entry]
+    rest = [k for k in entry if k not in first and k != "text"]
+    ordered = {k: entry[k] for k in (*first, *rest)}
+    if "text" in entry:
+        ordered["text"] = entry["text"]
+    return ordered
 
 
 def _int(data: Mapping, key: str, path: tuple, *, low: int = 0, high: int | None = None,
@@ -342,7 +449,7 @@ def dumps(state: AdventureState) -> str:
         out.append(f"won = {basic_string(state.won)}")
     out += _array("piles", _piles_plain(state))
     out += _array("monsters", [_monster(m) for m in state.monsters])
-    out += _array("log", state.log)
+    out += _array("log", [_log_entry(e) for e in state.log])
     if state.events:
         out += _array("events", state.events)
     return "\n".join(out) + "\n"

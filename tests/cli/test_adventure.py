@@ -426,7 +426,8 @@ def test_a_seeded_draw_replays(run, under_way):
     left = sum(bag.values()) - 3
     assert r.stdout == f"drew {', '.join(drawn)} (seed 11) to the Initiative Track; {left} runes left in the bag\n"
     data = state(under_way)
-    assert data["log"][-1] == {"event": "draw", "runes": ", ".join(drawn), "seed": 11, "text": r.stdout.strip()}
+    assert data["log"][-1] == {"event": "draw", "runes": ", ".join(drawn), "left": left, "bag": bag, "seed": 11,
+                               "text": r.stdout.strip()}
     assert sum(data["track"].values()) == 33
 
 

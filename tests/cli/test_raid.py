@@ -144,7 +144,7 @@ monsters = [
 ]
 log = [
   { event = "start", text = "chapter 05 under way" },
-  { event = "raid", face = "B", rune = "blue", seed = 2, text = "2 Tidehunter placed (slots 2, 4) by rune blue; the card now shows face A" },
+  { event = "raid", face = "B", rune = "blue", bag = { red = 2, blue = 1, green = 1, orange = 0, gray = 2 }, piles = [{ id = "1", runes = { blue = 1, green = 1, orange = 1 } }, { id = "2", runes = { red = 1, blue = 1, green = 1, orange = 1, gray = 1 } }], chance = "1/1", placed = ["Tidehunter", "Tidehunter"], failed = [], seed = 2, text = "2 Tidehunter placed (slots 2, 4) by rune blue; the card now shows face A" },
 ]
 events = [
   { event = "raid", log = 1, before = { raid = { card = "Dreadful Raid", face = "B", minions = ["Tidehunter"], rank = "Minion", model_limit = 4 }, monsters = [{ name = "Fell Asteris", rank = "Gray", slot = 1 }, { name = "Gremlin Horde", rank = "White", slot = 3 }] } },
@@ -195,6 +195,10 @@ def test_a_physical_draw_is_recorded_without_a_seed(run, table):
     assert "rune drawn at the table" in r.stdout.splitlines()[0]
     entry = state(table)["log"][-1]
     assert entry == {"event": "raid", "face": "B", "rune": "red", "physical": True,
+                     "bag": {"red": 2, "blue": 1, "green": 1, "orange": 0, "gray": 2},
+                     "piles": [{"id": "1", "runes": {"blue": 1, "green": 1, "orange": 1}},
+                               {"id": "2", "runes": {"red": 1, "blue": 1, "green": 1, "orange": 1, "gray": 1}}],
+                     "chance": "1/1", "placed": ["Tidehunter", "Tidehunter"], "failed": [],
                      "text": "2 Tidehunter placed (slots 2, 4) by rune red; the card now shows face A"}
     assert "Manifested red (back in the bag); Pile 2 holds red: the minions spawn adjacent to it." in r.stdout
 
@@ -213,7 +217,10 @@ def test_face_a_with_monsters_on_the_board_summons_nothing_and_flips(run, camp):
     after = state(camp)
     assert after["raid"]["face"] == "B"
     assert after["monsters"] == [{"name": "Fell Asteris", "rank": "Gray", "slot": 1}]
-    assert after["log"][-1] == {"event": "raid", "face": "A", "text": "nothing summoned (face A summons only when no "
+    assert after["log"][-1] == {"event": "raid", "face": "A", "bag": {"red": 6, "blue": 8, "green": 7, "orange": 7,
+                                                                      "gray": 7},
+                                "piles": [{"id": "1", "runes": {"red": 1}}], "chance": "0/1", "placed": [],
+                                "failed": [], "text": "nothing summoned (face A summons only when no "
                                 "monster is on the board); the card now shows face B"}
 
 
@@ -475,7 +482,9 @@ battalion: Gremlin Horde in slot 12 (brown) placed near Pile 2; 2 not placed: 4 
 """
     after = state(camp)
     assert after["monsters"][-2] == {"name": "Gremlin Horde", "rank": "White", "slot": 12}
-    assert after["log"][-1] == {"event": "battalion", "text": "Gremlin Horde in slot 12 (brown) placed near Pile 2; "
+    assert after["log"][-1] == {"event": "battalion", "placed": ["Gremlin Horde"],
+                                "not_placed": ["Gremlin Horde", "Gremlin Horde"],
+                                "text": "Gremlin Horde in slot 12 (brown) placed near Pile 2; "
                                                               "2 not placed: 4 \"Activate a Monster\" commands"}
 
 

@@ -15,7 +15,7 @@ from tests.conftest import snapshot, write
 from tests.sheet.dom import parse
 
 EXAMPLE_SHEETS = ["story", "hero-andreas", "hero-catharina", "hero-nyx", "hero-vacrem", "decks", "adventure",
-                  "timeline"]
+                  "timeline", "chronicle"]
 
 
 def sheet_of(run, root: Path, *args: str):
@@ -157,7 +157,7 @@ def test_the_example_timeline(run, example):
 def test_every_kind_of_entry_in_the_story_record(run, full):
     doc = parse(sheet_of(run, full))
     assert list(sections(doc)) == ["story", "hero-aldric", "hero-kaelen", "hero-mira", "hero-old-tom", "decks",
-                                   "adventure", "timeline"]
+                                   "adventure", "timeline", "chronicle"]
     story = sections(doc)["story"]
     slots = {s.get("data-chapter"): s for s in story.find_all("div", "slot")}
     assert "skipped" in slots["03"].classes and slots["03"].find("span", "state").text() == "skipped"
@@ -272,7 +272,7 @@ def test_cubes_are_read_from_the_adventure_state_when_it_has_them():
 
 def test_a_campaign_with_nothing_yet(run, camp):
     doc = parse(sheet_of(run, camp))
-    assert list(sections(doc)) == ["story", "decks"]
+    assert list(sections(doc)) == ["story", "decks", "chronicle"]
     story = sections(doc)["story"]
     assert story.find("p", "none").text() == "No hero yet."
     assert story.find("div", "meta").text() == "Party Leader: none chosen · Next: chapter 01, Untimely Holidays"
@@ -389,7 +389,7 @@ def test_the_markdown_of_the_example(run, example):
             "recorded), then flips (Rulebook: Chapter 05 › Darkness Spawning Rule – Growing Influence, L1187)\n- Mending Rope collected: 0 (Rulebook: Chapter 05 › Endgame Trigger, L1205)\n") in md
     assert "| **top** | — | — | — | Flame Swipe | — |\n" in md
     assert "- **04 Battle on the High Sea**, attempt 1: **won** · 4 heroes · 6 runes drawn · Naval Raid card\n" in md
-    assert md.count("\n## ") == 8
+    assert md.count("\n## ") == 9
 
 
 # --------------------------------------------------------------------------------- the command
@@ -399,7 +399,7 @@ def test_default_output_in_the_campaign_folder_and_unchanged_bytes_left_alone(ru
     before = snapshot(example)
     r = run("-C", str(example), "sheet")
     assert r.exit_code == 0, r
-    assert r.stdout == "wrote campaigns/example/sheet.html (8 sheets)\n"
+    assert r.stdout == "wrote campaigns/example/sheet.html (9 sheets)\n"
     path = example / "sheet.html"
     first = path.read_bytes()
     assert first.startswith(b"<!DOCTYPE html>")
@@ -407,20 +407,20 @@ def test_default_output_in_the_campaign_folder_and_unchanged_bytes_left_alone(ru
     assert after.pop("sheet.html") == first and after == before  # no campaign file touched
     stamp = path.stat().st_mtime_ns
     r = run("-C", str(example), "sheet")
-    assert r.stdout == "no change: campaigns/example/sheet.html is up to date (8 sheets)\n"
+    assert r.stdout == "no change: campaigns/example/sheet.html is up to date (9 sheets)\n"
     assert path.stat().st_mtime_ns == stamp and path.read_bytes() == first
     assert run("-C", str(example), "check", "--strict").exit_code == 0  # a sheet is not a campaign file
 
 
 def test_markdown_by_flag_or_by_suffix_and_a_folder_as_out(run, example, tmp_path):
     r = run("-C", str(example), "sheet", "--format", "md")
-    assert r.stdout == "wrote campaigns/example/sheet.md (8 sheets)\n"
+    assert r.stdout == "wrote campaigns/example/sheet.md (9 sheets)\n"
     r = run("-C", str(example), "sheet", "--out", "shared/party.md")
-    assert r.exit_code == 0 and r.stdout == "wrote shared/party.md (8 sheets)\n"
+    assert r.exit_code == 0 and r.stdout == "wrote shared/party.md (9 sheets)\n"
     assert (tmp_path / "shared" / "party.md").read_text() == (example / "sheet.md").read_text()
     (tmp_path / "out").mkdir()
     r = run("-C", str(example), "sheet", "--out", "out")
-    assert r.stdout == "wrote out/sheet.html (8 sheets)\n"
+    assert r.stdout == "wrote out/sheet.html (9 sheets)\n"
     r = run("-C", str(example), "sheet", "--out", "out/x.md", "--format", "html")
     assert (tmp_path / "out" / "x.md").read_text().startswith("<!DOCTYPE html>")
 

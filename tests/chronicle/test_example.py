@@ -1,0 +1,47 @@
+"""The shipped example's archives predate the facts of table events (issue 45.2): `stats` and `recap` count
+what they kept and say what they could not count, never reading a number back from a sentence."""
+
+import json
+
+from tests.helpers import ok
+
+
+def test_stats_of_an_older_archive_names_what_it_lacks(run, example):
+    assert ok(run("stats", "--chapter", "05")).stdout == (
+        "Chapter 05, Tempest Island: 1 attempt (under way)\n"
+        "  raids: 3 resolved; of the 0 that kept their chance, 0 summoned: expected 0, happened 0\n"
+        "  runes drawn in 3 draws: blue 1, orange 1, red 1\n"
+        "  cubes received: none\n"
+        "  defeats: none\n"
+        "  Battalions: 0\n"
+        "  not counted: 3 raids kept no chance and no minions placed: not in raids summoned or expected\n"
+        "  not counted: 3 draws kept no bag: their runes are counted, not what was likely\n")
+    data = json.loads(ok(run("stats", "--json")).stdout)
+    assert [c["chapter"] for c in data["chapters"]] == ["03", "04", "05"]
+    assert data["campaign"]["raids"] == {"resolved": 3, "with_facts": 0, "summoned": 0, "expected": "0",
+                                         "expected_value": 0.0}
+    assert data["campaign"]["uncounted"] == [
+        "3 raids kept no chance and no minions placed: not in raids summoned or expected",
+        "9 draws kept no bag: their runes are counted, not what was likely"]
+
+
+def test_a_raid_from_now_on_is_counted_beside_the_older_ones(run, example):
+    chance = json.loads(ok(run("odds", "--json")).stdout)["summon_chance"]
+    ok(run("raid", "--seed", "3"))
+    raids = json.loads(ok(run("stats", "--chapter", "5", "--json")).stdout)["chapters"][0]["raids"]
+    assert (chance, raids["resolved"], raids["with_facts"], raids["expected"]) == ("2/7", 4, 1, "2/7")
+
+
+def test_recap_without_git_tells_the_campaign_from_its_beginning(run, example):
+    out = ok(run("recap")).stdout
+    assert out.startswith("Previously on Safeguard Corporation, since the campaign began (it has no git history):\n"
+                          "Chapters played:\n"
+                          "  Chapter 03, Run!: attempt 1 won\n"
+                          "  Chapter 04, Battle on the High Sea: attempt 1 won\n"
+                          "  Chapter 05, Tempest Island: attempt 1 under way\n")
+    r = run("recap", "--since", "2026-01-01")
+    assert (r.exit_code, r.stderr) == (2, "error: --since 2026-01-01: the campaign has no git history to find it "
+                                          "in; recap without --since tells the campaign from its beginning\n")
+    r = run("recap", "--format", "html")
+    assert (r.exit_code, r.stderr) == (2, "error: --format is text or md, not 'html'; --format md pastes into a "
+                                          "group chat\n")
