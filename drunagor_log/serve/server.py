@@ -234,7 +234,7 @@ def _qr(url: str) -> str:
 def run(root: Path, port: int, lan: bool, said: Callable[[Served], None],
         open_browser: bool = False, act: Act | None = None) -> None:
     """Serve until Ctrl-C; `said(served)` prints the URL (and the QR code) once the socket listens."""
-    server, sock, served = prepare(root, port, lan, said, act)
+    server, sock, served = prepare(root, port, lan, said, act=act)
     if open_browser:
         threading.Timer(0.2, open_url, (served.url,)).start()
     try:
