@@ -160,7 +160,7 @@ def _upgradable(ctx: Any) -> list[str]:
     from ..rules.spoils import upgradable
 
     with _campaign(ctx) as c:
-        _, h = c.find_hero(_typed(ctx, "hero") or "")
+        _, h = c.hero(_typed(ctx, "hero") or "", present=False)
         return upgradable(h)
 
 
@@ -169,7 +169,7 @@ def _disposable(ctx: Any) -> list[str]:
     from ..rules.spoils import disposable
 
     with _campaign(ctx) as c:
-        _, h = c.find_hero(_typed(ctx, "hero") or "")
+        _, h = c.hero(_typed(ctx, "hero") or "", present=False)
         return disposable(h, _typed(ctx, "item"), c.story.cards)
 
 

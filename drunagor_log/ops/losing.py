@@ -195,7 +195,7 @@ def _aura_note(c: Campaign, name: str, kind: str, amount: int) -> tuple[Line, ..
     the Campaign Log's, so drunagor takes nothing from the Log on a reading no line gives (docs/rules.md)."""
     if kind != "trauma" or amount <= 0:
         return ()
-    aura = c.find_hero(name, active_only=True)[1].aura
+    aura = c.hero(name)[1].aura
     if not aura:
         return ()
     return (Line(f"{name} keeps the Aura {aura}: no line of the rulebook takes an Aura for a Trauma Cube; if your "

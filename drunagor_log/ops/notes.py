@@ -39,7 +39,7 @@ def add(c: Campaign, text: str, *, hero: str | None = None, by: str | None = Non
     if len(words) > MAX_TEXT:
         raise UsageError(f"a note holds at most {MAX_TEXT} characters, not {len(words)}",
                          remedy="write it as two notes, or shorter")
-    name = c.find_hero(hero)[1].name if hero is not None else None
+    name = c.hero(hero, present=False)[1].name if hero is not None else None
     author = (by if by is not None else _git_user(c)).strip()
     if not author:
         raise UsageError("--by names no one", remedy="--by NAME")

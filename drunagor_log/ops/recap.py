@@ -39,7 +39,7 @@ def recap(c: Campaign, since: str | None = None, hero: str | None = None, fmt: s
     """What happened since `since` (see the module's doc), for the party or for one hero."""
     if fmt not in FORMATS:
         raise UsageError(f"--format is text or md, not {fmt!r}", remedy="--format md pastes into a group chat")
-    who = c.find_hero(hero)[1].name if hero is not None else None
+    who = c.hero(hero, present=False)[1].name if hero is not None else None
     then, said = _baseline(c, since or "last")
     data = {"since": said, "hero": who, "party": c.story.party, **_told(c, then, said, who)}
     lines = markdown_lines(data) if fmt == "md" else text_lines(data)

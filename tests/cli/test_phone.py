@@ -75,7 +75,8 @@ def test_a_phones_cube_is_the_commands_write_with_by(example):
     assert answer == {"ok": True, "exit": 0, "message": line, "lines": [line]}
     assert said == [f"Nyx (phone): Curse Cube +1: {line}"]
     text = (example / "adventure.toml").read_text()
-    assert '  { event = "cube", by = "nyx", text = "' + line + '", recorded = "Nyx: curse_capacity" },\n' in text
+    assert ('  { event = "cube", by = "nyx", hero = "Nyx", kind = "curse", delta = 1, count = 1, '
+            'recorded = "Nyx: curse_capacity", text = "' + line + '" },\n') in text
     # another hero's phone cannot take it back; Nyx's can, and the file is as it was
     answer = phones.act("vacrem", "Vacrem", "take back my last", ["adventure", "undo"])
     assert (answer["ok"], answer["exit"]) == (False, 1)
