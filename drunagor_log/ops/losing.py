@@ -19,7 +19,7 @@ from .. import catalog
 from ..errors import RuleError, UsageError
 from ..names import lookup
 from ..rules.chapters import counters_json
-from ..rules.losing import CUBE_NAMES, EVENTS, KINDS, held, trauma_limit, trauma_rule
+from ..rules.losing import CUBE_NAMES, CURSE_CAPACITY, EVENTS, KINDS, held, trauma_limit, trauma_rule
 from ..rules.losing import change_cubes as change
 from ..rules.losing import chapter_event as happen
 from ..store.edit import set_card_facts
@@ -34,9 +34,6 @@ if TYPE_CHECKING:
     from ..campaign import Campaign
     from ..model.adventure import AdventureState
 
-#: Curse Cubes a hero's board holds: "if your Hero receives the sixth of them, they will be defeated" (RB L927),
-#: offered for the party to confirm (a Skill may change it: the party's record says).
-CURSE_CAPACITY = 5
 #: The [cards] entry of chapter 04's Pristine Swan HP deck.
 SWAN_DECK = "Pristine Swan HP"
 

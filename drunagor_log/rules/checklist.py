@@ -146,7 +146,7 @@ def _losing(b: Mapping[str, Any]) -> Said:
         what = e["what"]
         if what.startswith("a Hero receives more"):
             what = (f"a hero receives more cubes than they can hold (the {nth} Trauma Cube with the trauma limit of "
-                    f"{t}, RB L1026-1032; a Curse Cube past their board)")
+                    f"{t}, RB L1026-1032; a Curse Cube past their board, the sixth, RB L927)")
         fails.append(what.split(" (a Vicious")[0].split(": the Seabreeze")[0])
         commands += e["command"].split("; ")
     commands.append(b["endings"][0]["command"])

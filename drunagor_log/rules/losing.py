@@ -28,6 +28,9 @@ from drunagor_log.text import a
 TRAUMA, CURSE = "trauma", "curse"
 KINDS = (TRAUMA, CURSE)
 CUBE_NAMES = {TRAUMA: "Trauma Cube", CURSE: "Curse Cube"}
+#: Curse Cubes a hero's board holds as the book says it once: "if your Hero receives the sixth of them, they
+#: will be defeated" (RB L927); offered for the party to confirm (a Skill may change a board: the record says).
+CURSE_CAPACITY = 5
 #: RB L1243: "Place 3 Barricade tokens ... to mark the Seabreeze Tavern Barricade's HP".
 BARRICADE_TOKENS = 3
 #: The chapters that count something of their own, and the count at the start.
