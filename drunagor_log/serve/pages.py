@@ -12,6 +12,7 @@ is found in the read by its file name, never looked up on disk.
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import Any
 
@@ -101,6 +102,7 @@ def title_of(data: dict[str, Any], page: str) -> str:
     return f"{party}: the table"
 
 
+@functools.lru_cache(maxsize=1)
 def _known() -> dict[str, tuple[str, ...]]:
     """The names drunagor knows, offered as a phone's player types (cards, Auras, statuses, trees)."""
     return {kind: known(kind)[0] for kind in ("items", "auras", "hero_statuses", "trees")}
