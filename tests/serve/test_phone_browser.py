@@ -87,6 +87,9 @@ def test_two_phones_and_the_scribe_act_in_one_adventure(scribe, chromium, exampl
     adventure = example / "adventure.toml"
     original = adventure.read_bytes()
 
+    sideways = "document.documentElement.scrollWidth <= window.innerWidth"
+    assert nyx.page.evaluate(sideways) and vacrem.page.evaluate(sideways)  # the forms fit a phone
+
     # Nyx's first Curse Cube, while the scribe is typing a line: the board's capacity asked once
     assert nyx.page.get_by_role("button", name="Curse Cube +1").bounding_box()["height"] >= 44  # a thumb's target
     nyx.tap("Curse Cube +1")  # without the capacity: the command's own refusal, in view, nothing written
@@ -147,6 +150,7 @@ def test_two_phones_and_the_scribe_act_in_one_adventure(scribe, chromium, exampl
     scribe.line("adventure end --won")
     scribe.expect("Nyx now owes: 1 Class Ability, 1 Spoils of the Hero (Standard)")
     nyx.page.get_by_role("button", name="Gain the Class Ability").wait_for(timeout=WAIT_MS)
+    assert nyx.page.evaluate(sideways)
     nyx.page.get_by_label("Class Ability", exact=True).fill("Shadow Dance")
     nyx.tap("Gain the Class Ability")
     nyx.answered("Nyx gains the Class Ability Shadow Dance")
