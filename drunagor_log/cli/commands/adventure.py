@@ -97,8 +97,9 @@ def _print_table(d: dict) -> None:
     recent = [e for e in d["log"] if e.get("text")][-5:]
     if recent:
         term.line("Last at the table:")
-        for entry in recent:
-            term.line(f"  {entry.get('event', '')}: {entry['text']}")
+        for entry in recent:  # a phone's says whose (`by`: the hero's file name)
+            by = f" (from {entry['by']}'s phone)" if isinstance(entry.get("by"), str) else ""
+            term.line(f"  {entry.get('event', '')}{by}: {entry['text']}")
 
 
 def _print_losing(d: dict) -> None:
