@@ -12,6 +12,7 @@ is found in the read by its file name, never looked up on disk.
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import Any
 
@@ -127,6 +128,7 @@ def cites(line: str) -> Any:
     return Markup(re.sub(CITATION, lambda m: f'<span class="cite">{m.group(0)}</span>', text))
 
 
+@functools.lru_cache(maxsize=1)
 def _known() -> dict[str, tuple[str, ...]]:
     """The names drunagor knows, offered as a phone's player types (cards, Auras, statuses, trees)."""
     return {kind: known(kind)[0] for kind in ("items", "auras", "hero_statuses", "trees")}

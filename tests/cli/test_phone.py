@@ -5,6 +5,7 @@ The server around it is tests/serve/test_phone.py."""
 
 from __future__ import annotations
 
+import json
 import sys
 import threading
 
@@ -129,3 +130,23 @@ def test_a_heros_qr_code_on_request_by_name_or_file_stem():
         assert found is not None and found[0] == "nyx"
         assert set(found[1]) <= set("█▀▄ \n") and found[1].count("\n") > 10
     assert served.hero_qr("Andreas") is None and served.hero_qr("") is None
+
+
+def test_the_sheets_say_who_recorded_an_event_from_their_phone(example):
+    from drunagor_log import sheet
+    from drunagor_log.campaign import Campaign
+
+    phones = Phones(example)
+    assert phones.act("nyx", "Nyx", "Trauma Cube +1", ["cube", "--", "Nyx", "trauma", "+1"])["ok"]
+    with Campaign(example) as c:
+        recent = sheet.view(c)["adventure"]["recent"]
+    assert recent[-1] == {"event": "cube", "text": "Nyx receives 1 Trauma Cube: 1 held, 1 can be held", "by": "Nyx"}
+    assert recent[-2]["by"] is None  # the scribe's
+
+
+def test_adventure_show_says_whose_phone_recorded_an_event(example, run):
+    assert Phones(example).act("nyx", "Nyx", "Trauma Cube +1", ["cube", "--", "Nyx", "trauma", "+1"])["ok"]
+    r = run("-C", str(example), "adventure", "show")
+    assert r.stdout.endswith("  cube (from nyx's phone): Nyx receives 1 Trauma Cube: 1 held, 1 can be held\n")
+    shown = json.loads(run("-C", str(example), "adventure", "show", "--json").stdout)
+    assert shown["log"][-1] == {"event": "cube", "by": "nyx", "text": "Nyx receives 1 Trauma Cube: 1 held, 1 can be held"}

@@ -56,7 +56,9 @@ class Device:
         self.page = self.context.new_page()
         self.errors: list[str] = []
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
-        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        # a refusal's status (400, 409) is Chromium's "Failed to load resource" line: an answer, not a broken script
+        self.page.on("console", lambda m: self.errors.append(m.text)
+                     if m.type == "error" and not m.text.startswith("Failed to load resource") else None)
         self.page.goto(url)
         self.page.evaluate("window.sameDocument = true")
 
@@ -85,8 +87,19 @@ def test_two_phones_and_the_scribe_act_in_one_adventure(scribe, chromium, exampl
     adventure = example / "adventure.toml"
     original = adventure.read_bytes()
 
+    sideways = "document.documentElement.scrollWidth <= window.innerWidth"
+    assert nyx.page.evaluate(sideways) and vacrem.page.evaluate(sideways)  # the forms fit a phone
+
     # Nyx's first Curse Cube, while the scribe is typing a line: the board's capacity asked once
     assert nyx.page.get_by_role("button", name="Curse Cube +1").bounding_box()["height"] >= 44  # a thumb's target
+    nyx.tap("Curse Cube +1")  # without the capacity: the command's own refusal, in view, nothing written
+    nyx.page.wait_for_function("() => document.getElementById('answer').textContent.startsWith("
+                               "\"how many Curse Cubes does Nyx's board hold?\")", timeout=WAIT_MS)
+    assert nyx.page.get_attribute("#answer", "class") == "answer refused"
+    assert nyx.page.evaluate("(() => { const r = document.getElementById('answer').getBoundingClientRect(); "
+                             "return r.bottom <= window.innerHeight && r.top >= 0; })()")  # where the thumb is
+    assert adventure.read_bytes() == original
+    scribe.expect("Nyx (phone): Curse Cube +1: refused: how many Curse Cubes does Nyx's board hold?")
     scribe.send("odds --js")
     scribe.settle(0.3)
     nyx.page.get_by_label("Curse Cubes the board holds (asked once)").first.fill("5")
@@ -137,6 +150,7 @@ def test_two_phones_and_the_scribe_act_in_one_adventure(scribe, chromium, exampl
     scribe.line("adventure end --won")
     scribe.expect("Nyx now owes: 1 Class Ability, 1 Spoils of the Hero (Standard)")
     nyx.page.get_by_role("button", name="Gain the Class Ability").wait_for(timeout=WAIT_MS)
+    assert nyx.page.evaluate(sideways)
     nyx.page.get_by_label("Class Ability", exact=True).fill("Shadow Dance")
     nyx.tap("Gain the Class Ability")
     nyx.answered("Nyx gains the Class Ability Shadow Dance")

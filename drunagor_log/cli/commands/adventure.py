@@ -119,7 +119,7 @@ def _print_log(d: dict, used: int) -> None:
     if screen is None:
         term.line("Last at the table:")
         for entry in recent:
-            term.line(f"  {entry.get('event', '')}: {entry['text']}")
+            term.line(_event_line(entry))
         return
     room = screen[1] - 1 - used - 1  # a row for the shell's prompt, one for the heading
     if room < 1:
@@ -128,7 +128,13 @@ def _print_log(d: dict, used: int) -> None:
         return
     term.line("Last at the table:")
     for entry in recent[-room:]:
-        term.line_cut(f"  {entry.get('event', '')}: {entry['text']}")
+        term.line_cut(_event_line(entry))
+
+
+def _event_line(entry: dict) -> str:
+    """A table event as `adventure show` lists it; a phone's says whose (`by`: the hero's file name)."""
+    by = f" (from {entry['by']}'s phone)" if isinstance(entry.get("by"), str) else ""
+    return f"  {entry.get('event', '')}{by}: {entry['text']}"
 
 
 def _print_losing(d: dict, say) -> None:

@@ -112,7 +112,9 @@
       method: "POST", credentials: "same-origin", headers: {"Accept": "application/json"},
       body: new URLSearchParams(new FormData(form))
     }).then(function (r) {
-      return r.json().catch(function () { return {ok: false, message: "the server answered " + r.status}; });
+      return r.text().then(function (text) {  // a refusal before the command (403, 413, 429...) is plain text
+        try { return JSON.parse(text); } catch (e) { return {ok: false, message: text.trim() || "the server answered " + r.status}; }
+      });
     }).then(function (said) {
       answer(said.message, said.ok);
       if (said.ok) {  // done: the form empty again (the one on the page now, if it was drawn again meanwhile)
