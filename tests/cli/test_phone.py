@@ -149,4 +149,5 @@ def test_adventure_show_says_whose_phone_recorded_an_event(example, run):
     r = run("-C", str(example), "adventure", "show")
     assert r.stdout.endswith("  cube (from nyx's phone): Nyx receives 1 Trauma Cube: 1 held, 1 can be held\n")
     shown = json.loads(run("-C", str(example), "adventure", "show", "--json").stdout)
-    assert shown["log"][-1] == {"event": "cube", "by": "nyx", "text": "Nyx receives 1 Trauma Cube: 1 held, 1 can be held"}
+    assert shown["log"][-1] == {"event": "cube", "by": "nyx", "hero": "Nyx", "kind": "trauma", "delta": 1, "count": 1,
+                                "text": "Nyx receives 1 Trauma Cube: 1 held, 1 can be held"}
