@@ -83,6 +83,7 @@ def build(board: Board, *, hosts: frozenset[str] | None, key: str | None,
 
     heroes = heroes if act is not None else {}
     screen = Screen(board, watch, ready, heroes=heroes or {}, act=act)
+    screen.notice = notice or screen.notice
     routes = [Route("/", screen.page), Route("/campaign", screen.page), Route("/chronicle", screen.page),
               Route("/heroes/{hero}", screen.page),
               Route("/heroes/{hero}/act", screen.act, methods=["POST"]),
@@ -109,6 +110,7 @@ class Screen:
         self.pages = Pages()
         self.static = {name: (STATIC / name).read_bytes() for name in STATIC_TYPES}
         self.streams = 0  # live streams open now
+        self.notice: Callable[[str], None] = lambda text: None  # what the scribe is told (one line a minute)
 
     def drawn(self, page: str) -> tuple[int, str]:
         """The board of `page` at the latest version, and that version."""
@@ -180,6 +182,7 @@ class Screen:
         if page_of(url_of(name)) != name or not exists(self.board.data, name):
             return PlainTextResponse("no such page", status_code=404)
         if self.streams >= MAX_STREAMS:
+            self.notice(f"{MAX_STREAMS} pages follow the campaign already: one more was told to try again")
             return PlainTextResponse("too many live viewers", status_code=503, headers={"retry-after": "5"})
         self.streams += 1
         return EventSourceResponse(self._stream(name), ping=PING_SECONDS, send_timeout=SEND_TIMEOUT)

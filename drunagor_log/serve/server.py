@@ -101,15 +101,17 @@ async def watch(board: Board, stop: Any) -> None:
 
     while not stop.is_set():
         looked = folders(board.root)
-        async with aclosing(watchfiles.awatch(*(path for path, _, _ in looked), watch_filter=watched,
-                                              debounce=WATCH_DEBOUNCE_MS, step=WATCH_STEP_MS, stop_event=stop,
-                                              recursive=False, ignore_permission_denied=True)) as changes:
-            async for _ in changes:
-                board.changed()
-                if folders(board.root) != looked:
-                    break
-        if not stop.is_set() and not os.path.isdir(board.root):
-            await asyncio.sleep(WATCH_DEBOUNCE_MS / 1000)  # the campaign folder itself away: look again soon
+        try:
+            async with aclosing(watchfiles.awatch(*(path for path, _, _ in looked), watch_filter=watched,
+                                                  debounce=WATCH_DEBOUNCE_MS, step=WATCH_STEP_MS, stop_event=stop,
+                                                  recursive=False, ignore_permission_denied=True)) as changes:
+                async for _ in changes:
+                    board.changed()
+                    if folders(board.root) != looked:
+                        break
+        except OSError:  # a folder gone between the look and the watch (a checkout under way): look again
+            board.changed()
+            await asyncio.sleep(WATCH_DEBOUNCE_MS / 1000)
 
 
 def lan_address() -> str:

@@ -245,3 +245,24 @@ def test_ctrl_c_with_phones_connected_stays_clean(example):
             s.close()
     assert server.stderr == b""
     assert server.stdout.decode().endswith("Ctrl-C stops it\nstopped\n")
+
+
+def test_a_folder_moved_away_and_back_is_watched_again(example):
+    server = Server(example, "--no-qr")
+    stream = server.stream("table")
+    try:
+        board = stream.next()[1]
+        assert "/heroes/nyx" in board
+        os.rename(example / "heroes", example / "heroes.away")
+        while "/heroes/nyx" in board:
+            board = stream.next(timeout=20)[1]
+        os.rename(example / "heroes.away", example / "heroes")
+        while "/heroes/nyx" not in board:
+            board = stream.next(timeout=20)[1]
+        nyx = example / "heroes" / "nyx.toml"  # and the folder back is the one watched
+        nyx.write_text(nyx.read_text(encoding="utf-8").replace('name = "Nyx"', 'name = "Nyx Back"'), encoding="utf-8")
+        while "Nyx Back" not in board:
+            board = stream.next(timeout=20)[1]
+    finally:
+        stream.close()
+        server.stop()

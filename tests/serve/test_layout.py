@@ -276,3 +276,39 @@ def test_two_lan_servers_in_one_browser_keep_their_own_keys(chromium, tmp_path_f
     finally:
         first.stop()
         second.stop()
+
+
+def _chapter_under_way(root, chapter: str) -> None:
+    """The example with `chapter` started (the chapters before it on the Adventure Track), a few rounds in."""
+    import re
+
+    story = root / "story.toml"
+    track = "".join(f'"{n:02d}" = "completed"\n' for n in range(1, int(chapter)))
+    story.write_text(re.sub(r'(\[track\][^\n]*\n)(?:"\d\d" = "[a-z]+"\n)*', lambda m: m.group(1) + track,
+                            story.read_text(encoding="utf-8")), encoding="utf-8")
+    (root / "adventure.toml").unlink()
+
+    def run(*args: str) -> int:
+        return subprocess.run([drunagor_script(), "-C", str(root), *args], capture_output=True, timeout=60).returncode
+
+    if run("adventure", "start", chapter):  # a Scenario Monster whose models the catalog does not count
+        assert run("adventure", "start", chapter, "--models", "4") == 0
+    for _ in range(3):
+        run("monster", "add", "Gremlin Horde")
+        run("draw")
+        run("raid")
+
+
+@pytest.mark.parametrize("chapter", ["01", "02", "03", "04", "06", "07", "08", "09"])
+def test_every_chapter_fits_the_tv(chromium, tmp_path_factory, chapter):
+    root = _campaign(tmp_path_factory, f"chapter{chapter}")
+    _chapter_under_way(root, chapter)
+    server = Server(root, "--no-qr")
+    try:
+        assert f'<div class="kicker">Chapter {chapter} under way</div>' in server.request("/")[2].decode()
+        for screen in SCREENS[1:]:
+            context, page, _ = _look(chromium, server, "/?tv", screen)
+            assert page.evaluate(OUT_OF_VIEW) == []
+            context.close()
+    finally:
+        server.stop()
