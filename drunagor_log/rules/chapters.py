@@ -479,7 +479,9 @@ def _decks_and_tokens(m: Mapping[str, Any], start: Mapping[str, Any]) -> list[di
 
 def without_commands(line: str) -> str:
     """A briefing line as the players read it at the table (the table's screen): without the commands
-    the scribe's terminal adds ("; with `drunagor draw`", "drunagor tracks it with `drunagor round end`")."""
+    the scribe's terminal adds ("; with `drunagor draw`"; "drunagor tracks it with `drunagor round end`"
+    reads "the scribe records it")."""
     import re
 
-    return re.sub(r";? with `drunagor [^`]*`(?:, `drunagor [^`]*`)*$", "", line)
+    line = re.sub(r";? with `drunagor [^`]*`(?:, `drunagor [^`]*`)*$", "", line)
+    return re.sub(r"; drunagor tracks it$", "; the scribe records it", line)
