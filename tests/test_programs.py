@@ -36,10 +36,10 @@ def test_windows_lookup_never_takes_the_current_folder(tmp_path, monkeypatch):
     real = program(tmp_path / "Git" / "cmd", "git.exe")
     monkeypatch.chdir(stranger)
     path = ";".join(["", ".", "bin", f'"{real.parent}"'])
-    assert programs.find("git", path=path, windows=True, pathext=".com;.exe;.bat;.cmd") == str(real)
-    assert programs.find("git", path=";.;bin", windows=True, pathext=".com;.exe;.bat;.cmd") is None
-    assert programs.find("git.exe", path=path, windows=True, pathext=".exe") == str(real)
-    assert programs.folders(path, windows=True) == [str(real.parent)]
+    assert runner.find("git", path=path, windows=True, pathext=".com;.exe;.bat;.cmd") == str(real)
+    assert runner.find("git", path=";.;bin", windows=True, pathext=".com;.exe;.bat;.cmd") is None
+    assert runner.find("git.exe", path=path, windows=True, pathext=".exe") == str(real)
+    assert runner.folders(path, windows=True) == [str(real.parent)]
 
 
 def test_posix_lookup_skips_empty_and_relative_entries_and_what_cannot_run(tmp_path, monkeypatch):
@@ -51,9 +51,9 @@ def test_posix_lookup_skips_empty_and_relative_entries_and_what_cannot_run(tmp_p
     real = program(tmp_path / "usr" / "bin", "git")
     monkeypatch.chdir(here)
     path = ":".join(["", ".", "here", str(plain), str(real.parent), str(real.parent)])
-    assert programs.find("git", path=path, windows=False) == str(real)
-    assert programs.folders(path, windows=False) == [str(plain), str(real.parent)]
-    assert programs.find("git", path=":.", windows=False) is None
+    assert runner.find("git", path=path, windows=False) == str(real)
+    assert runner.folders(path, windows=False) == [str(plain), str(real.parent)]
+    assert runner.find("git", path=":.", windows=False) is None
 
 
 def test_absolute_path_hides_the_relative_entries_while_a_library_looks(tmp_path, monkeypatch):
@@ -96,7 +96,7 @@ def test_no_module_looks_a_program_up_but_git_programs():
 def test_a_git_planted_in_the_campaign_folder_never_runs(tmp_path, monkeypatch):
     """For real on this system: PATH with an empty entry (the current folder, for shutil.which too), the
     campaign folder holding a `git` of a stranger's; drunagor's git is the one on PATH's folders."""
-    real = programs.find("git")
+    real = runner.find("git")
     assert real is not None
     campaign = tmp_path / "campaign"
     program(campaign, "git")

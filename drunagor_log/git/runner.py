@@ -32,7 +32,6 @@ from pathlib import Path
 
 from .. import store
 from ..errors import UsageError
-from .programs import find
 
 
 class GitFailed(Exception):
@@ -101,8 +100,44 @@ def reason(stderr: bytes) -> str:
     return " ".join(lines)
 
 
+# The program lookup: PATH's absolute folders only, never the current folder (Python 3.11's shutil.which
+# looks there first on Windows: a git.exe at the top of a stranger's repository would run; and an empty
+# or relative entry of PATH means the current folder anywhere). git/programs.py starts the browser so too.
+WINDOWS_PATHEXT = ".COM;.EXE;.BAT;.CMD"  # what Windows itself assumes without PATHEXT
+
+
+def folders(path: str | None = None, *, windows: bool | None = None) -> list[str]:
+    """PATH's absolute folders, in order (`path`: PATH's value; `windows`: Windows's separator)."""
+    windows = os.name == "nt" if windows is None else windows
+    path = os.environ.get("PATH", os.defpath) if path is None else path
+    out = []
+    for entry in path.split(";" if windows else ":"):
+        entry = entry.strip('"') if windows else entry  # Windows allows a quoted folder
+        if entry and os.path.isabs(entry) and entry not in out:
+            out.append(entry)
+    return out
+
+
+def find(name: str, *, path: str | None = None, windows: bool | None = None,
+         pathext: str | None = None) -> str | None:
+    """The absolute path of the program `name` on PATH's folders (never the current one), or None.
+    On Windows (`windows`), `name` with each extension of PATHEXT, unless it already ends with one."""
+    windows = os.name == "nt" if windows is None else windows
+    names = [name]
+    if windows:
+        exts = [e for e in (os.environ.get("PATHEXT", WINDOWS_PATHEXT) if pathext is None else pathext).split(";") if e]
+        if not any(name.lower().endswith(e.lower()) for e in exts):
+            names = [name + e for e in exts]
+    for folder in folders(path, windows=windows):
+        for candidate in names:
+            full = os.path.join(folder, candidate)
+            if os.path.isfile(full) and (windows or os.access(full, os.X_OK)):
+                return full
+    return None
+
+
 def _git_exe(root: Path, remedy: str) -> str:
-    exe = find("git")  # PATH's folders only, never the current one (a stranger's git.exe: git/programs.py)
+    exe = find("git")  # PATH's folders only, never the current one (a stranger's git.exe: see `find`)
     if exe is None:
         raise UsageError("git is not installed (no `git` program on PATH)", file=store.display(root),
                          rule="git", remedy="install git" + remedy)

@@ -17,8 +17,7 @@ from pathlib import Path
 from .. import store
 from ..errors import UsageError
 from ..git.commits import PREFIX, commit_changes
-from ..git.merges import merging
-from ..git.runner import check_can_commit
+from ..git.runner import check_can_commit, exists, repository
 from ..values import record
 
 
@@ -43,7 +42,8 @@ def commit_tail(root: Path, write: Callable[[], list[str]], message: str, *, com
     if asked:
         check_can_commit(root, explicit=commit)  # before writing: no repository, nothing written
         refuse_during_merge(root, ", or run it without --commit" if commit
-                            else ", or set `autocommit = false` under [git] in story.toml")
+                            else ", or set `autocommit = false` under [git] in story.toml",
+                            "--commit" if commit else "autocommit")
     files = write()
     if written is not None:
         written(files)
@@ -52,11 +52,12 @@ def commit_tail(root: Path, write: Callable[[], list[str]], message: str, *, com
     return Saved(files=files, asked=asked, sha=sha)
 
 
-def refuse_during_merge(root: Path, other_way: str = "") -> None:
+def refuse_during_merge(root: Path, other_way: str = "", purpose: str = "--commit") -> None:
     """Before writing: no commit of a command while a git merge is under way. git would refuse it ("cannot
     do a partial commit during a merge") after the files were written, and a commit of the whole
     index would make the command's change a part of the merge. The way out is the merge's own end."""
-    if merging(root):
+    # git runs in the repository's top folder: the campaign's own may not exist yet (`new --commit`)
+    if exists(repository(root, purpose), "MERGE_HEAD"):
         raise UsageError("a git merge is under way in this repository: a commit now would be part of it",
                          file=store.display(root), rule="git",
                          remedy="finish the merge with `drunagor sync` (or `git commit`), or give it up with "

@@ -46,7 +46,7 @@ def undo(root: Path, *, dry_run: bool = False) -> Change:
     # lock from the plan to the commit (a dry run only reads)
     with Campaign(root, exclusive=not dry_run):
         if not dry_run:
-            refuse_during_merge(root)  # before anything: the undo's commit could not be made
+            refuse_during_merge(root, purpose="undo")  # before anything: the undo's commit could not be made
         plan = log.plan_undo(root)
         files = ", ".join(plan.restore) or "no files"
         t = plan.target

@@ -13,10 +13,14 @@ while the campaign's files are unchanged (watch.stamp); the word being typed onl
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterator
 
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.layout.processors import Processor, Transformation, TransformationInput
+from prompt_toolkit.layout.utils import explode_text_fragments
 
 from ..cli import completion
 from ..cli.app import COMMANDS, command_typed
@@ -110,6 +114,34 @@ class Candidates:
             return completion.ask(tree, args, incomplete)
         except Exception:  # completion never shows an error while typing
             return []
+
+
+class VisibleInput(Processor):
+    """The line being typed drawn through the output rule too (`text.visible`): a name the completion
+    inserted, or a suggestion from the history, that holds a bidi override shows it as <U+202E>; the
+    buffer keeps the characters themselves, for the resolver, and the cursor moves over the shown form."""
+
+    def apply_transformation(self, ti: TransformationInput) -> Transformation:
+        if visible("".join(f[1] for f in ti.fragments)) == "".join(f[1] for f in ti.fragments):
+            return Transformation(ti.fragments)
+        out: StyleAndTextTuples = []
+        starts: list[int] = []  # where each character of the line starts on the screen
+        at = 0
+        for fragment in explode_text_fragments(ti.fragments):
+            shown = visible(fragment[1])
+            starts.append(at)
+            out.append((fragment[0], shown, *fragment[2:]))
+            at += len(shown)
+        starts.append(at)
+        last = len(starts) - 1
+
+        def to_display(i: int) -> int:
+            return starts[i] if i <= last else at + i - last
+
+        def to_source(d: int) -> int:
+            return last + d - at if d >= at else bisect_right(starts, d) - 1
+
+        return Transformation(out, to_display, to_source)
 
 
 class TableCompleter(Completer):

@@ -90,7 +90,7 @@ def prompt_loop(root: Path, front: list[str], served: Any = None, notices: Notic
     from prompt_toolkit.output.color_depth import ColorDepth
     from prompt_toolkit.styles import Style
 
-    from .complete import Candidates, TableCompleter
+    from .complete import Candidates, TableCompleter, VisibleInput
     from .history import CampaignHistory, history_path
     from .status import PLAIN_STYLE, STYLE, Status
 
@@ -104,6 +104,7 @@ def prompt_loop(root: Path, front: list[str], served: Any = None, notices: Notic
         history=CampaignHistory(path) if path is not None else InMemoryHistory(),
         completer=ThreadedCompleter(TableCompleter(Candidates(dispatcher))),
         complete_while_typing=True,
+        input_processors=[VisibleInput()],  # the line typed through the output rule too
         auto_suggest=AutoSuggestFromHistory(),
         bottom_toolbar=lambda: FormattedText(status.fragments(get_app().output.get_size().columns)),
         style=Style.from_dict(STYLE if colour else PLAIN_STYLE),

@@ -47,3 +47,19 @@ def test_the_completion_menu_shows_it_so_too(screen):
     assert menu and all("Fell<U+202E>Asteris" in line for line in menu), rows(screen)
     assert not any("\u202e" in line for line in screen.screen.display)
 
+
+
+def test_the_line_typed_shows_it_so_and_keeps_the_character_itself(screen, example):
+    """A name with the override typed (or inserted by the completion) shows as <U+202E> on the prompt's
+    line; the line run is the name itself: the monster is removed."""
+    os.write(screen.master, "monster remove Fell\u202eAst".encode())
+    for _ in range(50):
+        screen.pump(0.1)
+        if "Fell<U+202E>Ast" in rows(screen)[0]:
+            break
+    assert rows(screen)[0] == "drunagor> monster remove Fell<U+202E>Ast"
+    assert screen.screen.cursor.x == len("drunagor> monster remove Fell<U+202E>Ast")
+    assert not any("\u202e" in line for line in screen.screen.display)
+    os.write(screen.master, b"\r")
+    screen.wait_ready(20.0)
+    assert "Fell" not in (example / "adventure.toml").read_text().split("log = [")[0]
