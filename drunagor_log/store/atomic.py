@@ -45,10 +45,81 @@ def _test_hook(point: str) -> None:
 _HOOK_COUNTS: dict[str, int] = {}
 
 
-def fsync_dir(directory: Path) -> None:
+# Folders by descriptor: where the system creates, renames and removes files relative to an open folder
+_DIR_FD = (os.open in os.supports_dir_fd and os.rename in os.supports_dir_fd and os.unlink in os.supports_dir_fd
+           and hasattr(os, "O_DIRECTORY") and hasattr(os, "O_NOFOLLOW"))
+
+
+class Folders:
+    """The folders one write touches, each opened once, from the campaign folder down one name at a
+    time and never through a link (O_NOFOLLOW: the check, once): every temp file is then created,
+    renamed and removed relative to its folder's descriptor. Another user who can write the campaign
+    folder and swaps `heroes/` for a link after that check redirects nothing: the descriptor is of the
+    folder that was checked (a swap before it is ELOOP, a write error: nothing written). Where the
+    system has no such descriptors (Windows), the files are named by path, after the check the store
+    makes before (read.check_inside)."""
+
+    def __init__(self, root: Path):
+        self.root = os.path.abspath(root)
+        self.fds: dict[str, int] = {}
+
+    def __enter__(self) -> Folders:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        fds, self.fds = self.fds, {}
+        for fd in fds.values():
+            os.close(fd)
+
+    def fd(self, folder: Path) -> int | None:
+        """The descriptor of `folder` (inside the campaign folder), opened on first use; None where
+        the system has none for folders. OSError if a part of its path is a link or not a folder."""
+        if not _DIR_FD:
+            return None
+        where = os.path.abspath(folder)
+        if where in self.fds:
+            return self.fds[where]
+        rel = os.path.relpath(where, self.root)
+        if rel == os.pardir or rel.startswith(os.pardir + os.sep):
+            raise ValueError(f"{folder} is outside the campaign folder {self.root}")
+        fd = os.open(self.root, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            for part in [] if rel == os.curdir else rel.split(os.sep):
+                inner = os.open(part, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
+                os.close(fd)
+                fd = inner
+        except BaseException:
+            os.close(fd)
+            raise
+        self.fds[where] = fd
+        return fd
+
+
+def _in(path: Path, folders: Folders | None) -> tuple[str | Path, int | None]:
+    """How to name `path` to the system: its name and its folder's descriptor, or the path itself."""
+    fd = folders.fd(path.parent) if folders is not None else None
+    return (path.name, fd) if fd is not None else (path, None)
+
+
+def _unlink(path: Path, folders: Folders | None = None, missing_ok: bool = False) -> None:
+    try:
+        name, fd = _in(path, folders)
+        _patiently(lambda: os.unlink(name, dir_fd=fd))
+    except FileNotFoundError:
+        if not missing_ok:
+            raise
+
+
+def fsync_dir(directory: Path, folders: Folders | None = None) -> None:
     """Make a rename in `directory` durable (best effort: some file systems refuse it). Windows
     cannot open a folder as a file, and NTFS journals its renames itself: nothing to do there."""
     if os.name == "nt":
+        return
+    if folders is not None and _DIR_FD:
+        try:
+            os.fsync(folders.fd(directory) or -1)
+        except OSError:
+            pass
         return
     try:
         fd = os.open(directory, os.O_RDONLY)
@@ -74,13 +145,14 @@ def _tmp_for(path: Path) -> Path:
 _TMP_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
 
 
-def _write_tmp(path: Path, data: bytes) -> Path:
+def _write_tmp(path: Path, data: bytes, folders: Folders | None = None) -> Path:
     """Write `data` beside `path` in a temp file, fsynced, with the mode of the regular file it
     replaces, else the umask's (where the system has fchmod: not Windows before Python 3.13, whose
-    files have no POSIX mode to keep)."""
+    files have no POSIX mode to keep). With `folders`, in the folder's descriptor (Folders)."""
     tmp = _tmp_for(path)
+    name, dir_fd = _in(path, folders)
     try:  # the mode of the regular file replaced; never of what a link there points to
-        st = os.lstat(path)
+        st = os.lstat(name, dir_fd=dir_fd)
         mode = st.st_mode & 0o7777 if stat.S_ISREG(st.st_mode) else None
     except (FileNotFoundError, NotADirectoryError):
         mode = None
@@ -88,7 +160,8 @@ def _write_tmp(path: Path, data: bytes) -> Path:
         umask = os.umask(0)
         os.umask(umask)
         mode = 0o666 & ~umask
-    fd = os.open(tmp, _TMP_FLAGS, 0o600)
+    tmp_name = tmp.name if dir_fd is not None else tmp
+    fd = os.open(tmp_name, _TMP_FLAGS | getattr(os, "O_NOFOLLOW", 0), 0o600, dir_fd=dir_fd)
     try:
         view = memoryview(data)
         while view:
@@ -98,7 +171,7 @@ def _write_tmp(path: Path, data: bytes) -> Path:
             os.fchmod(fd, mode)
     except BaseException:
         os.close(fd)
-        tmp.unlink(missing_ok=True)
+        _unlink(tmp, folders, missing_ok=True)
         raise
     os.close(fd)
     return tmp
@@ -142,8 +215,10 @@ def _patiently(action, *args) -> None:
     return action(*args)
 
 
-def _replace(src: Path, dst: Path) -> None:
-    _patiently(os.replace, src, dst)
+def _replace(src: Path, dst: Path, folders: Folders | None = None) -> None:
+    """Rename `src` over `dst` (with `folders`, relative to their folders' descriptors)."""
+    (s, sfd), (d, dfd) = _in(src, folders), _in(dst, folders)
+    _patiently(lambda: os.replace(s, d, src_dir_fd=sfd, dst_dir_fd=dfd))
 
 
 def _write_failed(path: Path, exc: OSError, committed: bool = False) -> DataError:
@@ -158,19 +233,20 @@ def _write_failed(path: Path, exc: OSError, committed: bool = False) -> DataErro
                      remedy=f"nothing was written; {cause} and re-run")
 
 
-def atomic_write(path: Path, data: bytes) -> None:
-    """Replace `path` by `data` atomically: a reader sees the old bytes or the new, never a mix."""
+def atomic_write(path: Path, data: bytes, folders: Folders | None = None) -> None:
+    """Replace `path` by `data` atomically: a reader sees the old bytes or the new, never a mix.
+    `folders`: those of the write it is part of (Folders), else named by path."""
     try:
         _make_parent(path)
-        tmp = _write_tmp(path, data)
+        tmp = _write_tmp(path, data, folders)
         try:
-            _replace(tmp, path)
+            _replace(tmp, path, folders)
         except BaseException:
-            tmp.unlink(missing_ok=True)
+            _unlink(tmp, folders, missing_ok=True)
             raise
     except OSError as exc:
         raise _write_failed(path, exc) from None
-    fsync_dir(path.parent)
+    fsync_dir(path.parent, folders)
 
 
 class _Signals:

@@ -19,6 +19,7 @@ that is ten lines here.
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import stat
@@ -28,7 +29,16 @@ from typing import Any
 
 from ..errors import DataError
 from ..text import shell_word
-from .atomic import JOURNAL, TMP_SUFFIX, _patiently, _replace, _Signals, _test_hook, fsync_dir
+from .atomic import (
+    JOURNAL,
+    TMP_SUFFIX,
+    Folders,
+    _replace,
+    _Signals,
+    _test_hook,
+    _unlink,
+    fsync_dir,
+)
 from .lock import LOCK, CampaignLock
 from .paths import display
 from .read import check_inside, read_bytes
@@ -84,14 +94,14 @@ def _journal_ops(root: Path) -> list[dict]:
             import json
 
             raise _journal_refused(f"{json.dumps(op)[:200]} does not name drunagor's own files", shown)
-    if not any("tmp" in op for op in ops):
-        raise DataError("this journal writes no file, so it is not from an interrupted command here (drunagor's "
-                        "journals always write one); nothing was changed", file=shown, rule="journal",
-                        remedy=f"delete it: rm -- {shell_word(shown)}")
     for op in ops:  # every file checked before any is touched: all or nothing
         for key in ("delete", "tmp", "target"):
             if key in op:
                 _check_journal_file(root, op[key], shown)
+    if not any("tmp" in op for op in ops):
+        raise DataError("this journal writes no file, so it is not from an interrupted command here (drunagor's "
+                        "journals always write one); nothing was changed", file=shown, rule="journal",
+                        remedy=f"delete it: rm -- {shell_word(shown)}")
     return ops
 
 
@@ -162,22 +172,23 @@ def roll_forward(root: Path) -> bool:
     if pending_journal(root):
         ops = _journal_ops(root)
         dirs = set()
-        with _Signals():
+        with _Signals(), Folders(root) as folders:  # each folder opened once, through no link
             for op in ops:
                 if "delete" in op:
                     target = root / op["delete"]
-                    if os.path.lexists(target):
-                        _patiently(target.unlink)
+                    _unlink(target, folders, missing_ok=True)
                 else:
                     tmp, target = root / op["tmp"], root / op["target"]
-                    if os.path.lexists(tmp):  # else: already renamed before the crash
-                        _replace(tmp, target)
+                    try:
+                        _replace(tmp, target, folders)
+                    except FileNotFoundError:  # renamed before the crash
+                        pass
                 dirs.add(target.parent)
                 _test_hook("applied")
             for d in dirs:
-                fsync_dir(d)
-            journal.unlink()
-            fsync_dir(root)
+                fsync_dir(d, folders)
+            _unlink(journal, folders)
+            fsync_dir(root, folders)
         _test_hook("done")
         _sweep(root)
         return True
@@ -186,11 +197,13 @@ def roll_forward(root: Path) -> bool:
 
 
 def _sweep(root: Path) -> None:
-    for tmp in _temp_files(root):
-        try:
-            tmp.unlink()
-        except FileNotFoundError:
-            pass
+    with Folders(root) as folders:  # a folder swapped for a link since the listing: left alone
+        for tmp in _temp_files(root):
+            try:
+                _unlink(tmp, folders, missing_ok=True)
+            except OSError as exc:
+                if exc.errno not in (errno.ELOOP, errno.ENOTDIR):  # not a folder swapped meanwhile
+                    raise
 
 
 def _temp_files(root: Path) -> Iterator[Path]:

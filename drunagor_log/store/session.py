@@ -350,6 +350,7 @@ class Session:
         tx, written, created = self._transaction()
         if tx:
             self._write_lock()
+            self._refuse_past_limit([*self._new, *self._raw_writes])
         changed = tx.commit()
         self._saved(written, created)
         return [p.relative_to(self.root).as_posix() if p.is_relative_to(self.root) else str(p) for p in changed]
@@ -364,6 +365,16 @@ class Session:
         created = self._stage_created(tx)
         self._stage_raw(tx)
         return tx, written, created
+
+    def _refuse_past_limit(self, made: list[Path]) -> None:
+        """A write that would put more than MAX_FILES logs (or archives) in their folder is refused
+        before anything is written: no command could read the campaign after it."""
+        for name, what in FOLDERS.items():
+            new = {p.name for p in made if p.parent == self.root / name and p.suffix == ".toml"}
+            if new and len({p.name for p in toml_files(self.root / name, what)} | new) > MAX_FILES:
+                exc = too_many(self.root / name, what)
+                exc.remedy = "nothing was written; " + (exc.remedy or "")
+                raise exc
 
     def _stage_edits(self, tx: store.Transaction) -> list[tuple[store.TomlFile, bytes]]:
         """Every file read: its new bytes if edited, else the bytes it must still have at commit."""

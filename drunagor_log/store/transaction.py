@@ -16,11 +16,12 @@ from pathlib import Path
 from ..errors import ChangedOnDisk, DataError
 from .atomic import (
     JOURNAL,
+    Folders,
     _make_parent,
-    _patiently,
     _replace,
     _Signals,
     _test_hook,
+    _unlink,
     _write_failed,
     _write_tmp,
     atomic_write,
@@ -49,6 +50,7 @@ class Transaction:
 
     def __init__(self, root: Path):
         self.root = root
+        self._folders: Folders | None = None  # while commit() runs
         self.writes: dict[Path, tuple[bytes, bytes | None]] = {}  # path -> (new bytes, bytes read)
         self.deletes: dict[Path, bytes | None] = {}
         self.reads: dict[Path, bytes | None] = {}
@@ -98,11 +100,16 @@ class Transaction:
         except DataError as exc:
             exc.remedy = "nothing was written; " + (exc.remedy or "")
             raise
-        with _Signals():
-            if len(changed) == 1:
-                self._commit_one()
-            else:
-                self._commit_many()
+        # every file created, renamed or removed in a folder opened once, through no link (Folders)
+        with _Signals(), Folders(self.root) as folders:
+            self._folders = folders
+            try:
+                if len(changed) == 1:
+                    self._commit_one()
+                else:
+                    self._commit_many()
+            finally:
+                self._folders = None
         return changed
 
     def _commit_one(self) -> None:
@@ -111,29 +118,29 @@ class Transaction:
             path, (data, _) = next(iter(self.writes.items()))
             try:
                 _make_parent(path)
-                tmp = _write_tmp(path, data)
+                tmp = _write_tmp(path, data, self._folders)
             except OSError as exc:
                 raise _write_failed(path, exc) from None
             _test_hook("staged")
             try:
                 self._verify()
                 self._still(path, self.writes[path][1])  # the target once more, right before its rename
-                _replace(tmp, path)
+                _replace(tmp, path, self._folders)
             except OSError as exc:
-                tmp.unlink(missing_ok=True)
+                self._discard([tmp])
                 raise _write_failed(path, exc) from None
             except BaseException:
-                tmp.unlink(missing_ok=True)
+                self._discard([tmp])
                 raise
         else:
             path = next(iter(self.deletes))
             self._verify()
             try:
-                _patiently(path.unlink, True)  # missing_ok
+                _unlink(path, self._folders, missing_ok=True)
             except OSError as exc:
                 raise _write_failed(path, exc) from None
         _test_hook("applied")
-        fsync_dir(path.parent)
+        fsync_dir(path.parent, self._folders)
         _test_hook("done")
 
     def _commit_many(self) -> None:
@@ -143,7 +150,7 @@ class Transaction:
         try:
             for path, (data, _) in self.writes.items():
                 _make_parent(path)
-                tmp = _write_tmp(path, data)
+                tmp = _write_tmp(path, data, self._folders)
                 staged.append(tmp)
                 ops.append({"tmp": _relative(self.root, tmp), "target": _relative(self.root, path)})
                 dirs.add(path.parent)
@@ -152,15 +159,14 @@ class Transaction:
                 ops.append({"delete": _relative(self.root, path)})
                 dirs.add(path.parent)
             for d in dirs:
-                fsync_dir(d)
+                fsync_dir(d, self._folders)
             # The journal is the commit point: written atomically, so it is either whole or absent.
             journal = self.root / JOURNAL
             import json
 
-            atomic_write(journal, json.dumps({"ops": ops}, indent=1).encode())
+            atomic_write(journal, json.dumps({"ops": ops}, indent=1).encode(), self._folders)
         except BaseException as exc:
-            for tmp in staged:
-                tmp.unlink(missing_ok=True)
+            self._discard(staged)
             if isinstance(exc, OSError):
                 raise _write_failed(self.root, exc) from None
             raise
@@ -170,10 +176,9 @@ class Transaction:
         try:
             self._verify()
         except BaseException:
-            journal.unlink(missing_ok=True)
-            fsync_dir(self.root)  # the abandoned journal must not come back after a power cut
-            for tmp in staged:
-                tmp.unlink(missing_ok=True)
+            _unlink(journal, self._folders, missing_ok=True)
+            fsync_dir(self.root, self._folders)  # the abandoned journal must not come back after a power cut
+            self._discard(staged)
             raise
         try:
             self._rename_all(staged)
@@ -194,14 +199,14 @@ class Transaction:
                     self._take_back(steps[:k], staged)
                     raise
                 if tmp is not None:
-                    _replace(tmp, target)
-                elif os.path.lexists(target):
-                    _patiently(target.unlink)
+                    _replace(tmp, target, self._folders)
+                else:
+                    _unlink(target, self._folders, missing_ok=True)
                 _test_hook("applied")
             for d in {target.parent for target, *_ in steps}:
-                fsync_dir(d)
-            (self.root / JOURNAL).unlink()
-            fsync_dir(self.root)
+                fsync_dir(d, self._folders)
+            _unlink(self.root / JOURNAL, self._folders)
+            fsync_dir(self.root, self._folders)
         _test_hook("done")
         _sweep(self.root)
 
@@ -210,10 +215,17 @@ class Transaction:
             if current_bytes(target, self.root) != ours:
                 continue  # changed again since our rename: not ours to put back
             if before is None:
-                _patiently(target.unlink)
+                _unlink(target, self._folders)
             else:
-                atomic_write(target, before)
-        (self.root / JOURNAL).unlink(missing_ok=True)
+                atomic_write(target, before, self._folders)
+        _unlink(self.root / JOURNAL, self._folders, missing_ok=True)
+        self._discard(staged)
+        fsync_dir(self.root, self._folders)
+
+    def _discard(self, staged: list[Path]) -> None:
+        """Remove the temp files staged (in their folders' descriptors), whatever else failed."""
         for tmp in staged:
-            tmp.unlink(missing_ok=True)
-        fsync_dir(self.root)
+            try:
+                _unlink(tmp, self._folders, missing_ok=True)
+            except (OSError, ValueError):
+                pass

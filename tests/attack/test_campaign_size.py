@@ -16,6 +16,7 @@ import pytest
 from drunagor_log import store
 from tests.attack import bounded
 from tests.benchmarks.campaign_size import logs_campaign, statuses_campaign
+from tests.conftest import snapshot
 
 pytestmark = pytest.mark.slow
 
@@ -61,3 +62,16 @@ def test_past_500_campaign_logs_no_command_reads_them(tmp_path):
             "Logs); a campaign holds at most 500; move the files that are not this campaign's out of the "
             "folder\n")), args
     assert {p.name: p.read_bytes() for p in (root / "heroes").iterdir()} == before
+
+
+def test_a_501st_campaign_log_is_refused_before_it_is_written(tmp_path):
+    root = logs_campaign(tmp_path, 500)
+    for log in (root / "heroes").iterdir():  # all left the party: the rules would let one more join
+        log.write_text(log.read_text().replace('joined = "01"\n', 'joined = "01"\nretired = true\n'))
+    before = snapshot(root)
+    out = drunagor(root, "hero", "add", "One More", "--class", "Mage", "--role", "Controller")
+    assert (out.returncode, out.stdout, out.stderr) == (3, "", (
+        f"error: {store.display(root / 'heroes')}: limits: more than 500 .toml files in heroes/ (the Campaign Logs); "
+        "a campaign holds at most 500; nothing was written; move the files that are not this campaign's out of "
+        "the folder\n"))
+    assert snapshot(root) == before

@@ -214,15 +214,15 @@ def _busy_replace(monkeypatch, times: int | None, winerror: int | None = 32) -> 
     holds the target open (ERROR_SHARING_VIOLATION); the attempts are counted."""
     real, attempts = os.replace, []
 
-    def replace(src, dst):
+    def replace(src, dst, **dir_fds):  # a campaign's files by name in their folder's descriptor (Folders)
         if str(dst).startswith(diskcache.folder()):  # drunagor's cache outside the campaign: not counted
-            return real(src, dst)
+            return real(src, dst, **dir_fds)
         attempts.append(dst)
         if times is None or len(attempts) <= times:
             exc = PermissionError(13, "The process cannot access the file because it is being used")
             exc.winerror = winerror  # what Windows sets on its OSErrors
             raise exc
-        real(src, dst)
+        real(src, dst, **dir_fds)
 
     monkeypatch.setattr(os, "replace", replace)
     monkeypatch.setattr(atomic, "_BUSY_PAUSES", (0, 0, 0, 0))
