@@ -2,7 +2,7 @@
 command tree, found by walking it from the app (a parameter added later is attacked the day it is
 added), given hostile values, and the one rule held:
 
-- a text that is not UTF-8, or longer than the longest text a campaign file holds (store.MAX_TEXT), is
+- a text that is not UTF-8, or longer than the longest text a campaign file holds (MAX_TEXT), is
   refused before the command runs: exit 2, one message, the campaign byte for byte as before;
 - a path the system refuses as too long is exit 2 with the system's message;
 - any other value (empty, just under the limit, a stranger's control characters, another script) ends
