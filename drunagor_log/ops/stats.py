@@ -11,11 +11,10 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from .. import catalog
-from ..errors import UsageError
-from ..model import chapter_id
 from ..rules import chronicle
 from . import Change, Line
 from .chronicle import adventure_row, adventures
+from .story import chapter_arg
 from .words import plural
 
 if TYPE_CHECKING:
@@ -23,12 +22,7 @@ if TYPE_CHECKING:
 
 def stats(c: Campaign, chapter: str | None = None) -> Change:
     """The statistics of the campaign (of one chapter with `chapter`)."""
-    only = None
-    if chapter is not None:
-        try:
-            only = chapter_id(chapter)
-        except ValueError:
-            raise UsageError(f"{chapter!r} is not a chapter", remedy="give one from 01 to 09") from None
+    only = chapter_arg(chapter, c) if chapter is not None else None
     played = [a for a in adventures(c) if only is None or a[2].chapter == only]
     chapters = []
     tallies = []
