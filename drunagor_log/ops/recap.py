@@ -167,8 +167,8 @@ def _played(c: Campaign, old: Mapping[str, dict], chapter: str | None
     was = old.get("adventure.toml")
     then_chapter, then_events = (was.get("chapter"), len(was.get("log", []))) if was else (None, 0)
     found = []
-    for name, attempt, state in adventures(c):
-        if name in old or (chapter is not None and state.chapter < chapter):
+    for name, attempt, state in adventures(c, known=old):
+        if chapter is not None and state.chapter < chapter:
             continue
         skip = 0
         if then_chapter == state.chapter:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from .. import catalog
 from ..rules import chronicle
 from . import Change, Line
-from .chronicle import adventure_row, adventures
+from .chronicle import tallies
 from .story import chapter_arg
 from .words import plural
 
@@ -23,16 +23,16 @@ if TYPE_CHECKING:
 def stats(c: Campaign, chapter: str | None = None) -> Change:
     """The statistics of the campaign (of one chapter with `chapter`)."""
     only = chapter_arg(chapter, c) if chapter is not None else None
-    played = [a for a in adventures(c) if only is None or a[2].chapter == only]
+    played = [(row, t) for row, t in tallies(c) if only is None or row["chapter"] == only]
     chapters = []
-    tallies = []
-    for ch in sorted({s.chapter for _, _, s in played}):
-        rows = [(n, k, s) for n, k, s in played if s.chapter == ch]
-        t = chronicle.add(chronicle.tally([s.log]) for _, _, s in rows)
-        tallies.append(t)
+    counted = []
+    for ch in sorted({row["chapter"] for row, _ in played}):
+        rows = [(row, t) for row, t in played if row["chapter"] == ch]
+        t = chronicle.add(t for _, t in rows)
+        counted.append(t)
         chapters.append({"chapter": ch, "title": catalog.chapter(ch).title, "attempts": len(rows),
-                         "adventures": [adventure_row(*r) for r in rows], **chronicle.as_json(t)})
-    total = chronicle.add(tallies)
+                         "adventures": [row for row, _ in rows], **chronicle.as_json(t)})
+    total = chronicle.add(counted)
     heroes = _heroes(total)
     data = {"chapter": only, "chapters": chapters, "heroes": heroes, "campaign": chronicle.as_json(total)}
     return Change(notes=tuple(stats_lines(data)), data=data)
