@@ -14,7 +14,7 @@ from ..catalog.diskcache import remembered
 from ..errors import DataError, FieldError
 from ..model.adventure import AdventureState
 from ..model.notes import Note, notes_from
-from ..rules.chronicle import Tally, tally
+from ..rules.chronicle import Tally, moments, tally
 from ..store import adventure as adventure_codec
 
 if TYPE_CHECKING:
@@ -61,27 +61,36 @@ def notes(c: Campaign) -> tuple[Note, ...]:
         raise f.refuse(exc.key_path, exc.message, rule="notes", remedy=exc.remedy, error=DataError) from None
 
 
-def tallies(c: Campaign) -> list[tuple[dict[str, Any], Tally]]:
-    """Every adventure as `stats` counts it: its row (adventure_row) and the tally of its table events. An
-    archive's are remembered across runs while it holds the very same bytes (catalog/diskcache.py, as the
-    store remembers a parse): archives are written once, and a campaign gathers one per adventure played."""
+def summaries(c: Campaign, known: Container[str] = ()) -> list[dict[str, Any]]:
+    """Every adventure as the chronicle tells it: {"row" (adventure_row), "tally" (of its table events, as
+    plain values), "moments" (rules.chronicle.moments)}, oldest chapter first, the one under way last; the
+    archives named in `known` left out. An archive's summary is remembered across runs while it holds the
+    very same bytes (catalog/diskcache.py, as the store remembers a parse): archives are written once, and a
+    campaign gathers one per adventure played, so `stats` and `recap` do not slow down as it grows."""
     found = []
     for path in c.archive_paths():
         name = f"{ARCHIVE_FOLDER}/{path.name}"
-        raw = store.peek(path)
+        if name in known:
+            continue
 
         def made(path: Path = path, name: str = name) -> dict[str, Any]:
-            state = adventure_codec.read(c.file(path))
-            return {"row": adventure_row(name, _attempt(path), state), "tally": asdict(tally([state.log]))}
+            return _summary(adventure_row(name, _attempt(path), state := adventure_codec.read(c.file(path))),
+                            state)
 
-        if raw is None:
-            summary = made()
-        else:
-            summary = remembered(str(path) + "#stats", raw, made, (2,))
-        found.append((summary["row"], Tally(**summary["tally"])))
-    found.sort(key=lambda a: (a[0]["chapter"], a[0]["attempt"] or 0, a[0]["file"]))
+        raw = store.peek(path)
+        found.append(made() if raw is None else remembered(str(path) + "#chronicle", raw, made, (3,)))
+    found.sort(key=lambda a: (a["row"]["chapter"], a["row"]["attempt"] or 0, a["row"]["file"]))
     if c.adventure_file is not None:
         state = c.adventure()
-        tried = sum(1 for row, _ in found if row["chapter"] == state.chapter)
-        found.append((adventure_row("adventure.toml", tried + 1, state), tally([state.log])))
+        tried = sum(1 for p in c.archive_paths() if p.name.startswith(f"{state.chapter}-"))
+        found.append(_summary(adventure_row("adventure.toml", tried + 1, state), state))
     return found
+
+
+def _summary(row: dict[str, Any], state: AdventureState) -> dict[str, Any]:
+    return {"row": row, "tally": asdict(tally([state.log])), "moments": moments(state.log)}
+
+
+def tallies(c: Campaign) -> list[tuple[dict[str, Any], Tally]]:
+    """Every adventure's row and the tally of its table events (summaries)."""
+    return [(s["row"], Tally(**s["tally"])) for s in summaries(c)]

@@ -145,6 +145,37 @@ def add(tallies: Iterable[Tally]) -> Tally:
     return total
 
 
+def moments(log: Sequence[Mapping[str, Any]]) -> list[tuple[int, str, str | None, str]]:
+    """The notable table events of an adventure, told from their facts (never from their sentence): (its
+    index in the log, its event, the hero it is about or None for the party's, the words). Battalions, raids
+    that summoned with the chance the odds gave them, heroes defeated, the bag down to its last rune."""
+    out: list[tuple[int, str, str | None, str]] = []
+    for i, entry in enumerate(log):
+        event = entry.get("event")
+        placed = entry.get("placed")
+        if event == "battalion":
+            out.append((i, event, None, "a Monster Battalion" + (f" placed {_names(placed)}"
+                                                                 if isinstance(placed, list) and placed else "")))
+        elif event == "raid" and isinstance(placed, list) and placed:
+            out.append((i, event, None, f"a Dreadful Raid summoned {_names(placed)} (the odds gave it "
+                                        f"{entry.get('chance', '?')})"))
+        elif event in ("cube", "recall") and entry.get("defeated") is True:
+            cubes = "Trauma Cubes" if entry.get("kind") == "trauma" else "Curse Cubes"
+            hero = str(entry.get("hero"))
+            out.append((i, event, hero, f"{hero} was defeated: {entry.get('count')} {cubes} held"))
+        elif event in ("draw", "round") and entry.get("left") == 1:
+            out.append((i, event, None, "the bag down to its last rune"))
+    return out
+
+
+def _names(names: Sequence[str]) -> str:
+    """'Tidehunter x2, Nightmare': each name once, with how many."""
+    counts: dict[str, int] = {}
+    for n in names:
+        counts[n] = counts.get(n, 0) + 1
+    return ", ".join(f"{k} x{v}" if v > 1 else k for k, v in counts.items())
+
+
 def uncounted(t: Tally) -> list[str]:
     """What the events could not give, in words (an older archive's events kept their sentence only)."""
     said = []
