@@ -45,3 +45,13 @@ def test_recap_without_git_tells_the_campaign_from_its_beginning(run, example):
     r = run("recap", "--format", "html")
     assert (r.exit_code, r.stderr) == (2, "error: --format is text or md, not 'html'; --format md pastes into a "
                                           "group chat\n")
+
+
+def test_migrate_keeps_the_older_archives_as_they_are(run, example):
+    from tests.conftest import snapshot
+
+    before = snapshot(example / "adventures")
+    ok(run("migrate"))
+    assert snapshot(example / "adventures") == before
+    assert ok(run("stats", "--chapter", "3")).stdout.endswith(
+        "  not counted: 3 draws kept no bag: their runes are counted, not what was likely\n")
