@@ -13,7 +13,7 @@ from .. import store
 from ..catalog.diskcache import remembered
 from ..errors import DataError, FieldError
 from ..model.adventure import AdventureState
-from ..model.notes import Note, notes_from
+from ..model.campaign import Note, notes_from
 from ..rules.chronicle import Tally, moments, tally
 from ..store import adventure as adventure_codec
 

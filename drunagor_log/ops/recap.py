@@ -21,7 +21,7 @@ from .. import catalog
 from ..errors import DataError, FieldError, UsageError
 from ..git import past
 from ..model import chapter_id, hero_from, story_from
-from ..model.notes import Note, notes_from
+from ..model.campaign import Note, notes_from
 from ..text import visible
 from . import Change, Line
 from .chronicle import notes as party_notes
