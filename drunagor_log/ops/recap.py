@@ -104,10 +104,11 @@ def _last(c: Campaign, now: past.Commit) -> tuple[dict[str, bytes] | None, dict[
     root = c.root
     if past.has(root, now[0], "adventure.toml") != (c.adventure_file is not None):  # since the last commit
         what = "started" if c.adventure_file is not None else "ended"
-        return _at(c, now, f"adventure-{what}", f"since the last adventure {what} (not committed yet)")
+        return _at(c, now, f"adventure-{what}", f"since the last adventure {what}, not committed yet")
     touched = past.last_touching(root, "adventure.toml")
     synced = past.upstream(root)
-    if touched is not None and (synced is None or touched[1][2] >= synced[2]):
+    # the later of the two: by the history's order (their dates may be equal, or a clock wrong)
+    if touched is not None and (synced is None or not past.is_ancestor(root, touched[1][0], synced[0])):
         what = "started" if touched[0] == "A" else "ended"
         return _at(c, touched[2], f"adventure-{what}", f"since the last adventure {what}", mark=touched[1])
     if synced is not None:

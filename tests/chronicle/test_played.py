@@ -645,3 +645,27 @@ STATS_JSON = """
   }
 }
 """
+
+
+def test_recap_after_a_sync_starts_there_and_an_uncommitted_start_says_so(saga, tmp_path):
+    root, top, _, do = saga
+    remote = tmp_path / "shared.git"
+    git(tmp_path, "init", "--quiet", "--bare", "--initial-branch=main", str(remote))
+    git(top, "remote", "add", "origin", str(remote))
+    git(top, "push", "--quiet", "--set-upstream", "origin", "main")
+    synced = short(top)
+    do("note", "add", "bring snacks", "--by", "Ben")
+    assert do("recap") == (
+        f"Previously on The Chroniclers, since the last sync (commit {synced}, 2026-11-29):\n"
+        "Notes:\n"
+        "  chapter 04, 2026-11-29, Ben: bring snacks\n")
+    story = root / "story.toml"
+    story.write_text(story.read_text().replace("autocommit = true", "autocommit = false"))
+    git(top, "commit", "--quiet", "-am", "no more autocommit")
+    do("adventure", "start")
+    head = short(top)
+    assert do("recap") == (
+        f"Previously on The Chroniclers, since the last adventure started, not committed yet (commit {head}, "
+        "2026-11-29):\n"
+        "Chapters played:\n"
+        "  Chapter 04, Battle on the High Sea: attempt 1 under way\n")
