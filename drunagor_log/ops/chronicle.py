@@ -78,7 +78,7 @@ def summaries(c: Campaign, known: Container[str] = ()) -> list[dict[str, Any]]:
                             state)
 
         raw = store.peek(path)
-        found.append(made() if raw is None else remembered(str(path) + "#chronicle", raw, made, (3,)))
+        found.append(made() if raw is None else remembered(str(path) + "#chronicle", raw, made, (4,)))
     found.sort(key=lambda a: (a["row"]["chapter"], a["row"]["attempt"] or 0, a["row"]["file"]))
     if c.adventure_file is not None:
         state = c.adventure()

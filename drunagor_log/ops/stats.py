@@ -78,10 +78,10 @@ def tally_lines(t: dict[str, Any]) -> list[str]:
     raids, runes = t["raids"], t["runes"]
     said = f"expected {chronicle.decimal_text(_fraction(raids['expected']))}, happened {raids['summoned']}"
     if raids["with_facts"] == raids["resolved"]:
-        lines = [f"raids: {raids['resolved']} resolved, {raids['summoned']} summoned: {said}"]
+        lines = [f"raids: {raids['resolved']} resolved, {raids['tried']} tried, {raids['summoned']} summoned: {said}"]
     else:
         lines = [f"raids: {raids['resolved']} resolved; of the {raids['with_facts']} that kept their chance, "
-                 f"{raids['summoned']} summoned: {said}"]
+                 f"{raids['tried']} tried, {raids['summoned']} summoned: {said}"]
     drawn = ", ".join(f"{colour} {n}" for colour, n in runes["drawn"].items()) or "none"
     likely = ", ".join(f"{colour} {runes['drawn_with_bag'][colour]} (likely "
                        f"{chronicle.decimal_text(_fraction(v))})" for colour, v in runes["likely"].items())

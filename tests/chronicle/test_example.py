@@ -9,7 +9,7 @@ from tests.helpers import ok
 def test_stats_of_an_older_archive_names_what_it_lacks(run, example):
     assert ok(run("stats", "--chapter", "05")).stdout == (
         "Chapter 05, Tempest Island: 1 attempt (under way)\n"
-        "  raids: 3 resolved; of the 0 that kept their chance, 0 summoned: expected 0, happened 0\n"
+        "  raids: 3 resolved; of the 0 that kept their chance, 0 tried, 0 summoned: expected 0, happened 0\n"
         "  runes drawn in 3 draws: blue 1, orange 1, red 1\n"
         "  cubes received: none\n"
         "  defeats: none\n"
@@ -18,7 +18,7 @@ def test_stats_of_an_older_archive_names_what_it_lacks(run, example):
         "  not counted: 3 draws kept no bag: their runes are counted, not what was likely\n")
     data = json.loads(ok(run("stats", "--json")).stdout)
     assert [c["chapter"] for c in data["chapters"]] == ["03", "04", "05"]
-    assert data["campaign"]["raids"] == {"resolved": 3, "with_facts": 0, "summoned": 0, "expected": "0",
+    assert data["campaign"]["raids"] == {"resolved": 3, "with_facts": 0, "tried": 0, "summoned": 0, "expected": "0",
                                          "expected_value": 0.0}
     assert data["campaign"]["uncounted"] == [
         "3 raids kept no chance and no minions placed: not in raids summoned or expected",
