@@ -58,7 +58,7 @@ def _baseline(c: Campaign, since: str) -> tuple[dict[str, bytes] | None, dict[st
             raise UsageError(f"--since {since}: the campaign has no git history to find it in",
                              remedy="recap without --since tells the campaign from its beginning")
         said = "since the campaign began (it has no git history)" if chapter is None else \
-            f"from chapter {chapter} on (the campaign has no git history)"
+            f"from chapter {chapter} on (the campaign has no git history: its adventures and notes only)"
         return None, {"kind": "beginning" if chapter is None else "chapter", "commit": None, "date": None,
                       "chapter": chapter, "said": said}
     if since == "last":
@@ -149,12 +149,15 @@ def _told(c: Campaign, then: dict[str, bytes] | None, said: dict[str, Any], who:
     old = {rel: _values(raw) for rel, raw in (then or {}).items()}
     chapter = said.get("chapter") if then is None else None
     played = _played(c, old, chapter)
+    # without git, a chapter's start cannot be found in the Story Record and the logs: its adventures only
+    whole = not (chapter is not None and said["commit"] is None and said["date"] is None)
     return {
         "adventures": [_adventure(summary["row"]) for summary, _ in played],
-        "track": _track(c, old.get("story.toml")),
-        "heroes": {k: [h for h in v if who in (None, h)] for k, v in _party(c, old).items()},
-        "rewards": _rewards(c, old, who),
-        "story": _story(c, old.get("story.toml")) if who is None else {},
+        "track": _track(c, old.get("story.toml")) if whole else [],
+        "heroes": {k: [h for h in v if who in (None, h)] for k, v in _party(c, old).items()} if whole else
+        {"joined": [], "left": []},
+        "rewards": _rewards(c, old, who) if whole else {},
+        "story": _story(c, old.get("story.toml")) if who is None and whole else {},
         "moments": [m for summary, skip in played for m in _moments(summary, skip, who)],
         "notes": _notes(c, old.get("story.toml"), chapter, who),
     }

@@ -55,3 +55,12 @@ def test_migrate_keeps_the_older_archives_as_they_are(run, example):
     assert snapshot(example / "adventures") == before
     assert ok(run("stats", "--chapter", "3")).stdout.endswith(
         "  not counted: 3 draws kept no bag: their runes are counted, not what was likely\n")
+
+
+def test_recap_from_a_chapter_without_git_tells_its_adventures_only(run, example):
+    assert ok(run("recap", "--since", "4")).stdout == (
+        "Previously on Safeguard Corporation, from chapter 04 on (the campaign has no git history: its adventures "
+        "and notes only):\n"
+        "Chapters played:\n"
+        "  Chapter 04, Battle on the High Sea: attempt 1 won\n"
+        "  Chapter 05, Tempest Island: attempt 1 under way\n")
