@@ -64,3 +64,12 @@ def test_recap_from_a_chapter_without_git_tells_its_adventures_only(run, example
         "Chapters played:\n"
         "  Chapter 04, Battle on the High Sea: attempt 1 won\n"
         "  Chapter 05, Tempest Island: attempt 1 under way\n")
+
+
+def test_an_archive_edited_is_counted_again(run, example):
+    first = json.loads(ok(run("stats", "--chapter", "3", "--json")).stdout)["chapters"][0]["runes"]["draws"]
+    path = example / "adventures" / "03-1.toml"
+    lines = path.read_text().splitlines(keepends=True)
+    path.write_text("".join(line for line in lines if "seed = 348367" not in line))  # one draw less
+    again = json.loads(ok(run("stats", "--chapter", "3", "--json")).stdout)["chapters"][0]["runes"]["draws"]
+    assert (first, again) == (3, 2)
