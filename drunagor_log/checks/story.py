@@ -7,7 +7,7 @@ from __future__ import annotations
 from .. import catalog
 from ..errors import FieldError
 from ..model import chapter_id
-from ..model.notes import notes_from
+from ..model.campaign import notes_from
 from ..names import closest
 from ..rules import track
 from .registry import check, problem
@@ -93,7 +93,7 @@ def unknown_names(c):
 @check("notes")
 def notes_shape(c):
     """The party's notes (story.toml `notes`, SPEC 12): each a table of text with its id, chapter, date and
-    author (model/notes.py), so that `note list`, `recap` and the sheets can show every one."""
+    author (model/campaign.py), so that `note list`, `recap` and the sheets can show every one."""
     try:
         notes_from(c.story_file.data)
     except FieldError as exc:

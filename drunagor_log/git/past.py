@@ -60,6 +60,11 @@ def last_touching(root: Path, path: str) -> tuple[str, Commit, str | None] | Non
     return lines[1][:1], commit[0], parents[0] if parents else None
 
 
+def is_ancestor(root: Path, older: str, newer: str) -> bool:
+    """Whether `older` is an ancestor of `newer` (or the same commit)."""
+    return run(root, "merge-base", "--is-ancestor", older, newer, ok=(0, 1, 128), own=True).returncode == 0
+
+
 def has(root: Path, commit: str, path: str) -> bool:
     """Whether `commit` holds `path` (relative to the campaign)."""
     return run(root, "cat-file", "-e", f"{commit}:./{path}", ok=(0, 128), own=True).returncode == 0

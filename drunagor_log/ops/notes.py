@@ -1,6 +1,6 @@
 """The party's own notes (SPEC 12, issue 45.1): `note add`, `note list`, `note remove`.
 
-A note is kept in story.toml's `notes` list, one a line, named by its `id` (model/notes.py): two players
+A note is kept in story.toml's `notes` list, one a line, named by its `id` (model/campaign.py): two players
 who each add a note before `drunagor sync` get both, as the merge driver merges two additions to a list
 (store/merge.py). It is stamped with the chapter (the adventure's under way, else the next on the
 Adventure Track), the round when an adventure is under way, the date and who wrote it (`--by`, else git's
@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from ..errors import UsageError
 from ..git.merges import config_value
 from ..git.runner import GitFailed
-from ..model.notes import Note
+from ..model.campaign import Note
 from ..rules.chapters import round_number
 from ..rules.track import next_open
 from ..store import edit

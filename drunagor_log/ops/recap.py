@@ -21,12 +21,11 @@ from .. import catalog
 from ..errors import DataError, FieldError, UsageError
 from ..git import past
 from ..model import chapter_id, hero_from, story_from
-from ..model.adventure import AdventureState
-from ..model.notes import Note, notes_from
+from ..model.campaign import Note, notes_from
 from ..text import visible
 from . import Change, Line
-from .chronicle import adventure_row, adventures
 from .chronicle import notes as party_notes
+from .chronicle import summaries
 
 if TYPE_CHECKING:
     from ..campaign import Campaign
@@ -59,7 +58,7 @@ def _baseline(c: Campaign, since: str) -> tuple[dict[str, bytes] | None, dict[st
             raise UsageError(f"--since {since}: the campaign has no git history to find it in",
                              remedy="recap without --since tells the campaign from its beginning")
         said = "since the campaign began (it has no git history)" if chapter is None else \
-            f"from chapter {chapter} on (the campaign has no git history)"
+            f"from chapter {chapter} on (the campaign has no git history: its adventures and notes only)"
         return None, {"kind": "beginning" if chapter is None else "chapter", "commit": None, "date": None,
                       "chapter": chapter, "said": said}
     if since == "last":
@@ -105,10 +104,11 @@ def _last(c: Campaign, now: past.Commit) -> tuple[dict[str, bytes] | None, dict[
     root = c.root
     if past.has(root, now[0], "adventure.toml") != (c.adventure_file is not None):  # since the last commit
         what = "started" if c.adventure_file is not None else "ended"
-        return _at(c, now, f"adventure-{what}", f"since the last adventure {what} (not committed yet)")
+        return _at(c, now, f"adventure-{what}", f"since the last adventure {what}, not committed yet")
     touched = past.last_touching(root, "adventure.toml")
     synced = past.upstream(root)
-    if touched is not None and (synced is None or touched[1][2] >= synced[2]):
+    # the later of the two: by the history's order (their dates may be equal, or a clock wrong)
+    if touched is not None and (synced is None or not past.is_ancestor(root, touched[1][0], synced[0])):
         what = "started" if touched[0] == "A" else "ended"
         return _at(c, touched[2], f"adventure-{what}", f"since the last adventure {what}", mark=touched[1])
     if synced is not None:
@@ -149,38 +149,39 @@ def _told(c: Campaign, then: dict[str, bytes] | None, said: dict[str, Any], who:
     old = {rel: _values(raw) for rel, raw in (then or {}).items()}
     chapter = said.get("chapter") if then is None else None
     played = _played(c, old, chapter)
+    # without git, a chapter's start cannot be found in the Story Record and the logs: its adventures only
+    whole = not (chapter is not None and said["commit"] is None and said["date"] is None)
     return {
-        "adventures": [_adventure(name, attempt, state) for name, attempt, state, _ in played],
-        "track": _track(c, old.get("story.toml")),
-        "heroes": {k: [h for h in v if who in (None, h)] for k, v in _party(c, old).items()},
-        "rewards": _rewards(c, old, who),
-        "story": _story(c, old.get("story.toml")) if who is None else {},
-        "moments": [m for name, attempt, state, skip in played for m in _moments(state, attempt, skip, who)],
+        "adventures": [_adventure(summary["row"]) for summary, _ in played],
+        "track": _track(c, old.get("story.toml")) if whole else [],
+        "heroes": {k: [h for h in v if who in (None, h)] for k, v in _party(c, old).items()} if whole else
+        {"joined": [], "left": []},
+        "rewards": _rewards(c, old, who) if whole else {},
+        "story": _story(c, old.get("story.toml")) if who is None and whole else {},
+        "moments": [m for summary, skip in played for m in _moments(summary, skip, who)],
         "notes": _notes(c, old.get("story.toml"), chapter, who),
     }
 
 
-def _played(c: Campaign, old: Mapping[str, dict], chapter: str | None
-            ) -> list[tuple[str, int | None, AdventureState, int]]:
-    """The adventures since then: archived since, and the one under way; each with how many of its table events
-    were already there then (the adventure that was under way then is told from where it stood)."""
+def _played(c: Campaign, old: Mapping[str, dict], chapter: str | None) -> list[tuple[dict[str, Any], int]]:
+    """The adventures since then (summaries: archived since, and the one under way); each with how many of its
+    table events were already there then (the adventure that was under way then is told from where it stood)."""
     was = old.get("adventure.toml")
     then_chapter, then_events = (was.get("chapter"), len(was.get("log", []))) if was else (None, 0)
     found = []
-    for name, attempt, state in adventures(c):
-        if name in old or (chapter is not None and state.chapter < chapter):
+    for summary in summaries(c, known=old):
+        ch = summary["row"]["chapter"]
+        if chapter is not None and ch < chapter:
             continue
         skip = 0
-        if then_chapter == state.chapter:
+        if then_chapter == ch:
             skip, then_chapter = then_events, None  # the first one of that chapter since: the one under way then
-        found.append((name, attempt, state, skip))
+        found.append((summary, skip))
     return found
 
 
-def _adventure(name: str, attempt: int | None, state: AdventureState) -> dict[str, Any]:
-    row = adventure_row(name, attempt, state)
-    row["title"] = catalog.chapter(state.chapter).title
-    return row
+def _adventure(row: dict[str, Any]) -> dict[str, Any]:
+    return {**row, "title": catalog.chapter(row["chapter"]).title}
 
 
 def _track(c: Campaign, old: dict | None) -> list[dict[str, str]]:
@@ -262,36 +263,12 @@ def _story(c: Campaign, old: dict | None) -> dict[str, list[str]]:
     return out
 
 
-def _moments(state: AdventureState, attempt: int | None, skip: int, who: str | None) -> list[dict[str, Any]]:
-    """The notable table events of an adventure, told from their facts (never from their sentence)."""
-    out = []
-    for entry in state.log[skip:]:
-        text = _moment(entry, who)
-        if text:
-            out.append({"chapter": state.chapter, "attempt": attempt, "event": entry.get("event"), "text": text})
-    return out
-
-
-def _moment(entry: Mapping[str, Any], who: str | None) -> str | None:
-    event = entry.get("event")
-    if event == "battalion" and who is None:
-        placed = entry.get("placed")
-        return "a Monster Battalion" + (f" placed {_names(placed)}" if isinstance(placed, list) and placed else "")
-    if event == "raid" and who is None and isinstance(entry.get("placed"), list) and entry["placed"]:
-        return f"a Dreadful Raid summoned {_names(entry['placed'])} (the odds gave it {entry.get('chance', '?')})"
-    if event in ("cube", "recall") and entry.get("defeated") is True and who in (None, entry.get("hero")):
-        cubes = "Trauma Cubes" if entry.get("kind") == "trauma" else "Curse Cubes"
-        return f"{entry.get('hero')} was defeated: {entry.get('count')} {cubes} held"
-    if event in ("draw", "round") and entry.get("left") == 1 and who is None:
-        return "the bag down to its last rune"
-    return None
-
-
-def _names(names: Sequence[str]) -> str:
-    counts: dict[str, int] = {}
-    for n in names:
-        counts[n] = counts.get(n, 0) + 1
-    return ", ".join(f"{k} x{v}" if v > 1 else k for k, v in counts.items())
+def _moments(summary: dict[str, Any], skip: int, who: str | None) -> list[dict[str, Any]]:
+    """The notable table events of an adventure (rules.chronicle.moments) since `skip`; with `who`, only the
+    hero's own (a defeat)."""
+    row = summary["row"]
+    return [{"chapter": row["chapter"], "attempt": row["attempt"], "event": event, "text": text}
+            for index, event, hero, text in summary["moments"] if index >= skip and (who is None or hero == who)]
 
 
 def _notes(c: Campaign, old: dict | None, chapter: str | None, who: str | None) -> list[dict[str, Any]]:

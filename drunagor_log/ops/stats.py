@@ -11,11 +11,10 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from .. import catalog
-from ..errors import UsageError
-from ..model import chapter_id
 from ..rules import chronicle
 from . import Change, Line
-from .chronicle import adventure_row, adventures
+from .chronicle import tallies
+from .story import chapter_arg
 from .words import plural
 
 if TYPE_CHECKING:
@@ -23,22 +22,17 @@ if TYPE_CHECKING:
 
 def stats(c: Campaign, chapter: str | None = None) -> Change:
     """The statistics of the campaign (of one chapter with `chapter`)."""
-    only = None
-    if chapter is not None:
-        try:
-            only = chapter_id(chapter)
-        except ValueError:
-            raise UsageError(f"{chapter!r} is not a chapter", remedy="give one from 01 to 09") from None
-    played = [a for a in adventures(c) if only is None or a[2].chapter == only]
+    only = chapter_arg(chapter, c) if chapter is not None else None
+    played = [(row, t) for row, t in tallies(c) if only is None or row["chapter"] == only]
     chapters = []
-    tallies = []
-    for ch in sorted({s.chapter for _, _, s in played}):
-        rows = [(n, k, s) for n, k, s in played if s.chapter == ch]
-        t = chronicle.add(chronicle.tally([s.log]) for _, _, s in rows)
-        tallies.append(t)
+    counted = []
+    for ch in sorted({row["chapter"] for row, _ in played}):
+        rows = [(row, t) for row, t in played if row["chapter"] == ch]
+        t = chronicle.add(t for _, t in rows)
+        counted.append(t)
         chapters.append({"chapter": ch, "title": catalog.chapter(ch).title, "attempts": len(rows),
-                         "adventures": [adventure_row(*r) for r in rows], **chronicle.as_json(t)})
-    total = chronicle.add(tallies)
+                         "adventures": [row for row, _ in rows], **chronicle.as_json(t)})
+    total = chronicle.add(counted)
     heroes = _heroes(total)
     data = {"chapter": only, "chapters": chapters, "heroes": heroes, "campaign": chronicle.as_json(total)}
     return Change(notes=tuple(stats_lines(data)), data=data)
@@ -84,10 +78,10 @@ def tally_lines(t: dict[str, Any]) -> list[str]:
     raids, runes = t["raids"], t["runes"]
     said = f"expected {chronicle.decimal_text(_fraction(raids['expected']))}, happened {raids['summoned']}"
     if raids["with_facts"] == raids["resolved"]:
-        lines = [f"raids: {raids['resolved']} resolved, {raids['summoned']} summoned: {said}"]
+        lines = [f"raids: {raids['resolved']} resolved, {raids['tried']} tried, {raids['summoned']} summoned: {said}"]
     else:
         lines = [f"raids: {raids['resolved']} resolved; of the {raids['with_facts']} that kept their chance, "
-                 f"{raids['summoned']} summoned: {said}"]
+                 f"{raids['tried']} tried, {raids['summoned']} summoned: {said}"]
     drawn = ", ".join(f"{colour} {n}" for colour, n in runes["drawn"].items()) or "none"
     likely = ", ".join(f"{colour} {runes['drawn_with_bag'][colour]} (likely "
                        f"{chronicle.decimal_text(_fraction(v))})" for colour, v in runes["likely"].items())

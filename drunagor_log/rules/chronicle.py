@@ -28,6 +28,7 @@ class Tally:
     rounds: int = 0  # ends of round recorded
     raids: int = 0  # raids resolved
     raids_known: int = 0  # of them, those that kept `placed` and `chance`
+    tried: int = 0  # raids that manifested a rune a Pile held (of raids_known)
     summoned: int = 0  # raids that placed at least one minion (of raids_known)
     drawn: dict[str, int] = field(default_factory=dict)  # runes drawn from the bag, by colour
     drawn_known: dict[str, int] = field(default_factory=dict)  # runes drawn by the draws that kept their bag
@@ -75,6 +76,7 @@ def _count(t: Tally, entry: Mapping[str, Any]) -> None:
         if isinstance(chance, str) and isinstance(placed, list):
             t.raids_known += 1
             t.summoned += bool(placed)
+            t.tried += _tried(entry)
             t.chances[chance] = t.chances.get(chance, 0) + 1  # added up once per distinct chance (fast)
     elif event in ("draw", "round"):
         t.rounds += event == "round"
@@ -85,6 +87,13 @@ def _count(t: Tally, entry: Mapping[str, Any]) -> None:
         t.battalions += 1
         placed = entry.get("placed")
         t.battalion_placed += len(placed) if isinstance(placed, list) else 0
+
+
+def _tried(entry: Mapping[str, Any]) -> bool:
+    """A raid tried to summon: it manifested a rune that a Pile of Runes held (RB L294-296)."""
+    rune, piles = entry.get("rune"), entry.get("piles")
+    return isinstance(rune, str) and isinstance(piles, list) and any(
+        isinstance(p, dict) and isinstance(p.get("runes"), dict) and p["runes"].get(rune, 0) > 0 for p in piles)
 
 
 def _drawn(t: Tally, entry: Mapping[str, Any]) -> None:
@@ -125,7 +134,7 @@ def add(tallies: Iterable[Tally]) -> Tally:
     """Several tallies as one (a chapter's attempts, the whole campaign)."""
     total = Tally()
     for t in tallies:
-        for name in ("events", "rounds", "raids", "raids_known", "summoned", "draws", "draws_without_bag",
+        for name in ("events", "rounds", "raids", "raids_known", "tried", "summoned", "draws", "draws_without_bag",
                      "cube_events_without_facts", "battalions", "battalion_placed"):
             setattr(total, name, getattr(total, name) + getattr(t, name))
         for chance, n in t.chances.items():
@@ -143,6 +152,37 @@ def add(tallies: Iterable[Tally]) -> Tally:
             for kind, n in held.items():
                 mine[kind] += n
     return total
+
+
+def moments(log: Sequence[Mapping[str, Any]]) -> list[tuple[int, str, str | None, str]]:
+    """The notable table events of an adventure, told from their facts (never from their sentence): (its
+    index in the log, its event, the hero it is about or None for the party's, the words). Battalions, raids
+    that summoned with the chance the odds gave them, heroes defeated, the bag down to its last rune."""
+    out: list[tuple[int, str, str | None, str]] = []
+    for i, entry in enumerate(log):
+        event = entry.get("event")
+        placed = entry.get("placed")
+        if event == "battalion":
+            out.append((i, event, None, "a Monster Battalion" + (f" placed {_names(placed)}"
+                                                                 if isinstance(placed, list) and placed else "")))
+        elif event == "raid" and isinstance(placed, list) and placed:
+            out.append((i, event, None, f"a Dreadful Raid summoned {_names(placed)} (the odds gave it "
+                                        f"{entry.get('chance', '?')})"))
+        elif event in ("cube", "recall") and entry.get("defeated") is True:
+            cubes = "Trauma Cubes" if entry.get("kind") == "trauma" else "Curse Cubes"
+            hero = str(entry.get("hero"))
+            out.append((i, event, hero, f"{hero} was defeated: {entry.get('count')} {cubes} held"))
+        elif event in ("draw", "round") and entry.get("left") == 1:
+            out.append((i, event, None, "the bag down to its last rune"))
+    return out
+
+
+def _names(names: Sequence[str]) -> str:
+    """'Tidehunter x2, Nightmare': each name once, with how many."""
+    counts: dict[str, int] = {}
+    for n in names:
+        counts[n] = counts.get(n, 0) + 1
+    return ", ".join(f"{k} x{v}" if v > 1 else k for k, v in counts.items())
 
 
 def uncounted(t: Tally) -> list[str]:
@@ -179,7 +219,7 @@ def as_json(t: Tally) -> dict[str, Any]:
     expected, likely = t.expected, t.likely
     return {
         "events": t.events, "rounds_ended": t.rounds,
-        "raids": {"resolved": t.raids, "with_facts": t.raids_known, "summoned": t.summoned,
+        "raids": {"resolved": t.raids, "with_facts": t.raids_known, "tried": t.tried, "summoned": t.summoned,
                   "expected": fraction_text(expected), "expected_value": round(float(expected), 3)},
         "runes": {"draws": t.draws, "drawn": dict(sorted(t.drawn.items())),
                   "drawn_with_bag": {c: t.drawn_known.get(c, 0) for c in sorted(likely)},

@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..ops import recap as recap_ops
 from ..ops import stats as stats_ops
+from ..ops.chronicle import notes
+from ..ops.notes import stamp
 from ..rules.chronicle import decimal_text
 from ..text import visible
 
@@ -35,7 +37,7 @@ def view(c: Campaign) -> dict[str, Any]:
     return {"recap": [{"title": title, "lines": lines} for title, lines in recap_ops.sections(recap.data)],
             "recap_md": recap_ops.markdown_lines(recap.data),
             "since": recap.data["since"]["said"], "stats": [str(line) for line in stats.notes],
-            "charts": charts(stats.data)}
+            "charts": charts(stats.data), "notes": [f"{stamp(n)}: {n.text}" for n in notes(c)]}
 
 
 def charts(stats: dict[str, Any]) -> list[dict[str, str]]:

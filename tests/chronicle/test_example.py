@@ -9,7 +9,7 @@ from tests.helpers import ok
 def test_stats_of_an_older_archive_names_what_it_lacks(run, example):
     assert ok(run("stats", "--chapter", "05")).stdout == (
         "Chapter 05, Tempest Island: 1 attempt (under way)\n"
-        "  raids: 3 resolved; of the 0 that kept their chance, 0 summoned: expected 0, happened 0\n"
+        "  raids: 3 resolved; of the 0 that kept their chance, 0 tried, 0 summoned: expected 0, happened 0\n"
         "  runes drawn in 3 draws: blue 1, orange 1, red 1\n"
         "  cubes received: none\n"
         "  defeats: none\n"
@@ -18,7 +18,7 @@ def test_stats_of_an_older_archive_names_what_it_lacks(run, example):
         "  not counted: 3 draws kept no bag: their runes are counted, not what was likely\n")
     data = json.loads(ok(run("stats", "--json")).stdout)
     assert [c["chapter"] for c in data["chapters"]] == ["03", "04", "05"]
-    assert data["campaign"]["raids"] == {"resolved": 3, "with_facts": 0, "summoned": 0, "expected": "0",
+    assert data["campaign"]["raids"] == {"resolved": 3, "with_facts": 0, "tried": 0, "summoned": 0, "expected": "0",
                                          "expected_value": 0.0}
     assert data["campaign"]["uncounted"] == [
         "3 raids kept no chance and no minions placed: not in raids summoned or expected",
@@ -45,3 +45,31 @@ def test_recap_without_git_tells_the_campaign_from_its_beginning(run, example):
     r = run("recap", "--format", "html")
     assert (r.exit_code, r.stderr) == (2, "error: --format is text or md, not 'html'; --format md pastes into a "
                                           "group chat\n")
+
+
+def test_migrate_keeps_the_older_archives_as_they_are(run, example):
+    from tests.conftest import snapshot
+
+    before = snapshot(example / "adventures")
+    ok(run("migrate"))
+    assert snapshot(example / "adventures") == before
+    assert ok(run("stats", "--chapter", "3")).stdout.endswith(
+        "  not counted: 3 draws kept no bag: their runes are counted, not what was likely\n")
+
+
+def test_recap_from_a_chapter_without_git_tells_its_adventures_only(run, example):
+    assert ok(run("recap", "--since", "4")).stdout == (
+        "Previously on Safeguard Corporation, from chapter 04 on (the campaign has no git history: its adventures "
+        "and notes only):\n"
+        "Chapters played:\n"
+        "  Chapter 04, Battle on the High Sea: attempt 1 won\n"
+        "  Chapter 05, Tempest Island: attempt 1 under way\n")
+
+
+def test_an_archive_edited_is_counted_again(run, example):
+    first = json.loads(ok(run("stats", "--chapter", "3", "--json")).stdout)["chapters"][0]["runes"]["draws"]
+    path = example / "adventures" / "03-1.toml"
+    lines = path.read_text().splitlines(keepends=True)
+    path.write_text("".join(line for line in lines if "seed = 348367" not in line))  # one draw less
+    again = json.loads(ok(run("stats", "--chapter", "3", "--json")).stdout)["chapters"][0]["runes"]["draws"]
+    assert (first, again) == (3, 2)

@@ -99,3 +99,11 @@ def test_check_names_a_bad_note(run, example):
     r = run("check")
     assert (r.exit_code, r.stdout) == (1, 'campaigns/example/story.toml:3: notes: `by` of note 1 must be text, not 3; '
                                           'write by = "..."\n')
+
+
+def test_the_sheets_show_the_notes_through_the_output_rule(run, example):
+    ok(run("note", "add", "the *key* <b>\u202e", "--by", "Ana"))
+    md = ok(run("sheet", "--format", "md", "--out", "-")).stdout
+    assert "### The party's notes\n\n1. chapter 05, round 1, 2026-12-04, Ana: the \\*key\\* &lt;b&gt;&lt;U+202E&gt;\n" in md
+    html = ok(run("sheet", "--out", "-")).stdout
+    assert "<li>chapter 05, round 1, 2026-12-04, Ana: the *key* &lt;b&gt;&lt;U+202E&gt;</li>" in html

@@ -210,19 +210,19 @@ def test_stats_json_and_text(saga):
     assert json.loads(do("stats", "--json")) == json.loads(STATS_JSON)
     assert do("stats") == (
         "Chapter 01, Untimely Holidays: 2 attempts (lost, won in round 2)\n"
-        "  raids: 0 resolved, 0 summoned: expected 0, happened 0\n"
+        "  raids: 0 resolved, 0 tried, 0 summoned: expected 0, happened 0\n"
         "  runes drawn in 2 draws: blue 0 (likely 0.8), gray 1 (likely 0.6), green 1 (likely 0.6), orange 1 (likely 0.6), red 0 (likely 0.6)\n"
         "  cubes received: Nyx 2 Trauma Cubes, 0 Curse Cubes\n"
         "  defeats: Nyx once\n"
         "  Battalions: 1\n"
         "Chapter 02, The Swarm: 1 attempt (won)\n"
-        "  raids: 2 resolved, 2 summoned: expected 1.3, happened 2\n"
+        "  raids: 2 resolved, 2 tried, 2 summoned: expected 1.3, happened 2\n"
         "  runes drawn: none\n"
         "  cubes received: none\n"
         "  defeats: none\n"
         "  Battalions: 0\n"
         "Chapter 03, Run!: 1 attempt (won)\n"
-        "  raids: 0 resolved, 0 summoned: expected 0, happened 0\n"
+        "  raids: 0 resolved, 0 tried, 0 summoned: expected 0, happened 0\n"
         "  runes drawn in 1 draw: blue 2 (likely 1), gray 0 (likely 0.5), green 1 (likely 0.5), orange 0 (likely 0.5), red 0 (likely 0.5)\n"
         "  cubes received: Nyx 0 Trauma Cubes, 1 Curse Cube\n"
         "  defeats: none\n"
@@ -427,6 +427,7 @@ STATS_JSON = """
       "raids": {
         "resolved": 0,
         "with_facts": 0,
+        "tried": 0,
         "summoned": 0,
         "expected": "0",
         "expected_value": 0.0
@@ -494,6 +495,7 @@ STATS_JSON = """
       "raids": {
         "resolved": 2,
         "with_facts": 2,
+        "tried": 2,
         "summoned": 2,
         "expected": "4/3",
         "expected_value": 1.333
@@ -532,6 +534,7 @@ STATS_JSON = """
       "raids": {
         "resolved": 0,
         "with_facts": 0,
+        "tried": 0,
         "summoned": 0,
         "expected": "0",
         "expected_value": 0.0
@@ -593,6 +596,7 @@ STATS_JSON = """
     "raids": {
       "resolved": 2,
       "with_facts": 2,
+      "tried": 2,
       "summoned": 2,
       "expected": "4/3",
       "expected_value": 1.333
@@ -645,3 +649,27 @@ STATS_JSON = """
   }
 }
 """
+
+
+def test_recap_after_a_sync_starts_there_and_an_uncommitted_start_says_so(saga, tmp_path):
+    root, top, _, do = saga
+    remote = tmp_path / "shared.git"
+    git(tmp_path, "init", "--quiet", "--bare", "--initial-branch=main", str(remote))
+    git(top, "remote", "add", "origin", str(remote))
+    git(top, "push", "--quiet", "--set-upstream", "origin", "main")
+    synced = short(top)
+    do("note", "add", "bring snacks", "--by", "Ben")
+    assert do("recap") == (
+        f"Previously on The Chroniclers, since the last sync (commit {synced}, 2026-11-29):\n"
+        "Notes:\n"
+        "  chapter 04, 2026-11-29, Ben: bring snacks\n")
+    story = root / "story.toml"
+    story.write_text(story.read_text().replace("autocommit = true", "autocommit = false"))
+    git(top, "commit", "--quiet", "-am", "no more autocommit")
+    do("adventure", "start")
+    head = short(top)
+    assert do("recap") == (
+        f"Previously on The Chroniclers, since the last adventure started, not committed yet (commit {head}, "
+        "2026-11-29):\n"
+        "Chapters played:\n"
+        "  Chapter 04, Battle on the High Sea: attempt 1 under way\n")

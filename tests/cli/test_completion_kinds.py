@@ -26,6 +26,7 @@ NOTHING = {
     ("hero add", "player"), ("hero learn", "skill"), ("hero ability", "ability_"), ("hero relearn", "new"),
     ("hero set", "player"), ("hero return", "player"), ("monster add", "rank"), ("monster add", "slot"),
     ("rules set", "rune_bag"), ("rules cite", "line"),
+    ("note add", "text"), ("note add", "by"), ("recap", "since"),  # the party's own words, a commit, a date
 }
 STORY_LISTS = {"follower": ("followers", "followers"), "outcome": ("outcomes", "outcomes"),
                "status": ("story_statuses", "statuses")}

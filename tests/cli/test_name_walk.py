@@ -151,6 +151,7 @@ FREE = {
     ("card set", "position"), ("card set", "kind"), ("card forget", "fact"), ("adventure event", "name"),
     ("pile remove", "pile"), ("monster add", "rank"), ("monster add", "slot"), ("rules set", "difficulty"),
     ("rules set", "rune_bag"), ("rules cite", "line"),
+    ("note add", "text"), ("note add", "by"), ("recap", "since"), ("recap", "fmt"),
 }
 
 

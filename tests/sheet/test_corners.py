@@ -24,7 +24,7 @@ def test_the_markdown_list_of_sheets_links_to_each_heading(run, example):
         "[Story Record](#story-record) · [Campaign Log: Andreas](#campaign-log-andreas) · [Campaign Log: Catharina]"
         "(#campaign-log-catharina) · [Campaign Log: Nyx](#campaign-log-nyx) · [Campaign Log: Vacrem]"
         "(#campaign-log-vacrem) · [Chest and Commander decks](#chest-and-commander-decks) · [Chapter 05 under way]"
-        "(#chapter-05-under-way-tempest-island) · [Timeline of adventures](#timeline-of-adventures)")
+        "(#chapter-05-under-way-tempest-island) · [Timeline of adventures](#timeline-of-adventures) · [Chronicle](#chronicle)")
     for heading in ("## Story Record", "## Campaign Log: Nyx", "## Chapter 05 under way: Tempest Island"):
         assert f"\n{heading}\n" in md
 

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from ..common import CommitOpt, JsonOpt, look, perform
+from ..common import CommitOpt, JsonOpt, game, look, perform
 
 note_app = typer.Typer(help="The party's own notes, stamped with the chapter, round, date and author.",
                        no_args_is_help=True)
@@ -16,7 +16,8 @@ note_app = typer.Typer(help="The party's own notes, stamped with the chapter, ro
 @note_app.command("add")
 def note_add(
     text: Annotated[str, typer.Argument(metavar="TEXT", help="The note, in the party's own words.")],
-    hero: Annotated[str | None, typer.Option("--hero", metavar="HERO", help="The hero the note is about.")] = None,
+    hero: Annotated[str | None, typer.Option("--hero", metavar="HERO", click_type=game("hero"),
+                                             help="The hero the note is about.")] = None,
     by: Annotated[str | None, typer.Option("--by", metavar="NAME",
                                            help="Who wrote it (default: git's user.name).")] = None,
     commit: CommitOpt = False,
@@ -61,7 +62,8 @@ def note_remove(
 
 
 def stats(
-    chapter: Annotated[str | None, typer.Option("--chapter", metavar="N", help="Only this chapter (01-09).")] = None,
+    chapter: Annotated[str | None, typer.Option("--chapter", metavar="N", click_type=game("chapter"),
+                                                help="Only this chapter (01-09).")] = None,
     json: JsonOpt = False,
 ) -> None:
     """The table's statistics, chapter by chapter and per hero, from the facts of every adventure's table events.
@@ -82,7 +84,8 @@ def recap(
     since: Annotated[str, typer.Option("--since", metavar="last|CHAPTER|DATE|COMMIT",
                                        help="From when: the last evening (default), a chapter (03), a day "
                                             "(2026-11-29) or a git commit.")] = "last",
-    hero: Annotated[str | None, typer.Option("--hero", metavar="HERO", help="Only what concerns this hero.")] = None,
+    hero: Annotated[str | None, typer.Option("--hero", metavar="HERO", click_type=game("hero"),
+                                             help="Only what concerns this hero.")] = None,
     fmt: Annotated[str, typer.Option("--format", metavar="text|md",
                                      help="md: Markdown that pastes into a group chat as it is.")] = "text",
     json: JsonOpt = False,
