@@ -262,9 +262,12 @@ class DrunagorGroup(TyperGroup):
         from ..store import lock
 
         lock.on_wait = _waiting
+        typed = [*getattr(ctx, "_protected_args", ()), *ctx.args]  # the words after the global options
         try:
             return super().invoke(ctx)
         except DrunagorError as exc:
+            if exc.ask is not None and exc.typed is None:
+                exc.typed = typed
             term.error(exc.render())
             ctx.exit(int(exc.code))
 
