@@ -559,7 +559,7 @@ upgrades = [
 """
     assert text(smith / "story.toml") == STORY.lstrip("\n").replace(
         'stored = ["Cosmic Gemstone", "Forgotten Treasure"]',
-        'stored = [\n  "Cosmic Gemstone",\n  "Forgotten Treasure",\n  "Ragged Doll",\n  "Heavy Shield",\n]')
+        'stored = [\n  "Cosmic Gemstone",\n  "Forgotten Treasure",\n  "Ragged Doll",\n  "Heavy Shield (Standard)",\n]')
     # no second Artisan's Tools: the next upgrade is refused until the hero finds one
     r = run("spoils", "upgrade", "Vacrem", "Heavy Shield", "--discard", "Captain's Brooch", "--not-epic")
     assert r.exit_code == 1 and "Vacrem has no Artisan's Tools in the bag" in r.stderr
@@ -725,7 +725,7 @@ party = "Test Party"
 followers = []
 stored = [
   "Ragged Doll",
-  "Twin-Blades",
+  "Twin-Blades (Standard)",
 ]
 
 [track]

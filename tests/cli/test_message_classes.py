@@ -69,3 +69,67 @@ def test_every_question_asked_once_names_the_command_to_copy():
                     and "{ask}" not in text:
                 missing.append(f"{path.relative_to(PACKAGE)}:{n.lineno}")
     assert missing == []
+
+
+def test_an_unquoted_name_of_several_words_is_told_to_quote_it(example, run):
+    before = snapshot(example)
+    r = run("monster", "add", "Shadow", "Knight")
+    assert r.exit_code == 2 and r.stdout == ""
+    assert r.stderr.endswith("Error: Got unexpected extra argument(s) (Knight); a name of several words is one "
+                             'argument: quote it whole, e.g. monster add "Shadow Knight"\n')
+    r = run("hero", "gain", "Nyx", "Heavy", "Shield")
+    assert r.stderr.endswith('quote it whole, e.g. hero gain "Heavy Shield"\n')
+    assert snapshot(example) == before
+
+
+def test_an_empty_list_says_it_is_empty(example, run):
+    """`monster remove X` on an empty board said "known: none yet"."""
+    adventure = example / "adventure.toml"
+    adventure.write_text(adventure.read_text().split("monsters = [")[0] + "monsters = []\n"
+                         + adventure.read_text().split("monsters = [")[1].split("]\n", 1)[1])
+    r = run("monster", "remove", "Tidehunter")
+    assert r.exit_code in (1, 2)
+    assert r.stderr.endswith("no monster on the board called 'Tidehunter'; there is no monster on the board yet\n")
+    assert "none yet" not in r.stderr
+
+
+def test_champion_is_said_to_be_no_rank(example, run):
+    r = run("monster", "add", "Abomination", "--rank", "Champion", "--new")
+    assert r.exit_code == 2
+    assert "Champion is not a rank of the Monster Status board: chapter 08's \"Champion-rank Monsters\"" in r.stderr
+    assert r.stderr.endswith("give the rank of the monster's letter: --rank Gray (G) or --rank White (W)\n")
+
+
+def test_the_replay_hint_is_not_given_to_a_party_already_taking_it_easy(example, run):
+    r = run("adventure", "end", "--lost")
+    assert "The rulebook suggests Taking It Easy" in r.stdout
+    run("adventure", "start")
+    run("rules", "set", "--difficulty", "easy")
+    r = run("adventure", "end", "--lost")
+    assert "suggests Taking It Easy" not in r.stdout
+    assert "Replaying Taking It Easy already: each hero holds 2 Trauma Cubes" in r.stdout
+
+
+def test_a_card_that_is_no_reward_says_the_spoils_still_owed(example, run):
+    run("adventure", "end", "--won")
+    r = run("hero", "gain", "Nyx", "Scroll of Charm", "--bag")
+    assert r.exit_code == 0
+    assert r.stdout.splitlines()[1] == ("Scroll of Charm is a consumable card, not a Spoils of the Hero reward; Nyx "
+                                        "now owes: 1 Class Ability, 1 Spoils of the Hero (Standard)")
+
+
+def test_stored_cards_of_two_qualities_are_told_apart(example, run):
+    story = example / "story.toml"
+    r = run("spoils", "upgrade", "Vacrem", "Heavy Shield", "--discard", "Captain's Brooch", "--not-epic")
+    assert r.exit_code == 0, r
+    assert '"Heavy Shield (Standard)"' in story.read_text()
+    r = run("hero", "gain", "Nyx", "Heavy Shield", "--kind", "spoils")  # the stored Standard one: refused
+    assert r.exit_code == 1 and "is stored" in r.stderr
+
+
+def test_a_second_skill_of_one_tree_and_level_says_what_export_will(example, run):
+    r = run("hero", "learn", "Nyx", "Deep Cut", "--tree", "melee", "--level", "1")
+    assert r.exit_code == 0
+    assert r.stderr.splitlines()[0] == (
+        "warning: Nyx already has a melee Level 1 skill (Melee 1): the companion apps keep one box per tree and "
+        "level, so `drunagor export` leaves Deep Cut out of the token")
