@@ -25,7 +25,6 @@ from .model import Hero, Story, hero_from, story_from
 from .model.adventure import AdventureState
 from .names import check_name, hero_aliases, hero_key, lookup, slug
 from .rules.adventure import changed_fields, with_log
-from .rules.track import finished_text
 from .store import adventure as adventure_codec
 from .store.session import ADVENTURE, ARCHIVE, FOLDERS, HEROES, SHEETS, STORY, Session, Stale
 from .text import shell_word
@@ -225,10 +224,10 @@ class Campaign(Session):
         return adventure_codec.read(f)
 
     def finished(self) -> str | None:
-        """What a finished campaign says of itself (rules/track.finished_text), or None; None as well
-        when story.toml cannot be read (the command that reads it says what is wrong)."""
+        """What a finished campaign says of itself (Story.finished), or None; None as well when
+        story.toml cannot be read (the command that reads it says what is wrong)."""
         try:
-            return finished_text(self.story.track, self.story.ending)
+            return self.story.finished()
         except DrunagorError:
             return None
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import enum
 from pathlib import Path
 
+from .text import shell_word
 from .values import record
 
 
@@ -26,13 +27,28 @@ class DrunagorError(Exception):
     code = ExitCode.RULE
 
     def __init__(self, message: str, *, file: str | Path | None = None, line: int | None = None,
-                 remedy: str | None = None, rule: str | None = None):
+                 remedy: str | None = None, rule: str | None = None, ask: str | None = None,
+                 again: str | None = None):
         super().__init__(message)
         self.message = message
         self.file = str(file) if file is not None else None
         self.line = line
         self.remedy = remedy
         self.rule = rule
+        # A question asked once (`--draws N`): the remedy ends with the command to copy, the words the
+        # player typed with `ask` after them (`typed`, set by the command line that ran them), else
+        # `again` (the command without the player's other words).
+        self.ask = ask
+        self.again = again
+        self.typed: list[str] | None = None
+
+    def command_to_copy(self) -> str | None:
+        """"drunagor round end --rune blue,gray --draws N": what the player typed, and the answer asked."""
+        if self.ask is None:
+            return None
+        if self.typed is not None:
+            return " ".join(["drunagor", *(shell_word(w) for w in self.typed), self.ask])
+        return f"{self.again} {self.ask}" if self.again else None
 
     def render(self) -> str:
         where = ""
@@ -42,6 +58,9 @@ class DrunagorError(Exception):
         text = f"{where}{rule}{self.message}"
         if self.remedy:
             text += f"; {self.remedy}"
+        again = self.command_to_copy()
+        if again:
+            text += f" ({again})"
         return text
 
 

@@ -179,7 +179,7 @@ def refusal(query: str, names: Iterable[str], what: str, *, game: bool = False,
     elif len(names) > LISTED:
         remedy = "check the spelling"
     else:
-        remedy = f"known: {', '.join(names) or 'none yet'}"
+        remedy = f"known: {', '.join(names)}" if names else f"there is no {what} yet"
     if new_hint:
         remedy += f" ({new_hint})"
     error = RuleError if game else UsageError

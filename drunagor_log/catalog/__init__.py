@@ -43,6 +43,7 @@ from .facts import (
     other_heroes,
     recruit_row,
     recruit_table,
+    source_words,
     spoils_item,
     spoils_items,
     starting_gear,
@@ -75,7 +76,7 @@ __all__ = ["Boss", "CHEST_GRID", "COMMANDER_DECK_SIZE", "Chapter", "CoreHero", "
            "chapter_id", "chapter_reward", "chapters", "chest_card", "chest_cards", "commander_card",
            "commander_cards", "core_hero", "core_heroes", "hero", "heroes", "is_known_epic", "is_spoils",
            "item_kind", "monster", "monsters", "names", "other_heroes", "recruit_row", "recruit_table",
-           "spoils_item", "spoils_items", "starting_gear", "starting_gear_item"]
+           "source_words", "spoils_item", "spoils_items", "starting_gear", "starting_gear_item"]
 
 
 def __getattr__(name: str) -> Any:

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
@@ -69,6 +70,18 @@ def _parse(path: str) -> dict[str, Any]:
 
     with open(path, "rb") as f:
         return tomllib.load(f)
+
+
+# The data files' shorthand for a source that is not the rulebook, in a reader's words (the rulebook's
+# "RB L<n>" is rendered by catalog/headings.py, as every printed line's citations are).
+SOURCES = {"APP": "the publisher's companion app", "COMM": "community helper apps"}
+_SOURCE_WORD = re.compile(r"\b(" + "|".join(SOURCES) + r")\b")
+
+
+def source_words(source: str) -> str:
+    """A catalog entry's `source` as a reader reads it: "APP; rarity RB L365" -> "the publisher's
+    companion app; rarity RB L365". Every message that shows a source goes through it."""
+    return _SOURCE_WORD.sub(lambda m: SOURCES[m.group(1)], source)
 
 
 def _key(name: str) -> str:

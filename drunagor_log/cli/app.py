@@ -204,6 +204,24 @@ def one_liner(command, limit: int) -> str:
 class CitingCommand(TyperCommand):
     context_class = CitingContext
 
+    def parse_args(self, ctx, args):
+        """Click's parsing; a word too many after a command's last argument is mostly the second word of
+        an unquoted name (`monster add Shadow Knight`): Click's message then says to quote it."""
+        from .click import UsageError
+
+        try:
+            return super().parse_args(ctx, args)
+        except UsageError as exc:
+            if "unexpected extra argument" not in exc.message:
+                raise
+            names = [p for p in self.params if getattr(p, "param_type_name", "") == "argument"]
+            value = ctx.params.get(names[-1].name) if names else None
+            extra = exc.message.rpartition("(")[2].rstrip(")")
+            if isinstance(value, str) and extra:
+                exc.message += (f"; a name of several words is one argument: quote it whole, e.g. "
+                                f"{ctx.command_path.split(' ', 1)[-1]} \"{value} {extra}\"")
+            raise
+
 
 class CitingGroup(TyperGroup):
     """A group of the tree (`hero`, `chapter`): its list of commands with their one-liners."""
@@ -276,9 +294,12 @@ class DrunagorGroup(TyperGroup):
         from ..store import lock
 
         lock.on_wait = _waiting
+        typed = [*getattr(ctx, "_protected_args", ()), *ctx.args]  # the words after the global options
         try:
             return super().invoke(ctx)
         except DrunagorError as exc:
+            if exc.ask is not None and exc.typed is None:
+                exc.typed = typed
             term.error(exc.render())
             ctx.exit(int(exc.code))
         except OSError as exc:

@@ -132,6 +132,16 @@ class Story:
     corrections: tuple[str, ...]
     ending: str | None = None  # chapter 09's ending, once the campaign is finished (RB L1309)
 
+    def finished(self) -> str | None:
+        """What every place that would point to the next adventure says of a finished campaign, however
+        it was finished: chapter 09's ending when `adventure end` recorded one (RB L1309), else the
+        filled slot (`chapter complete 9` with no adventure played); None while a chapter is to play."""
+        if self.ending:
+            return f"the campaign is finished: {self.ending} (RB L1309)"
+        if CHAPTERS[-1] in self.track:
+            return "the campaign is finished: chapter 09 is on the Adventure Track"
+        return None
+
     def next_chapter(self) -> str | None:
         """The next unfilled slot of the Adventure Track (RB L961); None when 09 is filled."""
         for ch in CHAPTERS:

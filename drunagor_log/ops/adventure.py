@@ -249,7 +249,8 @@ def _scenario_models(c: Campaign, summon, models: int | None, info) -> int:
             raise UsageError(
                 f"how many {summon.models} models does the {summon.minion} raid use? The catalog does not know, "
                 f"and a raid stops when all of them are on the board (RB L311, {info.raid.source.removeprefix('RB ')})",
-                remedy="count them and give --models N once; drunagor remembers it under [cards] in story.toml")
+                remedy="count them and give --models N once; drunagor remembers it under [cards] in story.toml",
+                ask="--models N", again="drunagor adventure start")
         return known
     return record_models(c, summon.models, in_range(models), known, match=str.__eq__)[0]
 

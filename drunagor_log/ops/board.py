@@ -236,8 +236,8 @@ def _siege_models(c: Campaign, state: AdventureState, name: str, limit: int | No
         if limit is None and siege:
             raise UsageError(f"how many {name} models are there? The book does not say, and one that cannot spawn "
                              f"because all its models are on the board activates the first {name} instead (RB L1237)",
-                             remedy=f"count them and give --models N once; drunagor remembers it under [cards] in "
-                                    f"story.toml (drunagor monster add {shell_word(name)} --models N)")
+                             remedy="count them and give --models N once; drunagor remembers it under [cards] in "
+                                    "story.toml", ask="--models N", again=f"drunagor monster add {shell_word(name)}")
         return limit, []
     return record_models(c, name, models, recorded_models(c, name), limit)
 

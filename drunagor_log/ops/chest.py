@@ -421,10 +421,11 @@ def upgrade_spoils(c: Campaign, hero: str, item: str, discard: str | None = None
     edit.append_entry(doc, "upgrades", {"item": plan.item.name, "to": plan.to, "discarded": plan.discard.name,
                                         "discarded_kind": plan.discard.kind, "chapter": _last_chapter(c)})
     sdoc = c.story_file.edit()
-    edit.append_entries(sdoc, "stored", [plan.discard.name, plan.item.name])
+    old = (plan.item.quality or "standard").capitalize()
+    # the old-quality card by its quality: two upgrades of one card store two entries a reader tells apart
+    edit.append_entries(sdoc, "stored", [plan.discard.name, f"{plan.item.name} ({old})"])
     if plan.record_epic:
         edit.set_card_facts(sdoc, plan.discard.name, {"epic": False}, match=spoils.same_card)
-    old = (plan.item.quality or "standard").capitalize()
     return Change(f"{h.name} improved {plan.item.name} to {plan.to.capitalize()}, disposing of Artisan's Tools "
                   f"(back to the Chest deck when it is reformed) and {plan.discard.name}; {plan.discard.name} and "
                   f"the {old} {plan.item.name} are stored for the rest of the campaign (RB L431)",
@@ -444,8 +445,8 @@ def _reward_upgrade(c: Campaign, hero: str, item: str, to: str | None) -> Change
     edit.set_in_entry(doc, "equipment", plan.item_index, "quality", plan.to, after_field="kind")
     edit.append_entry(doc, "upgrades", {"item": plan.item.name, "to": plan.to, "reward": True,
                                         "chapter": _last_chapter(c)})
-    edit.append_entries(c.story_file.edit(), "stored", [plan.item.name])
     old = (plan.item.quality or "standard").capitalize()
+    edit.append_entries(c.story_file.edit(), "stored", [f"{plan.item.name} ({old})"])
     left = owed - 1
     return Change(f"{h.name} improved {plan.item.name} to {plan.to.capitalize()}, the Spoils upgrade owed as a reward "
                   f"(RB L1015-1016; nothing disposed of); the {old} {plan.item.name} is stored for the rest of the "

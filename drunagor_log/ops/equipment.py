@@ -22,7 +22,7 @@ from ..text import a, shell_word
 from ..values import replace
 from . import Change
 from . import story as story_ops  # _today: the date a correction is written with (one function: tests fix it)
-from .heroes import excess_warning, find_entry, held_item, pick
+from .heroes import excess_warning, find_entry, held_item, owes_now, pick
 
 if TYPE_CHECKING:
     from ..campaign import Campaign
@@ -94,6 +94,11 @@ def gain(c: Campaign, name: str, item: str, *, kind: str | None = None, quality:
         notes += (f"remembered under [cards] in story.toml: {item_name} is {a(choice.kind)} card",)
     if choice.kind == "spoils":
         warnings += excess_warning(c, slug, replace(hero, equipment=hero.equipment + (entry,)))
+    else:  # a card that is no reward settles nothing: the Spoils still owed are said, not left to `check`
+        owed = owes_now(c, slug, replace(hero, equipment=hero.equipment + (entry,)))
+        if owed and "Spoils of the Hero" in owed[0]:
+            notes += (f"{item_name} is {a(choice.kind)} card, not a "
+                      f"Spoils of the Hero reward; {owed[0]}",)
     gear = rules.starting_gear(hero) + (choice.kind == "starting")
     if gear > rules.STARTING_GEAR:  # said now, not only by `check` (RB L989)
         warnings.append(f"{hero.name} now has {gear} pieces of Starting Gear, but a hero starts with "

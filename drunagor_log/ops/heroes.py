@@ -120,7 +120,7 @@ def excess_warning(c: Campaign, slug: str, hero: Hero) -> tuple[str, ...]:
     if not over:
         return ()
     return (f"{hero.name} now has {over} more than the chapters completed since joining give "
-            "(rewards, SPEC 5.3; drunagor check reports it)",)
+            "(drunagor check reports it as rewards)",)
 
 
 # ----------------------------------------------------------------------------- joining, leaving

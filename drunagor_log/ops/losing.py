@@ -251,7 +251,8 @@ def deck_on_record(c: Campaign, card: str, whose: str, deck: int | None, *, ques
     if deck is None:
         if known is None:
             raise UsageError(question, remedy="count them and give --deck N once; drunagor remembers it under "
-                                              f"[cards] in story.toml (drunagor adventure event {event} --deck N)")
+                                              "[cards] in story.toml", ask="--deck N",
+                             again=f"drunagor adventure event {event}")
         return []
     if deck < 1:
         raise UsageError(f"--deck must be at least 1, not {deck}")

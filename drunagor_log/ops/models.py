@@ -80,7 +80,7 @@ def battalion_models(c: Campaign, state: AdventureState | None, names: Sequence[
                              "that cannot spawn because all its models are on the board activates the first of "
                              "its kind instead (RB L1237)",
                              remedy=f"count them and give {flags} once; drunagor remembers it under [cards] in "
-                                    "story.toml")
+                                    "story.toml", ask=flags)
     return said
 
 

@@ -69,7 +69,7 @@ def _draws(c: Campaign, card: RoundCard, face: str | None, given: int | None, *,
             raise UsageError(f"how many runes does face {face} of the {card.name} card draw? It is printed on the "
                              f"card, not in the book ({card.source})",
                              remedy="read it on the card and give --draws N once; drunagor remembers it for that "
-                                    "face under [cards] in story.toml (drunagor round end --draws N)")
+                                    "face under [cards] in story.toml", ask="--draws N", again="drunagor round end")
         return known, []
     most = sum((c.story.rules.rune_bag or catalog.DEFAULT_RUNE_BAG).values())
     if not 1 <= given <= most:

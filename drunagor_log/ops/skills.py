@@ -45,8 +45,12 @@ def learn(c: Campaign, name: str, skill: str, *, tree: str, level: int) -> Chang
     chapter = rules.last_completed(c.story, rewards.start(hero))
     edit.append_entry(f.edit(), "skills", {"name": skill, "tree": tree_, "level": level, "chapter": chapter})
     after = replace(hero, skills=hero.skills + (Skill(skill, tree_, level, chapter),))
+    twin = next((s.name for s in hero.skills if s.tree == tree_ and s.level == level), None)
+    # said now, as `export` would say it later (interop/apps.py: the apps tick one box per tree and level)
+    box = ((f"{hero.name} already has a {tree_} Level {level} skill ({twin}): the companion apps keep one box "
+            f"per tree and level, so `drunagor export` leaves {skill} out of the token",) if twin else ())
     return Change(f"{hero.name} learns {skill} ({tree_}, Level {level})",
-                  warnings=excess_warning(c, slug, after), data={"hero": hero.name, "skill": skill})
+                  warnings=(*box, *excess_warning(c, slug, after)), data={"hero": hero.name, "skill": skill})
 
 
 def ability(c: Campaign, name: str, ability_: str) -> Change:

@@ -272,7 +272,10 @@ def record_chapter(c: Campaign, chapter: Any, state: str, force: bool = False) -
     data = {"chapter": ch, "state": state, "corrected": bool(move.problem)}
     if state == "failed":
         n = failures[ch]
+        easy = story.rules.trauma_limit >= 2  # already Taking It Easy (or easier): nothing to suggest
         lines = (f"Chapter {ch} stays open on the Adventure Track: play it again (RB L961).",
+                 "Replaying Taking It Easy already: each hero holds 2 Trauma Cubes, the third defeats them "
+                 "(RB L1028)." if easy else
                  "Replaying? The rulebook suggests Taking It Easy, one more Trauma Cube per hero "
                  "(RB L1022-1028): drunagor rules set --difficulty easy.")
         return Change(f"chapter {ch}: failed attempt recorded ({n} so far){corrected}", lines, data=data)

@@ -58,6 +58,12 @@ def typed_number(text: str, *, what: str = "", example: str = "3") -> int | None
         raise UsageError(exc.message, remedy=exc.remedy) from None
 
 
+# Words of the book a player may give as a rank, which are not a rank of the status board: what they are.
+NOT_RANKS = {"champion": "Champion is not a rank of the Monster Status board: chapter 08's \"Champion-rank "
+                         "Monsters\" (RB L1279) are its Gray and White monsters (G1, W2, G3, W4, G5 on the setup "
+                         "diagram) on their Champion side, drunagor's reading of the letters"}
+
+
 def canonical(rank: str | None) -> str | None:
     """A --rank as the rulebook spells it (a usage error when it is no rank)."""
     if rank is None:
@@ -65,6 +71,10 @@ def canonical(rank: str | None) -> str | None:
     try:
         return canonical_rank(rank)
     except ValueError as exc:
+        word = rank.strip().casefold().removesuffix("-rank")
+        if word in NOT_RANKS:
+            raise UsageError(NOT_RANKS[word], remedy="give the rank of the monster's letter: --rank Gray (G) or "
+                             "--rank White (W)") from None
         raise UsageError(str(exc)) from None
 
 

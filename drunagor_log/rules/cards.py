@@ -101,7 +101,8 @@ def _contradictions(name: str, facts: dict) -> list[tuple[str, str, str]]:
             said = [f"{name} holds the {cat[fact]} Rune position (RB L824-826), not {value}"]
         elif fact == "epic":
             entry = catalog.adventure_item(name) or {}
-            where = f" ({entry['source']})" if entry.get("source") else f" (it is {a(str(cat['kind']))} card)"
+            where = (f" ({catalog.source_words(entry['source'])})" if entry.get("source")
+                     else f" (it is {a(str(cat['kind']))} card)")
             said = [f"{catalog_name(name) or name} is {'' if cat[fact] else 'not '}an Epic Item{where}"]
         else:
             said = [f"{catalog_name(name) or name} is {a(str(cat[fact]))} card, not {a(str(value))} one"]

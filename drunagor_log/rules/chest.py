@@ -107,9 +107,9 @@ def conflicts(name: str, type_: str | None, rarity: str | None) -> list[str]:
         return []
     out = []
     if type_ is not None and entry.get("type") and entry["type"] != type_:
-        out.append(f"{entry['name']} is {a(entry['type'])}, not {a(type_)} ({entry['source']})")
+        out.append(f"{entry['name']} is {a(entry['type'])}, not {a(type_)} ({catalog.source_words(entry['source'])})")
     if rarity is not None and entry.get("rarity") and entry["rarity"] != rarity:
-        out.append(f"{entry['name']} is {entry['rarity']}, not {rarity} ({entry['source']})")
+        out.append(f"{entry['name']} is {entry['rarity']}, not {rarity} ({catalog.source_words(entry['source'])})")
     return out
 
 

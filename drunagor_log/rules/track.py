@@ -38,16 +38,6 @@ def is_finished(track: Mapping[str, str]) -> bool:
     return CHAPTERS[-1] in track
 
 
-def finished_text(track: Mapping[str, str], ending: str | None) -> str | None:
-    """What every place that would point to the next adventure says of a finished campaign, however it
-    was finished: chapter 09's ending when `adventure end` recorded one (RB L1309), else the filled slot
-    (`chapter complete 9` with no adventure played); None while a chapter is still to play."""
-    if ending:
-        return f"the campaign is finished: {ending} (RB L1309)"
-    if is_finished(track):
-        return "the campaign is finished: chapter 09 is on the Adventure Track"
-    return None
-
 
 @record
 class Move:

@@ -142,7 +142,7 @@ def test_a_scenario_monster_raid_asks_for_its_model_count_once(run, party):
     assert (r.exit_code, r.stderr) == (2, "error: how many Night Stalker models does the Nightmare raid use? The "
                                           "catalog does not know, and a raid stops when all of them are on the board "
                                           "(Rulebook: Dreadful Raid, L311; Special Mechanic – Nightmare Raid, L1102); count them and give --models N once; drunagor "
-                                          "remembers it under [cards] in story.toml\n")
+                                          "remembers it under [cards] in story.toml (drunagor adventure start --models N)\n")
     assert snapshot(party) == before
     ok(run("adventure", "start", "--models", "3"))
     assert 'raid = { card = "Dreadful Raid", face = "A", minions = ["Nightmare"], rank = "Scenario", model_limit = 3 }' \

@@ -227,7 +227,7 @@ cards = [
                                    "grid: 5 Common Scrolls: the grid holds 4 (Rulebook: Preparing the Chest Deck, L357-359); record the deck as it is "
                                    "on the table; to change a card, use drunagor chest swap OUT IN"),
     (("Scroll of Beguile", "--copies", "0", "--rarity", "rare"), 2,
-     "chest-deck: Scroll of Beguile is common, not rare (APP; rarity Rulebook: Preparing the Chest Deck, L365); leave the flag out: drunagor knows "
+     "chest-deck: Scroll of Beguile is common, not rare (the publisher's companion app; rarity Rulebook: Preparing the Chest Deck, L365); leave the flag out: drunagor knows "
      "this card"),
     (("Potion of Healing", "--copies", "0", "--rarity", "rare"), 1,
      "campaigns/test/story.toml:13: chest-deck: recording Potion of Healing as a Rare Potion would break the grid: "
@@ -559,7 +559,7 @@ upgrades = [
 """
     assert text(smith / "story.toml") == STORY.lstrip("\n").replace(
         'stored = ["Cosmic Gemstone", "Forgotten Treasure"]',
-        'stored = [\n  "Cosmic Gemstone",\n  "Forgotten Treasure",\n  "Ragged Doll",\n  "Heavy Shield",\n]')
+        'stored = [\n  "Cosmic Gemstone",\n  "Forgotten Treasure",\n  "Ragged Doll",\n  "Heavy Shield (Standard)",\n]')
     # no second Artisan's Tools: the next upgrade is refused until the hero finds one
     r = run("spoils", "upgrade", "Vacrem", "Heavy Shield", "--discard", "Captain's Brooch", "--not-epic")
     assert r.exit_code == 1 and "Vacrem has no Artisan's Tools in the bag" in r.stderr
@@ -674,7 +674,7 @@ upgrades = [
                                              '"Ragged Doll" = { epic = true }\n'
                                              'Haste = { position = "red-top" }'))
     assert check_json(run) == {"errors": [
-        (21, "card-facts", "Scroll of Beguile is common, not rare (APP; rarity RB L365); forget the recorded fact: "
+        (21, "card-facts", "Scroll of Beguile is common, not rare (the publisher's companion app; rarity RB L365); forget the recorded fact: "
                            "drunagor card forget \"Scroll of Beguile\" --fact rarity"),
         (22, "card-facts", "Claw: position 'purple-top' is not a Rune position (COLOUR-top or COLOUR-bottom, "
                            "e.g. \"orange-bottom\"); correct it (drunagor card set Claw --position "
@@ -725,7 +725,7 @@ party = "Test Party"
 followers = []
 stored = [
   "Ragged Doll",
-  "Twin-Blades",
+  "Twin-Blades (Standard)",
 ]
 
 [track]

@@ -178,7 +178,7 @@ def test_card_set_is_checked_as_the_commands_that_use_the_fact(run, example):
          "card-facts: Haste holds the orange-bottom Rune position (Rulebook: New Commander Attack Cards, L824-826), not red-top; leave the flag out: "
          "drunagor knows this card"),
         (("Scroll of Beguile", "--rarity", "rare"), 2,
-         "card-facts: Scroll of Beguile is common, not rare (APP; rarity Rulebook: Preparing the Chest Deck, L365); leave the flag out: drunagor "
+         "card-facts: Scroll of Beguile is common, not rare (the publisher's companion app; rarity Rulebook: Preparing the Chest Deck, L365); leave the flag out: drunagor "
          "knows this card"),
         (("Frozen Tears of Alagast", "--not-epic"), 2,
          "card-facts: Frozen Tears of Alagast is an Epic Item (Rulebook: Improving Spoils Equipment, L417); leave the flag out: drunagor knows this card"),

@@ -327,8 +327,8 @@ def test_learn_appends_one_line_and_keeps_comments(run, party):
     r = run("hero", "learn", "nyx", "Quick Strike", "--tree", "mel", "--level", "1")
     assert (r.exit_code, r.stdout, r.stderr) == (0, "Nyx learns Quick Strike (melee, Level 1)\n",
                                                  "warning: Nyx now has 1 Level 1 Hero or Role Skill more than the "
-                                                 "chapters completed since joining give (rewards, SPEC 5.3; "
-                                                 "drunagor check reports it)\n")
+                                                 "chapters completed since joining give (drunagor check reports "
+                                                 "it as rewards)\n")
     assert text(party / "heroes" / "nyx.toml") == NYX.lstrip("\n").replace(
         '  { name = "Shadow Step", tree = "agility", level = 1, chapter = "01" },\n',
         '  { name = "Shadow Step", tree = "agility", level = 1, chapter = "01" },\n'

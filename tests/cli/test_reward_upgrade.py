@@ -68,7 +68,7 @@ def test_a_reward_upgrade_disposes_of_nothing_and_settles_the_reward(run, party)
     assert log == NYX.lstrip("\n").replace('"Twin-Blades", kind = "spoils", quality = "standard"',
                                            '"Twin-Blades", kind = "spoils", quality = "improved"') + (
         'upgrades = [\n  { item = "Twin-Blades", to = "improved", reward = true, chapter = "07" },\n]\n')
-    assert 'stored = [\n  "Cosmic Gemstone",\n  "Forgotten Treasure",\n  "Twin-Blades",\n]' in \
+    assert 'stored = [\n  "Cosmic Gemstone",\n  "Forgotten Treasure",\n  "Twin-Blades (Standard)",\n]' in \
         (party / "story.toml").read_text()
     assert owed_upgrades(run) == 0
     shown = run("hero", "show", "Nyx").stdout

@@ -372,7 +372,7 @@ $ drunagor battalion "Vile Spawn" "Shadow Knight" --near 1
 error: campaigns/test/adventure.toml: scenario-monsters (Rulebook: Special Preparation – Siege Monsters, L1245): chapter 07 uses only its Scenario Monsters (Rulebook: Special Preparation – Siege Monsters, L1245): Shadow Knight is not one of them; the monsters of chapter 07: Vicious Mauler, Vile Spawn, Coiled Harridan
 [exit 1]
 $ drunagor battalion "Vile Spawn" "Coiled Harridan" --near 1
-error: how many Vile Spawn and Coiled Harridan models are there? The book does not say, and one that cannot spawn because all its models are on the board activates the first of its kind instead (Rulebook: Special Scenario Rule – Tower Defense, L1237); count them and give --models "Vile Spawn=N" --models "Coiled Harridan=N" once; drunagor remembers it under [cards] in story.toml
+error: how many Vile Spawn and Coiled Harridan models are there? The book does not say, and one that cannot spawn because all its models are on the board activates the first of its kind instead (Rulebook: Special Scenario Rule – Tower Defense, L1237); count them and give --models "Vile Spawn=N" --models "Coiled Harridan=N" once; drunagor remembers it under [cards] in story.toml (drunagor battalion "Vile Spawn" "Coiled Harridan" --near 1 --models "Vile Spawn=N" --models "Coiled Harridan=N")
 [exit 2]
 $ drunagor battalion "Vile Spawn" "Coiled Harridan" --near 1 --models "Vile Spawn=2" --models "Coiled Harridan=2"
 Monster Battalion: 2 monsters NEAR 1

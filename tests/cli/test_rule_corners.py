@@ -31,7 +31,8 @@ def test_a_chapter_07_battalion_asks_each_siege_monsters_models_once(run, root):
         "error: how many Vile Spawn and Coiled Harridan models are there? The book does not say, and one that "
         "cannot spawn because all its models are on the board activates the first of its kind instead (Rulebook: Special Scenario Rule – Tower Defense, L1237); "
         "count them and give --models \"Vile Spawn=N\" --models \"Coiled Harridan=N\" once; drunagor remembers it "
-        "under [cards] in story.toml\n"))
+        "under [cards] in story.toml (drunagor battalion \"Vile Spawn\" \"Coiled Harridan\" --near 1 --models "
+        "\"Vile Spawn=N\" --models \"Coiled Harridan=N\")\n"))
     r = run("battalion", "Vile Spawn", "Coiled Harridan", "--models", "2")
     assert (r.exit_code, r.stderr) == (2, "error: --models 2: the battalion summons Vile Spawn and Coiled Harridan; "
                                           "say whose; write --models NAME=N, once for each\n")

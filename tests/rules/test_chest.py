@@ -105,9 +105,9 @@ def test_facts_come_from_the_catalog_first_then_from_what_the_player_recorded():
     # a recorded fact never overrides the rulebook (RB L365: Beguile is Common)
     assert chest.card_facts("Scroll of Beguile", {"Scroll of Beguile": {"rarity": "rare"}}).rarity == "common"
     assert chest.conflicts("Scroll of Beguile", None, "rare") == [
-        "Scroll of Beguile is common, not rare (APP; rarity RB L365)"]
+        "Scroll of Beguile is common, not rare (the publisher's companion app; rarity RB L365)"]
     assert chest.conflicts("Combustible Grenade", "scroll", None) == [
-        "Combustible Grenade is a potion, not a scroll (APP)"]
+        "Combustible Grenade is a potion, not a scroll (the publisher's companion app)"]
     assert chest.conflicts("Elixir of Doom", "potion", "rare") == []
 
 
