@@ -147,7 +147,7 @@ def test_the_sheets_say_who_recorded_an_event_from_their_phone(example):
 def test_adventure_show_says_whose_phone_recorded_an_event(example, run):
     assert Phones(example).act("nyx", "Nyx", "Trauma Cube +1", ["cube", "--", "Nyx", "trauma", "+1"])["ok"]
     r = run("-C", str(example), "adventure", "show")
-    assert r.stdout.endswith("  cube (from nyx's phone): Nyx receives 1 Trauma Cube: 1 held, 1 can be held\n")
+    assert r.stdout.endswith("  cube (from Nyx's phone): Nyx receives 1 Trauma Cube: 1 held, 1 can be held\n")
     shown = json.loads(run("-C", str(example), "adventure", "show", "--json").stdout)
     assert shown["log"][-1] == {"event": "cube", "by": "nyx", "hero": "Nyx", "kind": "trauma", "delta": 1, "count": 1,
                                 "text": "Nyx receives 1 Trauma Cube: 1 held, 1 can be held"}
