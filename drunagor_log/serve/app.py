@@ -247,6 +247,12 @@ class Guard:
                 scope["drunagor.form"] = form
         if refusal is not None:
             status, text, extra = refusal
+            if stem is not None and status == 400 and "application/json" in headers.get("accept", ""):
+                # a form that cannot be read is a usage slip: answered as the command's are (SPEC 12)
+                answer = {"ok": False, "exit": 2, "message": text, "lines": [f"error: {text}"]}
+                await _answer(send, status, json_escaped(json.dumps(answer, ensure_ascii=False)), extra,
+                              b"application/json")
+                return
             await _answer(send, status, text, extra)
             return
         cookie = self._cookie(scope, who)
@@ -381,9 +387,9 @@ def _own_origin(headers: dict[str, str]) -> bool:
     return site is None or site == "same-origin"
 
 
-async def _answer(send: Send, status: int, text: str, extra: list) -> None:
+async def _answer(send: Send, status: int, text: str, extra: list, media: bytes = b"text/plain") -> None:
     body = (text + "\n").encode()
     await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"text/plain; charset=utf-8"),
+                "headers": [(b"content-type", media + b"; charset=utf-8"),
                             (b"content-length", str(len(body)).encode()), *extra, *SECURITY]})
     await send({"type": "http.response.body", "body": body})
