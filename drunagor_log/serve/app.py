@@ -50,7 +50,9 @@ RETRY_MS = 1000  # how soon a browser reconnects after a dropped stream
 MAX_BODY = 4096  # bytes of a hero's action (a form of a few short fields)
 RATE = 5  # actions a second from one key at most
 FORM = "application/x-www-form-urlencoded"
-TABLE_KEY = "table"  # who a request is when it carries the table's key (a hero is their file stem)
+#: Who a request is when it carries the table's key (a hero is their file stem): a name no file stem can
+#: be (a stem holds no "/"), so that the table's key is never a hero's, whatever the party names a hero.
+TABLE_KEY = "/"
 #: The HTTP status of a hero's action by the command's exit code (SPEC 12); another code: refused.
 STATUS = {0: 200, 1: 409, 2: 400, 4: 503}
 Act = Callable[[str, str, str, list[str]], dict[str, Any]]
