@@ -106,7 +106,8 @@ def test_two_phones_and_the_scribe_act_in_one_adventure(scribe, chromium, exampl
     nyx.tap("Curse Cube +1")
     said = "Nyx's Curse Cube capacity 5 recorded under [cards]; Nyx receives 1 Curse Cube: 1 held, 5 can be held"
     nyx.answered(said)
-    assert '{ event = "cube", by = "nyx", text = "' + said + '", recorded = "Nyx: curse_capacity" }' in adventure.read_text()
+    assert ('{ event = "cube", by = "nyx", hero = "Nyx", kind = "curse", delta = 1, count = 1, '
+            'recorded = "Nyx: curse_capacity", text = "' + said + '" }') in adventure.read_text()
     nyx.page.get_by_role("button", name="Take back my last").wait_for(timeout=WAIT_MS)  # Nyx's own, now
     scribe.expect(f"Nyx (phone): Curse Cube +1: {said}")
     scribe.expect("drunagor> odds --js")  # the typed line, drawn again under it
@@ -119,7 +120,8 @@ def test_two_phones_and_the_scribe_act_in_one_adventure(scribe, chromium, exampl
     vacrem.tap("Trauma Cube +1")
     said = "Vacrem receives 1 Trauma Cube: 1 held, 1 can be held"
     vacrem.answered(said)
-    assert '{ event = "cube", by = "vacrem", text = "' + said + '" }' in adventure.read_text()
+    assert ('{ event = "cube", by = "vacrem", hero = "Vacrem", kind = "trauma", delta = 1, count = 1, '
+            'text = "' + said + '" }') in adventure.read_text()
     scribe.expect(f"Vacrem (phone): Trauma Cube +1: {said}")
     scribe.expect("Vacrem trauma 1/1")
     tv.shows(f"Vacrem's phone: {said}")
