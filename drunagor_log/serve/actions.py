@@ -23,10 +23,10 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "undo": (),
     "learn": ("skill", "tree", "level"),
     "ability": ("ability",),
-    "gain": ("card", "kind", "quality", "bag", "new"),
+    "gain": ("card", "kind", "quality", "bag", "new", "reward"),
     "aura": ("aura", "op", "new"),
     "status": ("status", "op", "new"),
-    "upgrade": ("item", "discard", "to"),
+    "upgrade": ("item", "discard", "to", "epic"),
 }
 #: The command each action runs, as docs/serve.md lists it.
 COMMAND = {"cube": "cube", "recall": "recall", "undo": "adventure undo", "learn": "hero learn",
@@ -96,7 +96,8 @@ def _ability(hero: str, form: dict[str, str], f: Get) -> tuple[str, list[str]]:
 def _gain(hero: str, form: dict[str, str], f: Get) -> tuple[str, list[str]]:
     card = _need(form, "card")
     return (f"gains {card}", ["hero", "gain", *_opt("kind", f("kind")), *_opt("quality", f("quality")),
-                              *_flag("bag", f("bag")), *_flag("new", f("new")), "--", hero, card])
+                              *_flag("bag", f("bag")), *_flag("new", f("new")), *_flag("reward", f("reward")),
+                              "--", hero, card])
 
 
 def _aura(hero: str, form: dict[str, str], f: Get) -> tuple[str, list[str]]:
@@ -116,8 +117,10 @@ def _status(hero: str, form: dict[str, str], f: Get) -> tuple[str, list[str]]:
 def _upgrade(hero: str, form: dict[str, str], f: Get) -> tuple[str, list[str]]:
     """A reward's upgrade (nothing disposed of), or with Artisan's Tools and `discard`."""
     item = _need(form, "item")
+    _only(form, "epic", ("yes", "no"))
     how = _opt("discard", f("discard")) if f("discard") else ["--reward"]
-    return f"Spoils upgrade {item}", ["spoils", "upgrade", *how, *_opt("to", f("to")), "--", hero, item]
+    epic = {"yes": ["--epic"], "no": ["--not-epic"]}.get(f("epic") or "", [])
+    return f"Spoils upgrade {item}", ["spoils", "upgrade", *how, *_opt("to", f("to")), *epic, "--", hero, item]
 
 
 _BUILD: dict[str, Callable[[str, dict[str, str], Get], tuple[str, list[str]]]] = {

@@ -50,7 +50,9 @@ RETRY_MS = 1000  # how soon a browser reconnects after a dropped stream
 MAX_BODY = 4096  # bytes of a hero's action (a form of a few short fields)
 RATE = 5  # actions a second from one key at most
 FORM = "application/x-www-form-urlencoded"
-TABLE_KEY = "table"  # who a request is when it carries the table's key (a hero is their file stem)
+#: Who a request is when it carries the table's key (a hero is their file stem): a name no file stem can
+#: be (a stem holds no "/"), so that the table's key is never a hero's, whatever the party names a hero.
+TABLE_KEY = "/"
 #: The HTTP status of a hero's action by the command's exit code (SPEC 12); another code: refused.
 STATUS = {0: 200, 1: 409, 2: 400, 4: 503}
 Act = Callable[[str, str, str, list[str]], dict[str, Any]]
@@ -250,6 +252,12 @@ class Guard:
                 scope["drunagor.form"] = form
         if refusal is not None:
             status, text, extra = refusal
+            if stem is not None and status == 400 and "application/json" in headers.get("accept", ""):
+                # a form that cannot be read is a usage slip: answered as the command's are (SPEC 12)
+                answer = {"ok": False, "exit": 2, "message": text, "lines": [f"error: {text}"]}
+                await _answer(send, status, json_escaped(json.dumps(answer, ensure_ascii=False)), extra,
+                              b"application/json")
+                return
             await _answer(send, status, text, extra)
             return
         cookie = self._cookie(scope, who)
@@ -384,9 +392,9 @@ def _own_origin(headers: dict[str, str]) -> bool:
     return site is None or site == "same-origin"
 
 
-async def _answer(send: Send, status: int, text: str, extra: list) -> None:
+async def _answer(send: Send, status: int, text: str, extra: list, media: bytes = b"text/plain") -> None:
     body = (text + "\n").encode()
     await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"text/plain; charset=utf-8"),
+                "headers": [(b"content-type", media + b"; charset=utf-8"),
                             (b"content-length", str(len(body)).encode()), *extra, *SECURITY]})
     await send({"type": "http.response.body", "body": body})

@@ -358,4 +358,4 @@ def test_two_phones_and_one_shot_writers_at_once_lose_nothing_and_double_nothing
     assert text.count("\n  { event = ") - log_before == 11 + 11  # 11 log lines and 11 undo entries
     assert len(re.findall(r'event = "cube", by = "nyx"', text)) == 4
     assert len(re.findall(r'event = "cube", by = "vacrem"', text)) == 4
-    assert len(re.findall(r'event = "cube", hero = "Andreas"', text)) == 3
+    assert len(re.findall(r'event = "cube", hero = "Andreas"', text)) == 3  # the scribe's: no by

@@ -147,7 +147,35 @@ def test_the_sheets_say_who_recorded_an_event_from_their_phone(example):
 def test_adventure_show_says_whose_phone_recorded_an_event(example, run):
     assert Phones(example).act("nyx", "Nyx", "Trauma Cube +1", ["cube", "--", "Nyx", "trauma", "+1"])["ok"]
     r = run("-C", str(example), "adventure", "show")
-    assert r.stdout.endswith("  cube (from nyx's phone): Nyx receives 1 Trauma Cube: 1 held, 1 can be held\n")
+    assert r.stdout.endswith("  cube (from Nyx's phone): Nyx receives 1 Trauma Cube: 1 held, 1 can be held\n")
     shown = json.loads(run("-C", str(example), "adventure", "show", "--json").stdout)
     assert shown["log"][-1] == {"event": "cube", "by": "nyx", "hero": "Nyx", "kind": "trauma", "delta": 1, "count": 1,
                                 "text": "Nyx receives 1 Trauma Cube: 1 held, 1 can be held"}
+
+
+def test_what_the_command_asks_besides_is_a_field_too():
+    """`hero gain` refuses a Spoils card above Standard without `--reward` and `spoils upgrade` asks
+    `--epic` or `--not-epic` of a card it does not know: a phone answers with the fields `reward` and
+    `epic` (never `--force`, the scribe's correction)."""
+    assert words({"action": "gain", "card": "War Bow", "quality": "ultimate", "reward": "on"})[1] == [
+        "hero", "gain", "--quality=ultimate", "--reward", "--", "Nyx", "War Bow"]
+    assert words({"action": "upgrade", "item": "Twin-Blades", "discard": "Lamp", "epic": "no"})[1] == [
+        "spoils", "upgrade", "--discard=Lamp", "--not-epic", "--", "Nyx", "Twin-Blades"]
+    assert words({"action": "upgrade", "item": "Twin-Blades", "discard": "Lamp", "epic": "yes"})[1][3] == "--epic"
+    for form, message in (({"action": "upgrade", "item": "X", "epic": "maybe"}, "epic is yes or no, not 'maybe'"),
+                          ({"action": "gain", "card": "X", "force": "on"}, "gain takes no field 'force'")):
+        with pytest.raises(actions.Refusal, match=message):
+            words(form)
+
+
+def test_a_phone_gains_a_spoils_card_an_interlude_gave_above_standard(example, run):
+    assert run("-C", str(example), "adventure", "end", "--won").exit_code == 0
+    phones = Phones(example)
+    label, said = actions.words("Andreas", {"action": "gain", "card": "War Bow", "quality": "ultimate"})
+    refused = phones.act("andreas", "Andreas", label, said)
+    assert (refused["exit"], "add --reward" in refused["message"]) == (1, True)
+    label, said = actions.words("Andreas", {"action": "gain", "card": "War Bow", "quality": "ultimate",
+                                            "reward": "on"})
+    answer = phones.act("andreas", "Andreas", label, said)
+    assert answer["lines"][0] == "Andreas gains War Bow (spoils, ultimate, equipped)"
+    assert "Andreas received War Bow ultimate" in (example / "story.toml").read_text()

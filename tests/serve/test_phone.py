@@ -78,7 +78,7 @@ def test_a_cube_from_the_phone_is_the_commands_own_write_with_who_did_it(served,
     r = drunagor("-C", str(twin), "cube", "Nyx", "curse", "+1", "--capacity", "5")
     assert (r.returncode, r.stdout) == (0, line + "\n")
     by_command = (twin / "adventure.toml").read_text()
-    assert '{ event = "cube", hero = "Nyx", ' in by_command
+    assert '{ event = "cube", hero = "Nyx", ' in by_command  # the cube's facts (issue 45), then its text
     assert (example / "adventure.toml").read_text() == by_command.replace('{ event = "cube", hero = "Nyx", ',
                                                                           '{ event = "cube", by = "nyx", hero = "Nyx", ')
     assert (example / "story.toml").read_bytes() == (twin / "story.toml").read_bytes()

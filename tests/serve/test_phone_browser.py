@@ -120,8 +120,8 @@ def test_two_phones_and_the_scribe_act_in_one_adventure(scribe, chromium, exampl
     vacrem.tap("Trauma Cube +1")
     said = "Vacrem receives 1 Trauma Cube: 1 held, 1 can be held"
     vacrem.answered(said)
-    assert ('{ event = "cube", by = "vacrem", hero = "Vacrem", kind = "trauma", delta = 1, count = 1, text = "'
-            + said + '" }') in adventure.read_text()
+    assert ('{ event = "cube", by = "vacrem", hero = "Vacrem", kind = "trauma", delta = 1, count = 1, '
+            'text = "' + said + '" }') in adventure.read_text()
     scribe.expect(f"Vacrem (phone): Trauma Cube +1: {said}")
     scribe.expect("Vacrem trauma 1/1")
     tv.shows(f"Vacrem's phone: {said}")

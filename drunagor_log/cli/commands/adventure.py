@@ -112,6 +112,9 @@ RECENT = 5
 def _print_log(d: dict, used: int) -> None:
     """The last table events, last: on a terminal as many as the rows left allow (one row each, a longer
     one cut with …), so the board and the counters stay on the screen; piped, the last five whole."""
+    from ...names import slug
+
+    names = {slug(name): name for name in d["cubes"]}  # the heroes at the table, by their file's stem
     recent = [e for e in d["log"] if e.get("text")][-RECENT:]
     if not recent:
         return
@@ -119,7 +122,7 @@ def _print_log(d: dict, used: int) -> None:
     if screen is None:
         term.line("Last at the table:")
         for entry in recent:
-            term.line(_event_line(entry))
+            term.line(_event_line(entry, names))
         return
     room = screen[1] - 1 - used - 1  # a row for the shell's prompt, one for the heading
     if room < 1:
@@ -128,12 +131,14 @@ def _print_log(d: dict, used: int) -> None:
         return
     term.line("Last at the table:")
     for entry in recent[-room:]:
-        term.line_cut(_event_line(entry))
+        term.line_cut(_event_line(entry, names))
 
 
-def _event_line(entry: dict) -> str:
-    """A table event as `adventure show` lists it; a phone's says whose (`by`: the hero's file name)."""
-    by = f" (from {entry['by']}'s phone)" if isinstance(entry.get("by"), str) else ""
+def _event_line(entry: dict, names: dict[str, str]) -> str:
+    """A table event as `adventure show` lists it; a phone's says whose: the hero's name, as the pages
+    say it (`by` is the hero's file name; `names`: file name -> hero)."""
+    by = entry.get("by")
+    by = f" (from {names.get(by, by)}'s phone)" if isinstance(by, str) else ""
     return f"  {entry.get('event', '')}{by}: {entry['text']}"
 
 
