@@ -57,6 +57,14 @@ def recap(c: Campaign, since: str | None = None, hero: str | None = None, fmt: s
 def _baseline(c: Campaign, since: str) -> tuple[dict[str, bytes] | None, dict[str, Any]]:
     """The campaign's files at the start of the recap (None: its beginning) and how the recap says it."""
     root = c.root
+    if _DATE.fullmatch(since):
+        import datetime
+
+        try:
+            datetime.date.fromisoformat(since)
+        except ValueError:
+            raise UsageError(f"--since {since} is not a date", remedy="a day as YYYY-MM-DD, e.g. --since 2026-11-29")\
+                from None
     now = past.head(root)
     chapter = _chapter(since)
     if now is None:

@@ -42,6 +42,9 @@ def test_recap_without_git_tells_the_campaign_from_its_beginning(run, example):
     r = run("recap", "--since", "2026-01-01")
     assert (r.exit_code, r.stderr) == (2, "error: --since 2026-01-01: the campaign has no git history to find it "
                                           "in; recap without --since tells the campaign from its beginning\n")
+    r = run("recap", "--since", "2026-13-45")  # not a day: refused before git is asked (git reads it loosely)
+    assert (r.exit_code, r.stderr) == (2, "error: --since 2026-13-45 is not a date; a day as YYYY-MM-DD, e.g. "
+                                          "--since 2026-11-29\n")
     r = run("recap", "--format", "html")
     assert (r.exit_code, r.stderr) == (2, "error: --format is text or md, not 'html'; --format md pastes into a "
                                           "group chat\n")
