@@ -124,6 +124,8 @@ def _at(c: Campaign, base: past.Commit | str | None, kind: str, words: str, *, c
         words, where = f"since commit {shown[1]}", f" ({shown[3][:10]})"
     elif shown is None:
         where = " (no commit before it: since the campaign began)"
+    elif sha is None:  # the start is the repository's first commit: nothing before it to start from
+        where = where[:-1] + ", the repository's first: since the campaign began)"
     said = {"kind": kind, "commit": sha, "date": shown[3][:10] if shown is not None else None, "chapter": chapter,
             "said": words + where}
     return (past.files_at(c.root, sha) if sha is not None else None), said

@@ -3,7 +3,10 @@ what they kept and say what they could not count, never reading a number back fr
 
 import json
 
-from tests.helpers import ok
+import pytest
+
+from tests.helpers import git, ok
+from tests.sync.conftest import isolate_git
 
 
 def test_stats_of_an_older_archive_names_what_it_lacks(run, example):
@@ -76,3 +79,17 @@ def test_an_archive_edited_is_counted_again(run, example):
     path.write_text("".join(line for line in lines if "seed = 348367" not in line))  # one draw less
     again = json.loads(ok(run("stats", "--chapter", "3", "--json")).stdout)["chapters"][0]["runes"]["draws"]
     assert (first, again) == (3, 2)
+
+
+@pytest.mark.slow  # runs git
+def test_a_start_in_the_repository_s_first_commit_says_the_recap_tells_it_all(run, example, tmp_path, monkeypatch):
+    isolate_git(monkeypatch, tmp_path)
+    git(example, "init", "--quiet", "--initial-branch=main")
+    git(example, "add", "-A")
+    git(example, "commit", "--quiet", "-m", "the example, an adventure under way", identity=True)
+    first = git(example, "log", "-1", "--format=%h %cs").split()
+    for args, said in [((), "since the last adventure started"), (("--since", "04"), "from chapter 04 on")]:
+        out = ok(run("recap", *args)).stdout
+        assert out.startswith(f"Previously on Safeguard Corporation, {said} (commit {first[0]}, {first[1]}, the "
+                              "repository's first: since the campaign began):\n"), out
+        assert "  Nyx: learned Agility 1; learned Melee 1;" in out  # told from the beginning, as it says
