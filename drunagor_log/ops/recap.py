@@ -24,12 +24,13 @@ from typing import TYPE_CHECKING, Any
 from .. import catalog
 from ..errors import DataError, FieldError, UsageError
 from ..git import past
-from ..model import chapter_id, hero_from, story_from
+from ..model import hero_from, story_from
 from ..model.campaign import Note, notes_from
 from ..text import visible
 from . import Change, Line
 from .chronicle import notes as party_notes
 from .chronicle import summaries
+from .story import chapter_arg
 
 if TYPE_CHECKING:
     from ..campaign import Campaign
@@ -66,7 +67,7 @@ def _baseline(c: Campaign, since: str) -> tuple[dict[str, bytes] | None, dict[st
             raise UsageError(f"--since {since} is not a date", remedy="a day as YYYY-MM-DD, e.g. --since 2026-11-29")\
                 from None
     now = past.head(root)
-    chapter = _chapter(since)
+    chapter = _chapter(since, c)
     if now is None:
         if since not in ("last",) and chapter is None:
             raise UsageError(f"--since {since}: the campaign has no git history to find it in",
@@ -104,12 +105,9 @@ def _files_only(c: Campaign) -> tuple[None, dict[str, Any]]:
                           "campaign's files only: its table events and the notes since"}
 
 
-def _chapter(since: str) -> str | None:
+def _chapter(since: str, c: Campaign) -> str | None:
     if since.isascii() and since.isdigit() and len(since) <= 2:
-        try:
-            return chapter_id(since)
-        except ValueError:
-            raise UsageError(f"--since {since}: there is no chapter {since}", remedy="chapters are 01 to 09") from None
+        return chapter_arg(since, c)  # the one chapter rule: no chapter 10 is refused as everywhere (exit 1)
     return None
 
 

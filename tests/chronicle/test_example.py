@@ -48,6 +48,10 @@ def test_recap_without_git_tells_the_campaign_from_its_beginning(run, example):
     r = run("recap", "--since", "2026-13-45")  # not a day: refused before git is asked (git reads it loosely)
     assert (r.exit_code, r.stderr) == (2, "error: --since 2026-13-45 is not a date; a day as YYYY-MM-DD, e.g. "
                                           "--since 2026-11-29\n")
+    for ask in (("recap", "--since", "10"), ("stats", "--chapter", "10")):  # one chapter rule, one answer
+        r = run(*ask)
+        assert (r.exit_code, r.stderr) == (1, "error: no chapter '10': the Awakenings campaign has chapters 01 to "
+                                              "09; give a chapter number from 1 to 9\n")
     r = run("recap", "--format", "html")
     assert (r.exit_code, r.stderr) == (2, "error: --format is text or md, not 'html'; --format md pastes into a "
                                           "group chat\n")
