@@ -46,7 +46,8 @@ def add(c: Campaign, text: str, *, hero: str | None = None, by: str | None = Non
     if not author:
         raise UsageError("--by names no one", remedy="--by NAME")
     if not one_line(author):
-        raise UsageError("--by holds a line break", remedy="--by NAME, on one line")
+        source = "--by" if by is not None else "git's user.name"
+        raise UsageError(f"{source} holds a line break", remedy="--by NAME, on one line")
     chapter, round_ = _when(c)
     date = story_ops._today()
     import hashlib

@@ -63,6 +63,14 @@ def test_refusals_write_nothing(run, example):
     assert snapshot(example) == before
 
 
+def test_a_git_user_name_of_two_lines_is_refused(run, example, monkeypatch):
+    monkeypatch.setattr("drunagor_log.ops.notes.config_value", lambda root, key: "Ana\n2. forged")
+    before = snapshot(example)
+    r = run("note", "add", "x")
+    assert (r.exit_code, r.stderr) == (2, "error: git's user.name holds a line break; --by NAME, on one line\n")
+    assert snapshot(example) == before
+
+
 def test_a_note_is_shown_through_the_output_rule(run, example):
     ok(run("note", "add", "evil \x1b[2J\u202e text", "--by", "Mal\x07lory"))
     assert ok(run("note", "list")).stdout == (
