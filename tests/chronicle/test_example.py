@@ -2,6 +2,8 @@
 what they kept and say what they could not count, never reading a number back from a sentence."""
 
 import json
+import re
+from pathlib import Path
 
 import pytest
 
@@ -97,3 +99,29 @@ def test_a_start_in_the_repository_s_first_commit_says_the_recap_tells_it_all(ru
         assert out.startswith(f"Previously on Safeguard Corporation, {said} (commit {first[0]}, {first[1]}, the "
                               "repository's first: since the campaign began):\n"), out
         assert "  Nyx: learned Agility 1; learned Melee 1;" in out  # told from the beginning, as it says
+
+
+def _book() -> str:
+    here = Path(__file__).resolve()
+    for top in here.parents[3:5]:  # the main repository's neighbour, or a worktree's
+        path = top / "shared" / "rules" / "awakenings-rulebook.txt"
+        if path.exists():
+            return path.read_text(encoding="utf-8")
+    pytest.skip("rulebook text not available")
+
+
+def _runs(text: str, n: int = 7) -> set[str]:
+    words = re.findall(r"[a-z']+", text.lower())
+    return {" ".join(words[i:i + n]) for i in range(len(words) - n + 1)}
+
+
+def test_recap_prints_no_sentence_of_the_book_only_its_titles(run, example):
+    book = _runs(_book())
+    ok(run("cube", "nyx", "curse", "+1", "--capacity", "5"))
+    ok(run("cube", "nyx", "trauma", "+2"))  # defeated: the adventure fails, its losing condition recorded
+    ok(run("adventure", "end", "--lost"))
+    ok(run("note", "add", "the storm came early", "--by", "Ana"))
+    told = "".join(ok(run("recap", *args)).stdout for args in [(), ("--format", "md"), ("--json",),
+                                                                ("--hero", "Nyx"), ("--since", "5")])
+    assert "Tempest Island" in told and "Nyx was defeated" in told  # the book's title, the party's facts
+    assert _runs(told) & book == set()  # no seven words in a row of the book
