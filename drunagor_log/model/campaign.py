@@ -402,6 +402,12 @@ class Note:
 _TEXT_KEYS = ("id", "chapter", "date", "by", "text")
 
 
+def one_line(text: str) -> bool:
+    """Whether a note's words are one line: shown one a line (`note list`, the recap), a line break would
+    make the next line look like another note."""
+    return text.splitlines() in ([text], [])
+
+
 def notes_from(data: dict) -> tuple[Note, ...]:
     """The notes of story.toml's plain values (none: an empty tuple); FieldError names a bad one."""
     raw = data.get("notes", [])
@@ -417,6 +423,10 @@ def notes_from(data: dict) -> tuple[Note, ...]:
             if not isinstance(entry.get(key), str):
                 raise FieldError(("notes", i, key), f"`{key}` of note {i + 1} must be text, not {entry.get(key)!r}",
                                  f'write {key} = "..."')
+        for key in ("by", "text"):
+            if not one_line(entry[key]):
+                raise FieldError(("notes", i, key), f"`{key}` of note {i + 1} holds a line break: a note is one line",
+                                 "write it on one line (two notes for two lines)")
         round_ = entry.get("round")
         if round_ is not None and (isinstance(round_, bool) or not isinstance(round_, int) or round_ < 1):
             raise FieldError(("notes", i, "round"), f"`round` of note {i + 1} must be a round number, not {round_!r}",

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from ..errors import UsageError
 from ..git.merges import config_value
 from ..git.runner import GitFailed
-from ..model.campaign import Note
+from ..model.campaign import Note, one_line
 from ..rules.chapters import round_number
 from ..rules.track import next_open
 from ..store import edit
@@ -39,10 +39,15 @@ def add(c: Campaign, text: str, *, hero: str | None = None, by: str | None = Non
     if len(words) > MAX_TEXT:
         raise UsageError(f"a note holds at most {MAX_TEXT} characters, not {len(words)}",
                          remedy="write it as two notes, or shorter")
+    if not one_line(words):
+        raise UsageError("a note is one line: its words hold a line break", remedy="write it as two notes")
     name = c.hero(hero, present=False)[1].name if hero is not None else None
     author = (by if by is not None else _git_user(c)).strip()
     if not author:
         raise UsageError("--by names no one", remedy="--by NAME")
+    if not one_line(author):
+        source = "--by" if by is not None else "git's user.name"
+        raise UsageError(f"{source} holds a line break", remedy="--by NAME, on one line")
     chapter, round_ = _when(c)
     date = story_ops._today()
     import hashlib

@@ -9,6 +9,10 @@ the commit that added or removed adventure.toml, so that adventure is told) and 
 branch's upstream stands); a chapter (from the commit before its first adventure); a date (the last commit
 before that day); a commit. The campaign then is read from git (git/past.py), the campaign now from its
 files. Without git the recap tells the campaign from its beginning, and says so.
+
+The pages (`serve`'s /chronicle, the sheets) read no git (SPEC 11: git runs only on the user's word): with
+`git=False` the recap tells the last adventure (the one under way, else the last archived one) and the
+notes since, from the campaign's files only, and says so.
 """
 
 from __future__ import annotations
@@ -20,12 +24,13 @@ from typing import TYPE_CHECKING, Any
 from .. import catalog
 from ..errors import DataError, FieldError, UsageError
 from ..git import past
-from ..model import chapter_id, hero_from, story_from
+from ..model import hero_from, story_from
 from ..model.campaign import Note, notes_from
 from ..text import visible
 from . import Change, Line
 from .chronicle import notes as party_notes
 from .chronicle import summaries
+from .story import chapter_arg
 
 if TYPE_CHECKING:
     from ..campaign import Campaign
@@ -34,12 +39,14 @@ _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 FORMATS = ("text", "md")
 
 
-def recap(c: Campaign, since: str | None = None, hero: str | None = None, fmt: str = "text") -> Change:
-    """What happened since `since` (see the module's doc), for the party or for one hero."""
+def recap(c: Campaign, since: str | None = None, hero: str | None = None, fmt: str = "text", *,
+          git: bool = True) -> Change:
+    """What happened since `since` (see the module's doc), for the party or for one hero. `git`: whether
+    git's history may be read (the user's own `recap`); without it (the pages), since the last adventure."""
     if fmt not in FORMATS:
         raise UsageError(f"--format is text or md, not {fmt!r}", remedy="--format md pastes into a group chat")
     who = c.hero(hero, present=False)[1].name if hero is not None else None
-    then, said = _baseline(c, since or "last")
+    then, said = _baseline(c, since or "last") if git else _files_only(c)
     data = {"since": said, "hero": who, "party": c.story.party, **_told(c, then, said, who)}
     lines = markdown_lines(data) if fmt == "md" else text_lines(data)
     return Change(notes=tuple(Line(x) for x in lines), data=data)
@@ -51,8 +58,16 @@ def recap(c: Campaign, since: str | None = None, hero: str | None = None, fmt: s
 def _baseline(c: Campaign, since: str) -> tuple[dict[str, bytes] | None, dict[str, Any]]:
     """The campaign's files at the start of the recap (None: its beginning) and how the recap says it."""
     root = c.root
+    if _DATE.fullmatch(since):
+        import datetime
+
+        try:
+            datetime.date.fromisoformat(since)
+        except ValueError:
+            raise UsageError(f"--since {since} is not a date", remedy="a day as YYYY-MM-DD, e.g. --since 2026-11-29")\
+                from None
     now = past.head(root)
-    chapter = _chapter(since)
+    chapter = _chapter(since, c)
     if now is None:
         if since not in ("last",) and chapter is None:
             raise UsageError(f"--since {since}: the campaign has no git history to find it in",
@@ -74,12 +89,25 @@ def _baseline(c: Campaign, since: str) -> tuple[dict[str, bytes] | None, dict[st
     return _at(c, found, "commit", "since")
 
 
-def _chapter(since: str) -> str | None:
+def _files_only(c: Campaign) -> tuple[None, dict[str, Any]]:
+    """Since the last adventure started or ended, as the campaign's files tell it without git: the adventure
+    under way, else the last one archived (the Adventure Track is played in order, RB L961)."""
+    played = [summary["row"] for summary in summaries(c)]
+    if not played:
+        return None, {"kind": "beginning", "commit": None, "date": None, "chapter": None,
+                      "said": "since the campaign began (told from its files only)"}
+    row = played[-1]
+    what = "under way" if row["file"] == "adventure.toml" else "last played"
+    attempt = f", attempt {row['attempt']}" if row["attempt"] else ""
+    return None, {"kind": "adventure", "commit": None, "date": None, "chapter": row["chapter"],
+                  "attempt": row["attempt"] or 0,
+                  "said": f"since the adventure {what} began (chapter {row['chapter']}{attempt}), told from the "
+                          "campaign's files only: its table events and the notes since"}
+
+
+def _chapter(since: str, c: Campaign) -> str | None:
     if since.isascii() and since.isdigit() and len(since) <= 2:
-        try:
-            return chapter_id(since)
-        except ValueError:
-            raise UsageError(f"--since {since}: there is no chapter {since}", remedy="chapters are 01 to 09") from None
+        return chapter_arg(since, c)  # the one chapter rule: no chapter 10 is refused as everywhere (exit 1)
     return None
 
 
@@ -94,6 +122,8 @@ def _at(c: Campaign, base: past.Commit | str | None, kind: str, words: str, *, c
         words, where = f"since commit {shown[1]}", f" ({shown[3][:10]})"
     elif shown is None:
         where = " (no commit before it: since the campaign began)"
+    elif sha is None:  # the start is the repository's first commit: nothing before it to start from
+        where = where[:-1] + ", the repository's first: since the campaign began)"
     said = {"kind": kind, "commit": sha, "date": shown[3][:10] if shown is not None else None, "chapter": chapter,
             "said": words + where}
     return (past.files_at(c.root, sha) if sha is not None else None), said
@@ -148,7 +178,7 @@ def _values(raw: bytes) -> dict[str, Any]:
 def _told(c: Campaign, then: dict[str, bytes] | None, said: dict[str, Any], who: str | None) -> dict[str, Any]:
     old = {rel: _values(raw) for rel, raw in (then or {}).items()}
     chapter = said.get("chapter") if then is None else None
-    played = _played(c, old, chapter)
+    played = _played(c, old, chapter, said.get("attempt", 0))
     # without git, a chapter's start cannot be found in the Story Record and the logs: its adventures only
     whole = not (chapter is not None and said["commit"] is None and said["date"] is None)
     return {
@@ -163,15 +193,17 @@ def _told(c: Campaign, then: dict[str, bytes] | None, said: dict[str, Any], who:
     }
 
 
-def _played(c: Campaign, old: Mapping[str, dict], chapter: str | None) -> list[tuple[dict[str, Any], int]]:
-    """The adventures since then (summaries: archived since, and the one under way); each with how many of its
-    table events were already there then (the adventure that was under way then is told from where it stood)."""
+def _played(c: Campaign, old: Mapping[str, dict], chapter: str | None,
+            attempt: int = 0) -> list[tuple[dict[str, Any], int]]:
+    """The adventures since then (summaries: archived since, and the one under way; from `chapter`'s attempt
+    `attempt` on); each with how many of its table events were already there then (the adventure that was
+    under way then is told from where it stood)."""
     was = old.get("adventure.toml")
     then_chapter, then_events = (was.get("chapter"), len(was.get("log", []))) if was else (None, 0)
     found = []
     for summary in summaries(c, known=old):
         ch = summary["row"]["chapter"]
-        if chapter is not None and ch < chapter:
+        if chapter is not None and (ch, summary["row"]["attempt"] or 0) < (chapter, attempt):
             continue
         skip = 0
         if then_chapter == ch:

@@ -2,6 +2,7 @@
 statistics, with three charts drawn here as inline SVG (no script library, no CDN): runes drawn by colour
 per chapter beside what the bag made likely, raids summoned beside the summons expected, cubes received per
 hero. `serve`'s /chronicle and the HTML sheet show the same section; the Markdown sheet the recap as text.
+The pages run no git (SPEC 11): their recap is the last adventure's, told from the campaign's files.
 
 Each chart is an `<svg role="img">` with a title and a description a screen reader reads, and every bar
 carries its number and its colour's name in text (the colour-blind read the words, not the hues); the SVG
@@ -32,7 +33,7 @@ BAR, GAP, LABEL, WIDTH, WORDS = 18, 6, 88, 420, 200  # sized for a phone: 420 un
 
 def view(c: Campaign) -> dict[str, Any]:
     """The chronicle as the pages show it: the recap's lines, the statistics' lines and the charts."""
-    recap = recap_ops.recap(c)
+    recap = recap_ops.recap(c, git=False)  # a page runs no git (SPEC 11): since the last adventure, from the files
     stats = stats_ops.stats(c)
     return {"recap": [{"title": title, "lines": lines} for title, lines in recap_ops.sections(recap.data)],
             "recap_md": recap_ops.markdown_lines(recap.data),

@@ -2,8 +2,13 @@
 what they kept and say what they could not count, never reading a number back from a sentence."""
 
 import json
+import re
+from pathlib import Path
 
-from tests.helpers import ok
+import pytest
+
+from tests.helpers import git, ok
+from tests.sync.conftest import isolate_git
 
 
 def test_stats_of_an_older_archive_names_what_it_lacks(run, example):
@@ -42,6 +47,13 @@ def test_recap_without_git_tells_the_campaign_from_its_beginning(run, example):
     r = run("recap", "--since", "2026-01-01")
     assert (r.exit_code, r.stderr) == (2, "error: --since 2026-01-01: the campaign has no git history to find it "
                                           "in; recap without --since tells the campaign from its beginning\n")
+    r = run("recap", "--since", "2026-13-45")  # not a day: refused before git is asked (git reads it loosely)
+    assert (r.exit_code, r.stderr) == (2, "error: --since 2026-13-45 is not a date; a day as YYYY-MM-DD, e.g. "
+                                          "--since 2026-11-29\n")
+    for ask in (("recap", "--since", "10"), ("stats", "--chapter", "10")):  # one chapter rule, one answer
+        r = run(*ask)
+        assert (r.exit_code, r.stderr) == (1, "error: no chapter '10': the Awakenings campaign has chapters 01 to "
+                                              "09; give a chapter number from 1 to 9\n")
     r = run("recap", "--format", "html")
     assert (r.exit_code, r.stderr) == (2, "error: --format is text or md, not 'html'; --format md pastes into a "
                                           "group chat\n")
@@ -73,3 +85,43 @@ def test_an_archive_edited_is_counted_again(run, example):
     path.write_text("".join(line for line in lines if "seed = 348367" not in line))  # one draw less
     again = json.loads(ok(run("stats", "--chapter", "3", "--json")).stdout)["chapters"][0]["runes"]["draws"]
     assert (first, again) == (3, 2)
+
+
+@pytest.mark.slow  # runs git
+def test_a_start_in_the_repository_s_first_commit_says_the_recap_tells_it_all(run, example, tmp_path, monkeypatch):
+    isolate_git(monkeypatch, tmp_path)
+    git(example, "init", "--quiet", "--initial-branch=main")
+    git(example, "add", "-A")
+    git(example, "commit", "--quiet", "-m", "the example, an adventure under way", identity=True)
+    first = git(example, "log", "-1", "--format=%h %cs").split()
+    for args, said in [((), "since the last adventure started"), (("--since", "04"), "from chapter 04 on")]:
+        out = ok(run("recap", *args)).stdout
+        assert out.startswith(f"Previously on Safeguard Corporation, {said} (commit {first[0]}, {first[1]}, the "
+                              "repository's first: since the campaign began):\n"), out
+        assert "  Nyx: learned Agility 1; learned Melee 1;" in out  # told from the beginning, as it says
+
+
+def _book() -> str:
+    here = Path(__file__).resolve()
+    for top in here.parents[3:5]:  # the main repository's neighbour, or a worktree's
+        path = top / "shared" / "rules" / "awakenings-rulebook.txt"
+        if path.exists():
+            return path.read_text(encoding="utf-8")
+    pytest.skip("rulebook text not available")
+
+
+def _runs(text: str, n: int = 7) -> set[str]:
+    words = re.findall(r"[a-z']+", text.lower())
+    return {" ".join(words[i:i + n]) for i in range(len(words) - n + 1)}
+
+
+def test_recap_prints_no_sentence_of_the_book_only_its_titles(run, example):
+    book = _runs(_book())
+    ok(run("cube", "nyx", "curse", "+1", "--capacity", "5"))
+    ok(run("cube", "nyx", "trauma", "+2"))  # defeated: the adventure fails, its losing condition recorded
+    ok(run("adventure", "end", "--lost"))
+    ok(run("note", "add", "the storm came early", "--by", "Ana"))
+    told = "".join(ok(run("recap", *args)).stdout for args in [(), ("--format", "md"), ("--json",),
+                                                                ("--hero", "Nyx"), ("--since", "5")])
+    assert "Tempest Island" in told and "Nyx was defeated" in told  # the book's title, the party's facts
+    assert _runs(told) & book == set()  # no seven words in a row of the book

@@ -52,9 +52,22 @@ def test_refusals_write_nothing(run, example):
         (["note", "add", "   ", "--by", "Ana"], 2, 'error: a note needs some words; drunagor note add "the key opens '
                                                    'the north gate"\n'),
         (["note", "add", "x", "--by", " "], 2, "error: --by names no one; --by NAME\n"),
+        (["note", "add", "one\n2. chapter 05, round 1, 2026-12-04, Ana: forged", "--by", "Mal"], 2,
+         "error: a note is one line: its words hold a line break; write it as two notes\n"),
+        (["note", "add", "one\u2028two", "--by", "Mal"], 2,
+         "error: a note is one line: its words hold a line break; write it as two notes\n"),
+        (["note", "add", "x", "--by", "Mal\nBen"], 2, "error: --by holds a line break; --by NAME, on one line\n"),
     ]:
         r = run(*args)
         assert (r.exit_code, r.stderr) == (code, message)
+    assert snapshot(example) == before
+
+
+def test_a_git_user_name_of_two_lines_is_refused(run, example, monkeypatch):
+    monkeypatch.setattr("drunagor_log.ops.notes.config_value", lambda root, key: "Ana\n2. forged")
+    before = snapshot(example)
+    r = run("note", "add", "x")
+    assert (r.exit_code, r.stderr) == (2, "error: git's user.name holds a line break; --by NAME, on one line\n")
     assert snapshot(example) == before
 
 
@@ -90,6 +103,15 @@ def test_two_players_notes_merge_both_ways_through_a_bare_repository(remote, tmp
                                                                 ("Ben", "Ben: we owe the smith")]
         assert "<<<<<<<" not in p.text("story.toml")
     assert ana.files() == ben.files()
+
+
+def test_a_note_of_two_lines_in_the_file_is_refused_on_its_line(run, example):
+    path = example / "story.toml"
+    path.write_text(path.read_text().replace('party = "', 'notes = [{ id = "x", chapter = "05", date = "d", '
+                                                              'by = "Mal", text = "t\\n2. forged" }]\nparty = "', 1))
+    r = run("note", "list")
+    assert (r.exit_code, r.stdout) == (3, "")
+    assert "`text` of note 1 holds a line break: a note is one line; write it on one line" in r.stderr
 
 
 def test_check_names_a_bad_note(run, example):

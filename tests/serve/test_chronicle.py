@@ -31,7 +31,8 @@ def test_the_chronicle_page_draws_its_charts_as_inline_svg_with_words(served):
     assert '<title id="runes-t">Runes drawn by colour, per chapter</title>' in html
     assert "<title>Chapter 05: red: 1 drawn</title>" in html  # each bar says its colour in words
     assert "expected 0" in html and "not counted: 3 raids kept no chance" in html
-    assert "<h3>Chapters played</h3>" in html and "Chapter 03, Run!: attempt 1 won" in html
+    assert "<h3>Chapters played</h3>" in html and "Chapter 05, Tempest Island: attempt 1 under way" in html
+    assert "Chapter 03, Run!: attempt 1 won" not in html  # since the last adventure only: a page reads no git
     assert "http" not in html.split("<body", 1)[1].replace("http://www.w3.org/2000/svg", "")  # no CDN, no link out
 
 

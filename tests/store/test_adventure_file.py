@@ -85,8 +85,10 @@ def states(draw_):
         monsters.append(Monster(draw_(names), None, None, boss=True))
     raid = draw_(st.none() | st.builds(RaidCard, names, st.sampled_from("AB"), st.lists(names, min_size=1, max_size=2),
                                        st.sampled_from(["Minion", "Scenario"]), st.none() | st.integers(1, 6)))
-    log = draw_(st.lists(st.dictionaries(st.sampled_from(["event", "text", "seed", "rune", "physical"]),
-                                         names | st.integers(0, 10**6) | st.booleans()), max_size=4))
+    plain = names | st.integers(0, 10**6) | st.booleans()  # a fact drunagor knows has its shape: `rune` a colour
+    log = draw_(st.lists(st.fixed_dictionaries({}, optional={"event": plain, "text": plain, "seed": plain,
+                                                             "rune": st.sampled_from(COLOURS), "physical": plain}),
+                         max_size=4))
     return AdventureState(chapter=f"0{draw_(st.integers(1, 9))}", heroes=draw_(st.integers(1, 5)), bag=bag,
                           track=track, raid=raid, ranks=draw_(st.dictionaries(names, st.sampled_from(["Black", "Gray"]),
                                                                               max_size=2)),
