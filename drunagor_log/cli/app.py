@@ -99,7 +99,7 @@ PANELS: dict[str, dict[str, str]] = {
     },
     "The chronicle": {
         "note": "The party's own notes: chapter, round, date, author.",
-        "recap": "Previously on...: what happened since the last evening.",
+        "recap": "Previously on…: what happened since the last evening.",
         "stats": "Raids, runes, cubes and defeats, chapter by chapter.",
     },
     "Maintenance": {

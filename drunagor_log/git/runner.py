@@ -210,8 +210,9 @@ def split_z(out: bytes) -> list[str]:
     return [p for p in out.decode("utf-8", "surrogateescape").split("\0") if p]
 
 
-def exists(root: Path, ref: str) -> bool:
-    return run(root, "rev-parse", "--verify", "--quiet", ref, ok=(0, 1)).returncode == 0
+def exists(root: Path, ref: str, own: bool = False) -> bool:
+    """`ref` names a commit in the repository at `root` (`own`: asked as drunagor's own run, bounded)."""
+    return run(root, "rev-parse", "--verify", "--quiet", ref, ok=(0, 1), own=own).returncode == 0
 
 
 def _purpose_remedy(purpose: str) -> str:

@@ -57,7 +57,8 @@ def refuse_during_merge(root: Path, other_way: str = "", purpose: str = "--commi
     do a partial commit during a merge") after the files were written, and a commit of the whole
     index would make the command's change a part of the merge. The way out is the merge's own end."""
     # git runs in the repository's top folder: the campaign's own may not exist yet (`new --commit`)
-    if exists(repository(root, purpose), "MERGE_HEAD"):
+    # autocommit is drunagor's own run (bounded, no terminal): so are its probes
+    if exists(repository(root, purpose), "MERGE_HEAD", own=purpose == "autocommit"):
         raise UsageError("a git merge is under way in this repository: a commit now would be part of it",
                          file=store.display(root), rule="git",
                          remedy="finish the merge with `drunagor sync` (or `git commit`), or give it up with "

@@ -369,7 +369,8 @@ def sections(data: dict[str, Any]) -> list[tuple[str, list[str]]]:
     return [(title, lines) for title, lines in sections if lines]
 
 
-def _heading(data: dict[str, Any]) -> str:
+def heading(data: dict[str, Any]) -> str:
+    """The recap's first line: whose, and since when."""
     who = f"{data['hero']} of " if data["hero"] else ""
     return f"Previously on {who}{data['party'] or 'the party'}, {data['since']['said']}"
 
@@ -377,7 +378,7 @@ def _heading(data: dict[str, Any]) -> str:
 def text_lines(data: dict[str, Any]) -> list[str]:
     """The recap for the terminal."""
     parts = sections(data)
-    lines = [_heading(data) + ":"]
+    lines = [heading(data) + ":"]
     for title, body in parts:
         lines.append(f"{title}:")
         lines += [f"  {x}" for x in body]
@@ -389,7 +390,7 @@ def text_lines(data: dict[str, Any]) -> list[str]:
 def markdown_lines(data: dict[str, Any]) -> list[str]:
     """The recap as Markdown that pastes into a group chat as it is."""
     parts = sections(data)
-    lines = [f"**{_md(_heading(data))}**"]
+    lines = [f"**{_md(heading(data))}**"]
     for title, body in parts:
         lines += ["", f"*{title}*"]
         lines += [f"- {_md(x)}" for x in body]

@@ -36,7 +36,7 @@ def view(c: Campaign) -> dict[str, Any]:
     recap = recap_ops.recap(c, git=False)  # a page runs no git (SPEC 11): since the last adventure, from the files
     stats = stats_ops.stats(c)
     return {"recap": [{"title": title, "lines": lines} for title, lines in recap_ops.sections(recap.data)],
-            "recap_md": recap_ops.markdown_lines(recap.data),
+            "heading": recap_ops.heading(recap.data),
             "since": recap.data["since"]["said"], "stats": [str(line) for line in stats.notes],
             "charts": charts(stats.data), "notes": [f"{stamp(n)}: {n.text}" for n in notes(c)]}
 

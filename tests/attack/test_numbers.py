@@ -158,7 +158,8 @@ def test_every_int_parameter_refuses_a_hostile_number(path, param, example, run)
     @given(st.one_of(hostile_numbers(), huge_numbers()))
     def attack(value):
         result = run(*typed_line(path, param, value))
-        refused_typed(result, f"Invalid value for '{param.opts[0] if param.opts[0].startswith('-') else 'COUNT'}': ")
+        named = param.opts[0] if param.opts[0].startswith("-") else (param.metavar or param.name.upper())
+        refused_typed(result, f"Invalid value for '{named}': ")
         assert NOT_A_NUMBER in result.stderr or "is too large; give" in result.stderr or "is too small; give" in \
             result.stderr, result.stderr
 

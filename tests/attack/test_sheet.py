@@ -263,7 +263,7 @@ def test_a_regular_file_keeps_its_mode_and_a_new_one_takes_the_umask(tmp_path, f
     (tmp_path / "mine.html").write_text("old")
     os.chmod(tmp_path / "mine.html", 0o600)
     out = sheet_out(tmp_path, "--out", "mine.html")
-    assert out.returncode == 0 and out.stdout == "wrote mine.html (8 sheets)\n", out
+    assert out.returncode == 0 and out.stdout == "wrote mine.html (9 sheets)\n", out
     assert stat.S_IMODE(os.lstat(tmp_path / "mine.html").st_mode) == 0o600
     assert (tmp_path / "mine.html").read_text().startswith("<!DOCTYPE html>")
     out = sheet_out(tmp_path, "--out", "shared/new.md")

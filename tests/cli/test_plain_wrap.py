@@ -23,8 +23,8 @@ def test_plain_lines_wrap_between_words_with_their_hanging_indent(example):
     lines = on_terminal(["-C", str(example), "adventure", "show"], 50)
     assert max(len(line) for line in lines) <= 50
     assert lines[1:3] == ["Rune bag: 7 runes (red 2, blue 1, green 1, orange", "0, gray 3)"]
-    at = lines.index("  raid: 2 Tidehunter placed (slots 2, 4) by rune")
-    assert lines[at + 1] == "  blue; the card now shows face A"
+    # the table events come last, one row each, cut with … (issue 42.20): the board stays on the screen
+    assert "  raid: 2 Tidehunter placed (slots 2, 4) by rune…" in lines
 
 
 def test_piped_output_stays_unwrapped(example):

@@ -90,7 +90,7 @@ def recap(
                                      help="md: Markdown that pastes into a group chat as it is.")] = "text",
     json: JsonOpt = False,
 ) -> None:
-    """Previously on...: what happened since the last evening, from the campaign's files and git history.
+    """Previously on…: what happened since the last evening, from the campaign's files and git history.
 
     The chapters played with their attempts and how each ended, the Adventure Track, heroes who joined
     or left, the rewards each hero took, Followers, Outcomes and statuses gained or lost, the table's
