@@ -55,7 +55,9 @@ def test_a_long_output_leaves_no_blank_row_between_the_prompt_and_the_toolbar(sc
     assert shown[at] == PROMPT.rstrip() and at == 20  # prompt_toolkit kept 8 rows (7 blank) unless told
     assert shown[-3:] == TOOLBAR
     expected = run("-C", str(example), "adventure", "show").stdout.splitlines()
-    assert "".join(shown[:at]).replace(" ", "").endswith("".join(expected[-3:]).replace(" ", ""))
+    # on the screen the table events come last, one row each, cut with … (issue 42.20); piped, whole
+    last = shown[at - 1]
+    assert last == expected[-1] or (last.endswith("\u2026") and expected[-1].startswith(last[:-1].rstrip())), last
 
 
 def test_import_from_the_keyboard_says_how_to_end_it(screen):
