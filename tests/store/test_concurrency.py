@@ -19,7 +19,7 @@ from drunagor_log import store
 from drunagor_log.campaign import Campaign
 from drunagor_log.errors import ChangedOnDisk
 from drunagor_log.store import transaction
-from tests.conftest import REPO, snapshot
+from tests.conftest import EXAMPLE, REPO, snapshot
 
 # A worker: real drunagor commands, run in-process one after the other (the CLI built once), all
 # workers released at the same moment. Prints one JSON line: [[argv, exit code], ...].
@@ -165,17 +165,25 @@ def test_a_file_created_meanwhile_is_not_overwritten(night):
     assert new.read_text() == "schema = 1\n# someone else's Nyx\n"
 
 
+#: Whole files: the store refuses to write what its own reader would refuse (issue 41.1).
+NYX = (EXAMPLE / "heroes" / "nyx.toml").read_text()
+
+
+def adventure_of(chapter: str) -> str:
+    return f'schema = 1\nchapter = "{chapter}"\nheroes = 2\nbag = {{ red = 1, blue = 1, green = 1, orange = 1, gray = 1 }}\n'
+
+
 def test_saving_twice_in_one_command_is_not_a_conflict_with_itself(night):
     with Campaign(night) as c:
         c.story_file.edit()["party"] = "One"
         assert c.save() == ["story.toml"]
         c.story_file.edit()["party"] = "Two"
-        created = c.create(night / "heroes" / "nyx.toml", 'schema = 1\nname = "Nyx"\n')
+        created = c.create(night / "heroes" / "nyx.toml", NYX)  # a whole log: the store writes what it reads back
         assert c.save() == ["story.toml", "heroes/nyx.toml"]
-        created.edit()["class"] = "Rogue"
+        created.edit()["player"] = "Dana"
         assert c.save() == ["heroes/nyx.toml"]
     assert 'party = "Two"' in (night / "story.toml").read_text()
-    assert (night / "heroes" / "nyx.toml").read_text() == 'schema = 1\nname = "Nyx"\nclass = "Rogue"\n'
+    assert (night / "heroes" / "nyx.toml").read_text() == NYX.replace('player = "Carla"', 'player = "Dana"')
 
 
 # ------------------------------------------------------------------------------ the lock itself
@@ -294,19 +302,19 @@ def test_no_adventure_is_what_was_read_an_editors_new_one_is_kept(night):
         with Campaign(night) as c:
             assert c.adventure_file is None  # "no adventure under way"
             adventure.write_text("schema = 1\n# someone else's\n")
-            c.put_bytes(adventure, b"schema = 1\nchapter = \"01\"\n")
+            c.put_bytes(adventure, adventure_of("01").encode())
             c.save()
     assert adventure.read_text() == "schema = 1\n# someone else's\n"
 
 
 def test_a_file_deleted_then_created_again_in_one_command(night):
     adventure = night / "adventure.toml"
-    adventure.write_text('schema = 1\nchapter = "01"\n')
+    adventure.write_text(adventure_of("01"))
     with Campaign(night) as c:
         assert c.adventure_file is not None
         c.delete(adventure)
         assert c.save() == ["adventure.toml"]
         assert c.adventure_file is None
-        c.put_bytes(adventure, b'schema = 1\nchapter = "02"\n')
+        c.put_bytes(adventure, adventure_of("02").encode())
         assert c.save() == ["adventure.toml"]
-    assert adventure.read_text() == 'schema = 1\nchapter = "02"\n'
+    assert adventure.read_text() == adventure_of("02")
