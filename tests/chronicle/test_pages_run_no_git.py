@@ -48,7 +48,7 @@ def drunagor(root: Path, env: dict[str, str], *args: str) -> str:
 def test_sheet_and_serve_run_no_git_and_still_tell_the_recap(watched):
     root, env, record = watched
     md = drunagor(root, env, "sheet", "--format", "md", "--out", "-")
-    assert f"**{SAID}**\n\n*Chapters played*\n- Chapter 05, Tempest Island: attempt 1 under way\n" in md
+    assert f"**{SAID}**\n\n*Chapters played*\n\n- Chapter 05, Tempest Island: attempt 1 under way\n" in md
     assert "Chapter 03, Run!" not in md.split("Previously on", 1)[1]  # older adventures: not since the last one
     html = drunagor(root, env, "sheet", "--out", "-")
     assert "Chapter 05, Tempest Island: attempt 1 under way" in html
