@@ -26,17 +26,6 @@ TV = {"width": 1920, "height": 1080}
 SHOTS = REPO / "docs" / "images"
 
 
-@pytest.fixture(scope="module")
-def chromium() -> Iterator:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-        try:
-            yield browser
-        finally:
-            browser.close()
-
-
 class Watched:
     """A page with everything that would mean a script ran or broke: errors, dialogs, console errors."""
 

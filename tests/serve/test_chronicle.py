@@ -11,9 +11,8 @@ import os
 import pytest
 
 from tests.serve.live import Server
-from tests.serve.test_browser import CHROMIUM, PHONE, SHOTS, TV, Watched, chromium, no_sideways_scroll
+from tests.serve.test_browser import CHROMIUM, PHONE, SHOTS, TV, Watched, no_sideways_scroll
 
-__all__ = ["chromium"]  # the fixture of the browser tests
 browser = pytest.mark.skipif(CHROMIUM is None, reason="no chromium: .ci/run installs Debian's")
 
 

@@ -48,17 +48,6 @@ OUT_OF_VIEW = """() => {
 }"""
 
 
-@pytest.fixture(scope="module")
-def chromium() -> Iterator:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-        try:
-            yield browser
-        finally:
-            browser.close()
-
-
 def _campaign(tmp_path_factory, name: str, hostile: bool = False, between: bool = False, lost: bool = False):
     root = tmp_path_factory.mktemp(name) / "example"
     shutil.copytree(EXAMPLE, root)

@@ -27,17 +27,6 @@ WAIT_MS = 15_000
 PHONE = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True, "device_scale_factor": 2}
 
 
-@pytest.fixture(scope="module")
-def chromium() -> Iterator:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-        try:
-            yield browser
-        finally:
-            browser.close()
-
-
 @pytest.fixture
 def scribe(example) -> Iterator[Session]:
     env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "COLUMNS", "LINES")}
